@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+# SUPERp for Linux: top-level build.
+#
+#   make            kernel modules (against $(KDIR)), tools, provider
+#   make check      every test, from a fresh machine (README's test command)
+#   make demo       two guests talking SUPERp (README's main command)
+#   make test T=... one KUnit suite or selftest, e.g. T=kunit/superp_wire_test
+#   make KDIR=/lib/modules/$(uname -r)/build   build against another kernel
+
+HARNESS := selftests/harness
+BUILD := build
+KDIR ?= $(shell $(HARNESS)/build-kernel.sh)
+TOOLS := $(patsubst %/Makefile,%,$(wildcard tools/*/Makefile))
+
+.PHONY: all modules userspace tools $(TOOLS) setup kernel check test demo clean
+
+all: modules userspace
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+userspace: tools $(BUILD)/superp-barrier
+
+tools: $(TOOLS)
+$(TOOLS):
+	$(MAKE) -C $@
+
+$(BUILD)/superp-barrier: $(HARNESS)/superp-barrier.c
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -Wextra -o $@ $<
+
+setup:
+	$(HARNESS)/setup.sh
+
+kernel: setup
+	$(HARNESS)/build-kernel.sh
+
+check: setup
+	$(HARNESS)/check.sh
+
+test: setup
+	$(HARNESS)/run.sh $(T)
+
+demo: setup
+	$(HARNESS)/demo.sh
+
+# Needs no kernel tree (KDIR would build one): remove kbuild output by name.
+clean:
+	for t in $(TOOLS); do $(MAKE) -C $$t clean; done
+	find include net drivers kunit \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
+		-o -name '*.mod.c' -o -name '.*.cmd' -o -name modules.order \) -delete
+	rm -f Module.symvers modules.order .*.cmd
+	rm -rf $(BUILD) results

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_superp: the verbs device. Device and port queries and protection
+ * domains work; the verbs that need the transport (QPs, CQs, MRs) answer
+ * -EOPNOTSUPP until the PDL/TAL engine is wired in.
+ */
+#include <linux/etherdevice.h>
+#include <net/addrconf.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_verbs.h>
+
+#include "superp.h"
+
+bool superp_port_active(const struct superp_dev *sdev)
+{
+	return netif_running(sdev->ndev) && netif_carrier_ok(sdev->ndev);
+}
+
+static int superp_query_device(struct ib_device *ibdev,
+			       struct ib_device_attr *attr,
+			       struct ib_udata *udata)
+{
+	if (udata && (udata->inlen || udata->outlen))
+		return -EINVAL;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->fw_ver = 0;
+	attr->sys_image_guid = ibdev->node_guid;
+	attr->max_mr_size = U64_MAX;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->vendor_id = 0xffffff;	/* no OUI: software device */
+	attr->max_pd = SUPERP_MAX_PD;
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	return 0;
+}
+
+static int superp_query_port(struct ib_device *ibdev, u32 port,
+			     struct ib_port_attr *attr)
+{
+	struct superp_dev *sdev = to_sdev(ibdev);
+	int err;
+
+	/* The caller has zeroed *attr. */
+	attr->gid_tbl_len = SUPERP_GID_TBL_LEN;
+	attr->max_msg_sz = 0x80000000;
+	attr->pkey_tbl_len = 1;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = ib_mtu_int_to_enum(sdev->ndev->mtu);
+	if (attr->active_mtu > attr->max_mtu)
+		attr->active_mtu = attr->max_mtu;
+	if (superp_port_active(sdev)) {
+		attr->state = IB_PORT_ACTIVE;
+		attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	} else {
+		attr->state = IB_PORT_DOWN;
+		attr->phys_state = IB_PORT_PHYS_STATE_DISABLED;
+	}
+	err = ib_get_eth_speed(ibdev, port, &attr->active_speed,
+			       &attr->active_width);
+	return err;
+}
+
+static int superp_get_port_immutable(struct ib_device *ibdev, u32 port,
+				     struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr = {};
+	int err;
+
+	err = ib_query_port(ibdev, port, &attr);
+	if (err)
+		return err;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	immutable->pkey_tbl_len = attr.pkey_tbl_len;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	return 0;
+}
+
+/* One P_Key, the default full-membership key, as on any RoCE port. */
+static int superp_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			     u16 *pkey)
+{
+	if (index > 0)
+		return -EINVAL;
+	*pkey = IB_DEFAULT_PKEY_FULL;
+	return 0;
+}
+
+static enum rdma_link_layer superp_get_link_layer(struct ib_device *ibdev,
+						  u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static int superp_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int superp_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int superp_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+			    struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int superp_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int superp_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
+{
+	return 0;
+}
+
+static int superp_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	return -EOPNOTSUPP;
+}
+
+static int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+			    struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int superp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			    int mask, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int superp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			    const struct ib_send_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static int superp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+			    const struct ib_recv_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static struct ib_mr *superp_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
+					u64 iova, int access,
+					struct ib_udata *udata)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static const struct ib_device_ops superp_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_UNKNOWN,
+
+	.alloc_pd = superp_alloc_pd,
+	.create_cq = superp_create_cq,
+	.create_qp = superp_create_qp,
+	.dealloc_driver = superp_dealloc_driver,
+	.dealloc_pd = superp_dealloc_pd,
+	.dereg_mr = superp_dereg_mr,
+	.destroy_cq = superp_destroy_cq,
+	.destroy_qp = superp_destroy_qp,
+	.get_dma_mr = superp_get_dma_mr,
+	.get_link_layer = superp_get_link_layer,
+	.get_port_immutable = superp_get_port_immutable,
+	.modify_qp = superp_modify_qp,
+	.poll_cq = superp_poll_cq,
+	.post_recv = superp_post_recv,
+	.post_send = superp_post_send,
+	.query_device = superp_query_device,
+	.query_pkey = superp_query_pkey,
+	.query_port = superp_query_port,
+	.reg_user_mr = superp_reg_user_mr,
+	.req_notify_cq = superp_req_notify_cq,
+
+	INIT_RDMA_OBJ_SIZE(ib_cq, superp_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_pd, superp_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, superp_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, superp_ucontext, ibuc),
+};
+
+bool superp_is_ours(const struct ib_device *ibdev)
+{
+	return ibdev->ops.dealloc_driver == superp_dealloc_driver;
+}
+
+/**
+ * superp_register_device - register @sdev with the RDMA core as @name
+ * @sdev: device allocated by ib_alloc_device(), with ndev set
+ * @name: device name chosen by the user (`rdma link add NAME ...`)
+ *
+ * The node GUID is derived from the netdev's MAC address (EUI-64), so it
+ * is stable across reloads like rxe's.
+ */
+int superp_register_device(struct superp_dev *sdev, const char *name)
+{
+	struct ib_device *ibdev = &sdev->ibdev;
+	int err;
+
+	ibdev->node_type = RDMA_NODE_IB_CA;
+	ibdev->phys_port_cnt = 1;
+	ibdev->num_comp_vectors = num_possible_cpus();
+	ibdev->local_dma_lkey = 0;
+	strscpy(ibdev->node_desc, "superp", sizeof(ibdev->node_desc));
+	addrconf_addr_eui48((unsigned char *)&ibdev->node_guid,
+			    sdev->ndev->dev_addr);
+	ib_set_device_ops(ibdev, &superp_dev_ops);
+
+	err = ib_device_set_netdev(ibdev, sdev->ndev, SUPERP_PORT);
+	if (err)
+		return err;
+	return ib_register_device(ibdev, name, NULL);
+}

@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: build everything, run every test on the test kernel and on
+# Debian's stock kernel, prove the harness can fail, print one summary.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+export SUPERP_PHASE_LOG=$SUPERP_RESULTS/phases
+rm -rf "$SUPERP_RESULTS"
+mkdir -p "$SUPERP_RESULTS"
+t0=$(date +%s)
+
+phase_begin "test kernel"
+"$SUPERP_TOP/selftests/harness/build-kernel.sh" >/dev/null || die "test kernel build failed"
+phase_end
+
+SUPERP_RESULTS=$SUPERP_RESULTS/suite "$SUPERP_TOP/selftests/harness/run.sh" all
+suite_rc=$?
+
+phase_begin "harness self-check"
+SUPERP_RESULTS=$SUPERP_RESULTS/selfcheck "$SUPERP_TOP/selftests/harness/selfcheck.sh"
+self_rc=$?
+phase_end
+
+read -r p1 f1 s1 < "$SUPERP_RESULTS/suite/counts" || { p1=0 f1=1 s1=0; }
+read -r p2 f2 s2 < "$SUPERP_RESULTS/selfcheck/counts" || { p2=0 f2=1 s2=0; }
+echo
+echo "Phase times:"
+cat "$SUPERP_PHASE_LOG"
+printf '%-28s %6ss\n' total $(( $(date +%s) - t0 ))
+echo "Logs: $SUPERP_RESULTS"
+echo "check: $((p1 + p2)) passed, $((f1 + f2)) failed, $((s1 + s2)) skipped"
+[ $suite_rc -eq 0 ] && [ $self_rc -eq 0 ] && [ $((f1 + f2)) -eq 0 ]

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the SUPERp host-side harness scripts (sourced).
+
+SUPERP_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SUPERP_CACHE=${SUPERP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/superp}
+SUPERP_RESULTS=${SUPERP_RESULTS:-$SUPERP_TOP/results}
+SUPERP_BUILD=${SUPERP_BUILD:-$SUPERP_TOP/build}
+SUPERP_LINUX_TARBALL=${SUPERP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# Phase timing: phase_begin NAME ... phase_end; both print one line.
+phase_begin() { _phase_name=$1; _phase_t0=$(date +%s); log "phase $1: start"; }
+phase_end() {
+	local dt=$(( $(date +%s) - _phase_t0 ))
+	log "phase $_phase_name: done in ${dt}s"
+	[ -n "${SUPERP_PHASE_LOG:-}" ] && printf '%-28s %6ss\n' "$_phase_name" "$dt" >> "$SUPERP_PHASE_LOG"
+	return 0
+}
+
+# The cached test kernel: keyed by the source package version and by the
+# contents of the config fragment and of the build recipe.
+test_kernel_dir() {
+	local ver key
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+		die "linux-source-6.1 is not installed (run: make setup)"
+	key=$(cat "$SUPERP_TOP/selftests/config" \
+		"$SUPERP_TOP/selftests/harness/build-kernel.sh" | sha256sum | cut -c1-12)
+	echo "$SUPERP_CACHE/kernel-$ver-$key"
+}
+
+# Debian's stock kernel, the one users run.
+stock_kernel_version() {
+	local v
+	v=$(ls /lib/modules 2>/dev/null | grep -E -- '-amd64$' | sort -V | tail -1)
+	[ -n "$v" ] || die "no Debian stock kernel found (run: make setup)"
+	echo "$v"
+}

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build what guests need for KERNEL (test|stock): the project's modules for
+# that kernel, the tools, and the initramfs. Prints nothing on success but
+# phase lines; results go to $SUPERP_BUILD.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+kernel=$1
+mkdir -p "$SUPERP_BUILD"
+
+case "$kernel" in
+test)
+	kdir=$("$SUPERP_TOP/selftests/harness/build-kernel.sh")
+	kver=$(cat "$kdir/include/config/kernel.release")
+	modroot=$(dirname "$kdir")/modroot
+	;;
+stock)
+	kver=$(stock_kernel_version)
+	kdir=/lib/modules/$kver/build
+	modroot=/
+	;;
+*) die "unknown kernel '$kernel'" ;;
+esac
+
+# The project's modules, built out of tree in a copy per kernel so that
+# builds for two kernels never share objects.
+obj=$SUPERP_BUILD/modules-$kernel
+mkdir -p "$obj"
+(cd "$SUPERP_TOP" && cp -a Kbuild include net drivers kunit "$obj/")
+make -s -C "$kdir" M="$obj" W=1 modules >"$obj.log" 2>&1 ||
+	{ cat "$obj.log"; die "module build for the $kernel kernel failed"; }
+grep -E 'warning:' "$obj.log" && die "module build for the $kernel kernel has warnings"
+
+make -s -C "$SUPERP_TOP" userspace
+"$SUPERP_TOP/selftests/harness/mkinitramfs.sh" base "$SUPERP_BUILD/base.cpio"
+"$SUPERP_TOP/selftests/harness/mkinitramfs.sh" modules "$SUPERP_BUILD/modules-$kernel.cpio" \
+	"$kver" "$modroot" "$obj"
+cat "$SUPERP_BUILD/base.cpio" "$SUPERP_BUILD/modules-$kernel.cpio" > "$SUPERP_BUILD/initrd-$kernel.cpio"
+if [ "$kernel" = test ]; then
+	cp "$kdir/arch/x86/boot/bzImage" "$SUPERP_BUILD/vmlinuz-test"
+	ln -sfn "$kdir" "$SUPERP_BUILD/kernel-src"
+else
+	cp "/boot/vmlinuz-$kver" "$SUPERP_BUILD/vmlinuz-stock"
+fi

@@ -1,0 +1,270 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run SUPERp tests and print one summary line "N passed, N failed, N skipped".
+#
+#   run.sh [--kernel test|stock] [--no-prepare] TEST...
+#
+# TEST is kunit/MODULE (a KUnit suite module built from kunit/), a selftest
+# path (selftests/AREA/NAME.sh) or "all". Selftests declare in comment lines:
+#   # superp-topology: host | single | pair | router   (default single)
+#   # superp-kernel: test | stock | both               (default test)
+#   # superp-timeout: SECONDS                          (default 300)
+# Tests sharing a kernel and topology run in one boot, in the order given.
+# Logs: $SUPERP_RESULTS/<group>/guestN.{console,out}.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+force_kernel=
+prepare=1
+tests=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) force_kernel=$2; shift ;;
+	--no-prepare) prepare= ;;
+	-h | --help) sed -n '3,14p' "$0"; exit 0 ;;
+	*) tests+=("$1") ;;
+	esac
+	shift
+done
+
+all_tests() {
+	sed -n 's/^obj-m[[:space:]]*+=[[:space:]]*\(.*\)\.o$/kunit\/\1/p' "$SUPERP_TOP/kunit/Kbuild"
+	(cd "$SUPERP_TOP" && find selftests -name '*.sh' -path 'selftests/*/*' \
+		! -path 'selftests/harness/*' | LC_ALL=C sort)
+}
+[ ${#tests[@]} -eq 0 ] && tests=(all)
+if [ "${tests[*]}" = all ]; then
+	mapfile -t tests < <(all_tests)
+fi
+
+# A selftest's declared property, or a default.
+prop() { # file key default
+	local v
+	v=$(sed -n "s/^# superp-$2:[[:space:]]*\\([^[:space:]]*\\).*/\\1/p" "$SUPERP_TOP/$1" | head -1)
+	echo "${v:-$3}"
+}
+
+declare -A group_tests group_nguests
+host_tests=()
+for t in "${tests[@]}"; do
+	t=${t#./}
+	case "$t" in
+	kunit/*) kernels=test topo=single timeout=600 ;;
+	*)
+		[ -f "$SUPERP_TOP/$t" ] || die "no such test: $t"
+		topo=$(prop "$t" topology single)
+		kernels=$(prop "$t" kernel test)
+		timeout=$(prop "$t" timeout 300)
+		[ "$kernels" = both ] && kernels="test stock"
+		;;
+	esac
+	[ -n "$force_kernel" ] && kernels=$force_kernel
+	if [ "$topo" = host ]; then
+		host_tests+=("$t")
+		continue
+	fi
+	case "$topo" in single) n=1 ;; pair) n=2 ;; router) n=3 ;; *) die "$t: bad topology $topo" ;; esac
+	for k in $kernels; do
+		g="$k-$topo"
+		group_tests[$g]+="${t#kunit/} $timeout $([ "${t%%/*}" = kunit ] && echo kunit || echo selftest)"$'\n'
+		group_nguests[$g]=$n
+	done
+done
+
+mkdir -p "$SUPERP_RESULTS"
+passed=0 failed=0 skipped=0 testno=0
+
+report() { # verdict name detail
+	testno=$((testno + 1))
+	case "$1" in
+	ok) echo "ok $testno $2 $3" ;;
+	skip) echo "ok $testno $2 # SKIP $3" ;;
+	*) echo "not ok $testno $2 $3" ;;
+	esac
+}
+
+# Count the TAP result lines of one test's output (top level only).
+tally_tap() { # file -> sets tp tf ts
+	tp=$(grep -cE '^ok [0-9]+' "$1" | head -1)
+	ts=$(grep -cE '^ok [0-9]+.*# *SKIP' "$1")
+	tf=$(grep -cE '^not ok [0-9]+' "$1")
+	tp=$((tp - ts))
+}
+
+# Count a KUnit module's cases with the kernel tree's KTAP parser.
+tally_kunit() { # file -> sets tp tf ts
+	local out
+	out=$(python3 "$SUPERP_BUILD/kernel-src/tools/testing/kunit/kunit.py" parse "$1" 2>&1)
+	printf '%s\n' "$out" > "$1.parsed"
+	tp=$(printf '%s\n' "$out" | sed -n 's/.*passed: \([0-9]*\).*/\1/p' | tail -1)
+	tf=$(printf '%s\n' "$out" | sed -n 's/.*failed: \([0-9]*\).*/\1/p' | tail -1)
+	ts=$(printf '%s\n' "$out" | sed -n 's/.*skipped: \([0-9]*\).*/\1/p' | tail -1)
+	local crashed errors
+	crashed=$(printf '%s\n' "$out" | sed -n 's/.*crashed: \([0-9]*\).*/\1/p' | tail -1)
+	errors=$(printf '%s\n' "$out" | sed -n 's/.*errors: \([0-9]*\).*/\1/p' | tail -1)
+	tp=${tp:-0} tf=$(( ${tf:-0} + ${crashed:-0} + ${errors:-0} )) ts=${ts:-0}
+	[ $((tp + tf + ts)) -gt 0 ] || tf=1
+}
+
+# Judge one test from its output segment(s); adds to the totals.
+judge() { # name kind seg...
+	local name=$1 kind=$2 seg rc detail="" verdict=ok g=0
+	shift 2
+	local p=0 f=0 s=0
+	for seg in "$@"; do
+		g=$((g + 1))
+		if [ ! -s "$seg" ] || ! grep -q '^@@SUPERP-END ' "$seg"; then
+			f=$((f + 1)); detail+=" [guest $g: did not finish]"
+			continue
+		fi
+		rc=$(sed -n 's/^@@SUPERP-END .* rc=\([0-9]*\).*/\1/p' "$seg" | tail -1)
+		if [ "$kind" = kunit ]; then tally_kunit "$seg"; else tally_tap "$seg"; fi
+		if [ "$rc" != 0 ] && [ "$rc" != 4 ] && [ "$tf" = 0 ]; then
+			tf=1; detail+=" [guest $g: exit $rc]"
+		fi
+		if [ "$rc" = 4 ] && [ $((tp + tf + ts)) = 0 ]; then ts=1; fi
+		p=$((p + tp)) f=$((f + tf)) s=$((s + ts))
+	done
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	if [ $f -gt 0 ]; then verdict=fail
+	elif [ $p -eq 0 ] && [ $s -gt 0 ]; then verdict=skip; fi
+	report $verdict "$name" "($p passed, $f failed, $s skipped)$detail"
+	if [ $verdict = fail ]; then
+		for seg in "$@"; do sed 's/^/#   /' "$seg" | tail -60; done
+	fi
+}
+
+# Kernel messages that fail a run whatever the tests said.
+SPLAT='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|kmemleak:.*leak|unreferenced object|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|general protection fault|INFO: task .* blocked|DEBUG_LOCKS_WARN_ON|refcount_t:|list_(add|del) corruption|waiting for .* to become free'
+
+run_host_tests() {
+	local t dir=$SUPERP_RESULTS/host seg
+	mkdir -p "$dir"
+	for t in "${host_tests[@]}"; do
+		seg=$dir/$(echo "$t" | tr / _).out
+		log "host test $t"
+		(cd "$SUPERP_TOP/$(dirname "$t")" &&
+			timeout "$(prop "$t" timeout 300)" "$SUPERP_TOP/$t"; echo "@@SUPERP-END $t rc=$?") > "$seg" 2>&1
+		judge "$t" selftest "$seg"
+	done
+}
+
+netns=
+cleanup() {
+	[ -n "$netns" ] && ip netns del "$netns" 2>/dev/null
+	netns=
+}
+trap cleanup EXIT
+
+# Boot the guests of one group and wait for them.
+run_group() { # group
+	local g=$1 kernel=${1%%-*} topo=${1#*-} n=${group_nguests[$1]}
+	local dir=$SUPERP_RESULTS/$g plan total=0 i t line pids=() smp mem
+	rm -rf "$dir"; mkdir -p "$dir"
+	plan=$dir/plan
+	printf '%s' "${group_tests[$g]}" | while read -r name timeout kind; do
+		[ -n "$name" ] && echo "$kind $name $timeout"
+	done > "$plan"
+	while read -r _ _ t; do total=$((total + t)); done < "$plan"
+	local gtimeout=${SUPERP_GROUP_TIMEOUT:-$((total + 240))}
+
+	"$SUPERP_TOP/selftests/harness/mkinitramfs.sh" plan "$dir/plan.cpio" "$plan" || return 1
+	cat "$SUPERP_BUILD/initrd-$kernel.cpio" "$dir/plan.cpio" > "$dir/initrd.cpio"
+
+	# One bridge per L2 segment, in a namespace of our own.
+	netns=superp-$$
+	ip netns add "$netns" || die "cannot create network namespace"
+	local nseg=1
+	[ "$topo" = router ] && nseg=2
+	for s in $(seq 0 $((nseg - 1))); do
+		ip -n "$netns" link add "br$s" type bridge
+		ip -n "$netns" link set "br$s" mtu 9000 up
+	done
+	smp=$(( $(nproc) / n )); [ "$smp" -ge 1 ] || smp=1
+	[ "$kernel" = test ] && mem=1024 || mem=512
+	for i in $(seq 1 "$n"); do
+		local nics=() segs=0
+		case "$topo/$i" in
+		router/1) segs="0 1" ;;
+		router/3) segs=1 ;;
+		esac
+		local nic=0
+		for s in $segs; do
+			local tap=tap$i$nic
+			ip -n "$netns" tuntap add "$tap" mode tap
+			ip -n "$netns" link set "$tap" mtu 9000 master "br$s" up
+			nics+=(-netdev "tap,id=n$nic,ifname=$tap,script=no,downscript=no"
+			       -device "virtio-net-pci,netdev=n$nic,mac=52:54:00:23:0$s:0$i")
+			nic=$((nic + 1))
+		done
+		ip netns exec "$netns" timeout -k 5 "$gtimeout" \
+			qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp "$smp" -m "$mem" \
+			-nodefaults -display none -no-reboot \
+			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
+			-append "console=ttyS0 panic=-1 loglevel=6 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel" \
+			-serial "file:$dir/guest$i.console" -serial "file:$dir/guest$i.out" \
+			"${nics[@]}" > "$dir/guest$i.qemu" 2>&1 &
+		pids+=($!)
+	done
+	local rcs=()
+	for i in $(seq 1 "$n"); do
+		wait "${pids[$((i - 1))]}"
+		rcs+=($?)
+	done
+	cleanup
+
+	# Per test: its segment of each guest's output.
+	while read -r kind name _; do
+		local segs=()
+		for i in $(seq 1 "$n"); do
+			local seg=$dir/guest$i.$(echo "$name" | tr / _).seg
+			awk -v n="$name" '$1 == "@@SUPERP-BEGIN" && $2 == n { on = 1; next }
+				on { print } $1 == "@@SUPERP-END" && $2 == n { exit }' \
+				"$dir/guest$i.out" > "$seg"
+			segs+=("$seg")
+		done
+		judge "$([ "$kind" = kunit ] && echo "kunit/$name" || echo "$name")" "$kind" "${segs[@]}"
+	done < "$plan"
+
+	# The guests themselves: finished in time, no kernel splat.
+	for i in $(seq 1 "$n"); do
+		local what="$g guest $i"
+		if [ "${rcs[$((i - 1))]}" = 124 ] || [ "${rcs[$((i - 1))]}" = 137 ]; then
+			failed=$((failed + 1)); report fail "$what" "(timed out after ${gtimeout}s)"
+		elif ! grep -q '^@@SUPERP-DONE' "$dir/guest$i.out"; then
+			failed=$((failed + 1)); report fail "$what" "(died before finishing)"
+			tail -30 "$dir/guest$i.console" | sed 's/^/#   /'
+		elif grep -qE "$SPLAT" "$dir/guest$i.console"; then
+			failed=$((failed + 1)); report fail "$what" "(kernel reported a problem)"
+			grep -E -A 12 "$SPLAT" "$dir/guest$i.console" | head -60 | sed 's/^/#   /'
+		else
+			passed=$((passed + 1)); report ok "$what" "(clean console)"
+		fi
+	done
+}
+
+if [ -n "$prepare" ]; then
+	kernels_needed=$(for g in "${!group_tests[@]}"; do echo "${g%%-*}"; done | sort -u)
+	# KUnit parsing needs the test kernel's tree even for host-only runs.
+	for k in $kernels_needed; do
+		phase_begin "prepare $k kernel guests"
+		"$SUPERP_TOP/selftests/harness/prepare.sh" "$k" || exit 1
+		phase_end
+	done
+	[ ${#host_tests[@]} -gt 0 ] && make -s -C "$SUPERP_TOP" userspace
+fi
+
+echo "TAP version 13"
+if [ ${#host_tests[@]} -gt 0 ]; then
+	phase_begin "host tests"; run_host_tests; phase_end
+fi
+for g in $(printf '%s\n' "${!group_tests[@]}" | LC_ALL=C sort); do
+	phase_begin "guests $g"
+	run_group "$g"
+	phase_end
+done
+echo "1..$testno"
+
+echo "$passed $failed $skipped" > "$SUPERP_RESULTS/counts"
+echo "superp: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] && [ "$testno" -gt 0 ]

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for SUPERp selftests (sourced). Tests print TAP 13 like kselftest
+# and exit 0 (pass), 1 (fail) or 4 (skip).
+#
+# Inside a guest the harness exports:
+#   SUPERP_ID        this guest's number, 1..SUPERP_NGUESTS (1 coordinates)
+#   SUPERP_NGUESTS   guests in the topology
+#   SUPERP_TOPOLOGY  single | pair | router
+#   SUPERP_KERNEL    test (debug kernel) | stock (Debian's kernel)
+#   SUPERP_ROOT      the project files in the guest (modules/, bin/, selftests/)
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+_tap_n=0
+_tap_failed=0
+
+tap_plan() { echo "TAP version 13"; echo "1..$1"; }
+tap_diag() { echo "# $*"; }
+
+ok() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n $*"
+}
+
+not_ok() {
+	_tap_n=$((_tap_n + 1))
+	_tap_failed=$((_tap_failed + 1))
+	echo "not ok $_tap_n $*"
+}
+
+skip() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n $* # SKIP"
+}
+
+# check "description" command args...: one TAP line from a command's status;
+# the command's output is shown as diagnostics when it fails.
+check() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		printf '%s\n' "$out" | sed 's/^/#   /'
+	fi
+}
+
+# check_fail "description" command args...: the command must fail.
+check_fail() {
+	local desc=$1
+	shift
+	if "$@" >/dev/null 2>&1; then not_ok "$desc (unexpectedly succeeded)"; else ok "$desc"; fi
+}
+
+tap_exit() { [ "$_tap_failed" -eq 0 ] && exit $KSFT_PASS || exit $KSFT_FAIL; }
+
+# The address of guest N on segment S (default 0): 10.23.S.N.
+guest_ip() { echo "10.23.${2:-0}.$1"; }
+
+# barrier NAME: wait until every guest of the topology reaches NAME.
+barrier() { superp-barrier "$(guest_ip 1)" "$SUPERP_ID" "$SUPERP_NGUESTS" "$1"; }
+
+is_coordinator() { [ "${SUPERP_ID:-1}" = 1 ]; }
