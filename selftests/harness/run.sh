@@ -201,7 +201,7 @@ run_group() { # group
 			qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp "$smp" -m "$mem" \
 			-nodefaults -display none -no-reboot \
 			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
-			-append "console=ttyS0 panic=-1 loglevel=6 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel" \
+			-append "console=ttyS0 acpi=off panic=-1 loglevel=6 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel" \
 			-serial "file:$dir/guest$i.console" -serial "file:$dir/guest$i.out" \
 			"${nics[@]}" > "$dir/guest$i.qemu" 2>&1 &
 		pids+=($!)
@@ -212,6 +212,9 @@ run_group() { # group
 		rcs+=($?)
 	done
 	cleanup
+	rm -f "$dir/initrd.cpio"
+	# Serial lines end in CRLF.
+	sed -i 's/\r$//' "$dir"/guest*.out "$dir"/guest*.console
 
 	# Per test: its segment of each guest's output.
 	while read -r kind name _; do

@@ -30,7 +30,7 @@ echo "TAP version 13"
 echo "1..3"
 expect_red selftests/harness/selfcheck/failing-test.sh '^not ok .*failing-test.sh'
 expect_red selftests/harness/selfcheck/kernel-warning.sh '^not ok .*guest 1 \(kernel reported a problem\)'
-expect_red selftests/harness/selfcheck/hung-guest.sh '^not ok .*guest 1 \(timed out' SUPERP_GROUP_TIMEOUT=90
+expect_red selftests/harness/selfcheck/hung-guest.sh '^not ok .*guest 1 \(timed out' SUPERP_GROUP_TIMEOUT=45
 mkdir -p "$results"
 echo "$passed $failed 0" > "$results/counts"
 [ $failed -eq 0 ]
