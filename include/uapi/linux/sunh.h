@@ -8,10 +8,12 @@
 #define _UAPI_LINUX_SUNH_H
 
 #include <linux/types.h>
+#include <asm/byteorder.h>
 
 #define ETH_P_SUNH		0x88B5	/* IEEE 802 local experimental 1 */
 #define SUNH_HLEN		8
 #define SUNH_NEXTHDR_SUPERP	253	/* RFC 3692 experimental protocol */
+#define SUNH_NEXTHDR_SUPERP_LITE 254	/* SUPERp-lite: no PDL header */
 #define SUNH_HOP_LIMIT_MAX	15
 #define SUNH_HOP_LIMIT_DEFAULT	15
 #define SUNH_HOP_LIMIT_SHIFT	12
@@ -27,5 +29,62 @@ struct sunhhdr {
 	__be16	saddr;
 	__be16	daddr;
 };
+
+/*
+ * Compile-time layout checks, usable in the kernel and in any C or C++
+ * dialect: a false condition declares an array of negative size.
+ */
+#define __SUNH_ASSERT(expr, msg) \
+	extern int __sunh_layout_check[(expr) ? 1 : -1]
+
+__SUNH_ASSERT(sizeof(struct sunhhdr) == SUNH_HLEN, "sunhhdr is 8 bytes");
+__SUNH_ASSERT(__builtin_offsetof(struct sunhhdr, hl_flow) == 2, "hl_flow @2");
+__SUNH_ASSERT(__builtin_offsetof(struct sunhhdr, saddr) == 4, "saddr @4");
+__SUNH_ASSERT(__builtin_offsetof(struct sunhhdr, daddr) == 6, "daddr @6");
+
+/* Hop limit and flow label share one 16-bit field; bits above are cut. */
+static __inline__ __be16 sunh_hl_flow(unsigned int hop_limit, unsigned int flow)
+{
+	return __cpu_to_be16((__u16)((hop_limit & SUNH_HOP_LIMIT_MAX) <<
+				     SUNH_HOP_LIMIT_SHIFT |
+				     (flow & SUNH_FLOW_LABEL_MASK)));
+}
+
+static __inline__ unsigned int sunh_hop_limit(const struct sunhhdr *sh)
+{
+	return __be16_to_cpu(sh->hl_flow) >> SUNH_HOP_LIMIT_SHIFT;
+}
+
+static __inline__ unsigned int sunh_flow_label(const struct sunhhdr *sh)
+{
+	return __be16_to_cpu(sh->hl_flow) & SUNH_FLOW_LABEL_MASK;
+}
+
+static __inline__ void sunh_set_hop_limit(struct sunhhdr *sh, unsigned int hop_limit)
+{
+	sh->hl_flow = sunh_hl_flow(hop_limit, sunh_flow_label(sh));
+}
+
+/* DSCP and ECN as in the IPv4 TOS / IPv6 traffic class octet. */
+static __inline__ unsigned int sunh_dscp(const struct sunhhdr *sh)
+{
+	return sh->tclass >> 2;
+}
+
+static __inline__ unsigned int sunh_ecn(const struct sunhhdr *sh)
+{
+	return sh->tclass & 3;
+}
+
+static __inline__ void sunh_hdr_init(struct sunhhdr *sh, __u8 tclass, __u8 nexthdr,
+				     unsigned int hop_limit, unsigned int flow,
+				 __u16 saddr, __u16 daddr)
+{
+	sh->tclass = tclass;
+	sh->nexthdr = nexthdr;
+	sh->hl_flow = sunh_hl_flow(hop_limit, flow);
+	sh->saddr = __cpu_to_be16(saddr);
+	sh->daddr = __cpu_to_be16(daddr);
+}
 
 #endif /* _UAPI_LINUX_SUNH_H */

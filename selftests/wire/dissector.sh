@@ -1,0 +1,384 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# superp-topology: host
+# superp-timeout: 300
+#
+# Wire format end to end on the host: superp-gen crafts frames of every
+# opcode, every encapsulation and each malformed kind; tshark decodes them
+# with tools/wireshark/superp.lua; every decoded field is compared with what
+# was generated. Sizes and offsets come from the uapi headers through
+# `superp-gen --describe`, never from a table kept here.
+# Needs: make -C tools/superp-gen, and tshark.
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/lib.sh"
+
+GEN=$top/tools/superp-gen/superp-gen
+LUA=$top/tools/wireshark/superp.lua
+
+if ! command -v tshark > /dev/null || [ ! -x "$GEN" ]; then
+	echo "TAP version 13"
+	echo "1..0 # SKIP needs tshark and $GEN (make -C tools/superp-gen)"
+	exit $KSFT_SKIP
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pcap=$tmp/frames.pcap
+
+# ------------------------------------------------------------ the layout
+declare -A C HLEN DATA STRUCT
+: > "$tmp/fields"
+while read -r kind a b c d e; do
+	case $kind in
+	const) C[$a]=$b ;;
+	opcode) HLEN[$b]=$c; DATA[$b]=$d; STRUCT[$b]=$e ;;
+	field) echo "$a $b $c $d" >> "$tmp/fields" ;;
+	esac
+done < <("$GEN" --describe)
+
+ETH=${C[SUPERP_ETH_HLEN]}
+SUNH=${C[SUNH_HLEN]}
+PDL=${C[SUPERP_PDL_HLEN]}
+TAL=${C[SUPERP_TAL_HLEN]}
+MINB=${C[SUPERP_MIN_BLOCK]}
+MINP=${C[SUPERP_ETH_MIN_PAYLOAD]}
+IP4=$((20 + 8))
+IP6=$((40 + 8))
+
+max() { [ "$1" -gt "$2" ] && echo "$1" || echo "$2"; }
+
+# Frame length: network header size, PDL size (0 for lite), opcode, number of
+# ops, block size. Packets shorter than the Ethernet minimum are padded.
+flen() {
+	local l=$(($1 + $2 + TAL + HLEN[$3] * $4 + $5 * $4))
+	echo $((ETH + $(max "$l" "$MINP")))
+}
+
+# Zero padding a packet without data gets: hex string.
+zpad() {
+	local n=$((MINP - $1)) s=
+	while [ "$n" -gt 0 ]; do s+=00; n=$((n - 1)); done
+	echo "$s"
+}
+
+# Block of a lite packet with one data op: enlarged to avoid Ethernet padding.
+lite_block() { max "$MINB" $((MINP - SUNH - TAL - HLEN[$1] * $2)); }
+
+# ------------------------------------------------------------ the cases
+# add NAME "FIELD=VALUE ..." GEN-ARGS...: one frame and what tshark must show.
+# VALUE "*" means present, an empty VALUE absent. Expert fields not named
+# must be absent. LAYOUT[i] names the opcode whose op header layout is
+# checked against the headers in that frame.
+declare -a NAME EXP LAYOUT
+n=0
+add() {
+	local name=$1 exp=$2
+	shift 2
+	if ! "$GEN" -a -w "$pcap" "$@" 2> "$tmp/err"; then
+		echo "# superp-gen failed for $name: $(cat "$tmp/err")"
+		exp="gen.failed=1"
+	fi
+	NAME[n]=$name
+	EXP[n]=$exp
+	n=$((n + 1))
+}
+layout() { LAYOUT[n - 1]=$1; }
+
+S=$SUNH
+d() { echo $((PDL + TAL + HLEN[$1] * $2)); }	# data offset
+
+add "noop: opcode, XID, eom, zero padding to 60 bytes" \
+	"superp.tal.opcode=0 superp.tal.xid=5 superp.tal.eom=1 superp.tal.num_ops=0 frame.len=$(flen $S $PDL noop 0 0) superp.padding=$(zpad $((S + PDL + TAL)))" \
+	--opcode noop --xid 5 --eom
+add "last-null: opcode and XID" \
+	"superp.tal.opcode=1 superp.tal.xid=65535 superp.tal.seqno=65535 superp.tal.ack_xid=0 frame.len=$(flen $S $PDL last-null 0 0)" \
+	--opcode last-null --xid 0xffff --seqno 0xffff --ack-xid 0 --eom
+add "terr: seqno, opnum, major, minor" \
+	"superp.tal.opcode=2 superp.op.seqno=3 superp.op.opnum=2 superp.op.major=1 superp.op.minor=2 frame.len=$(flen $S $PDL terr 1 0)" \
+	--opcode terr --xid 7 --eom --op seqno=3,opnum=2,major=1,minor=2
+layout terr
+add "read: 24-bit qpn, rkey, 64-bit address, length" \
+	"superp.tal.opcode=8 superp.op.qpn=11259375 superp.op.rkey=0x11223344 superp.op.addr=0x0123456789abcdef superp.op.length=65536 frame.len=$(flen $S $PDL read 1 0)" \
+	--opcode read --op qpn=0xabcdef,rkey=0x11223344,addr=0x0123456789abcdef,length=65536
+layout read
+add "write: 1-byte payload in a 16-byte block, pad 15" \
+	"superp.tal.opcode=9 superp.op.qpn=17 superp.op.rkey=0x00001234 superp.op.addr=0x0000000000010000 superp.op.pad=$((MINB - 1)) superp.block_size=$MINB superp.data_offset=$(d write 1) superp.block.payload_len=1 superp.block.payload=01 frame.len=$(flen $S $PDL write 1 $MINB)" \
+	--opcode write --psn 7 --eom --op qpn=17,rkey=0x1234,addr=0x10000,payload=1
+layout write
+add "read-resp: request seqno/opnum, offset, 100-byte block" \
+	"superp.tal.opcode=10 superp.op.req_seqno=1 superp.op.req_opnum=2 superp.op.offset=4096 superp.op.pad=0 superp.block_size=100 superp.block.payload_len=100 frame.len=$(flen $S $PDL read-resp 1 100)" \
+	--opcode read-resp --op seqno=1,opnum=2,offset=4096,payload=100
+layout read-resp
+add "send: key, offset, exact 16-byte block" \
+	"superp.tal.opcode=11 superp.op.key=0xdeadbeef superp.op.offset=8 superp.op.pad=0 superp.block_size=16 superp.data_offset=$(d send 1) frame.len=$(flen $S $PDL send 1 16)" \
+	--opcode send --op key=0xdeadbeef,offset=8,payload=16
+layout send
+ops15=() qpns= lens=
+for i in $(seq 0 14); do
+	ops15+=(--op "qpn=5,offset=$((i * 16)),payload=$((16 - i))")
+	qpns+=${qpns:+,}5
+	lens+=${lens:+,}$((16 - i))
+done
+add "send-qp: num_ops 15, unequal payloads in equal blocks" \
+	"superp.tal.opcode=12 superp.tal.num_ops=15 superp.op.qpn=$qpns superp.block_size=16 superp.block.payload_len=$lens superp.data_offset=$(d send-qp 15) frame.len=$(flen $S $PDL send-qp 15 16)" \
+	--opcode send-qp --eom "${ops15[@]}"
+layout send-qp
+add "ack: window, ACK PSN, SACK bits as PSNs ack+1+i" \
+	"superp.tal.opcode=16 superp.pdl.rwin=31 superp.pdl.window=32 superp.pdl.ack_psn=41 superp.pdl.nack=0 superp.pdl.sacked_psn=43,45 frame.len=$(flen $S $PDL ack 0 0) superp.padding=$(zpad $((S + PDL + TAL)))" \
+	--opcode ack --rwin 31 --ack-psn 41 --sack 0xa
+add "ack: NACK (bit 0) lists PSNs ack+i" \
+	"superp.pdl.ack_psn=41 superp.pdl.nack=1 superp.pdl.sacked_psn=41,43 superp.expert.nack=*" \
+	--opcode ack --ack-psn 41 --sack 0x5
+add "ack: SACK PSNs wrap past 0xffffffff" \
+	"superp.pdl.ack_psn=4294967294 superp.pdl.nack=0 superp.pdl.sacked_psn=0,1" \
+	--opcode ack --ack-psn 0xfffffffe --sack 0x6
+add "send-qp-imm: immediate in big-endian, pad 12" \
+	"superp.tal.opcode=17 superp.op.qpn=9 superp.op.imm=0x01020304 superp.op.pad=12 superp.block.payload_len=4 superp.block.payload=01020304" \
+	--opcode send-qp-imm --op qpn=9,imm=0x01020304,payload=4
+layout send-qp-imm
+add "write-complete: qpn, imm, length, write XID" \
+	"superp.tal.opcode=18 superp.op.qpn=9 superp.op.imm=0xcafef00d superp.op.length=1000 superp.op.write_xid=77 frame.len=$(flen $S $PDL write-complete 1 0)" \
+	--opcode write-complete --op qpn=9,imm=0xcafef00d,length=1000,write_xid=77
+layout write-complete
+add "cas: compare and swap operands" \
+	"superp.tal.opcode=19 superp.op.rkey=0x00000099 superp.op.addr=0x0000000000001000 superp.op.compare=0x0000000000000001 superp.op.swap=0xffffffffffffffff frame.len=$(flen $S $PDL cas 1 0)" \
+	--opcode cas --op qpn=3,rkey=0x99,addr=0x1000,compare=1,swap=0xffffffffffffffff
+layout cas
+add "fadd: add operand" \
+	"superp.tal.opcode=20 superp.op.addr=0x0000000000002008 superp.op.add=0x0000000000000010 frame.len=$(flen $S $PDL fadd 1 0)" \
+	--opcode fadd --op qpn=3,rkey=0x99,addr=0x2008,add=0x10
+layout fadd
+add "atomic-resp: original value" \
+	"superp.tal.opcode=21 superp.op.req_seqno=0 superp.op.req_opnum=1 superp.op.orig=0x8000000000000000 frame.len=$(flen $S $PDL atomic-resp 1 0)" \
+	--opcode atomic-resp --op opnum=1,orig=0x8000000000000000
+layout atomic-resp
+add "rd-send: destination and source QP, flags, Q_Key, imm" \
+	"superp.tal.opcode=22 superp.op.qpn=100 superp.op.sqpn=200 superp.op.flags=0x01 superp.op.qkey=0x11111111 superp.op.imm=0x00000007 superp.block_size=64 frame.len=$(flen $S $PDL rd-send 1 64)" \
+	--opcode rd-send --op qpn=100,sqpn=200,flags=1,qkey=0x11111111,imm=7,payload=64
+layout rd-send
+
+# Encapsulations and boundary values.
+add "sunh: hop limit 0, flow label 4095, PSN 0xffffffff" \
+	"sunh.hop_limit=0 sunh.flow_label=4095 superp.pdl.psn=4294967295 sunh.expert.hop_limit_zero=*" \
+	--opcode write --hop-limit 0 --flow-label 4095 --psn 0xffffffff --op payload=16
+add "sunh: hop limit 15, DSCP/ECN, addresses, next header 253" \
+	"sunh.hop_limit=15 sunh.flow_label=0 sunh.dscp=46 sunh.ecn=1 sunh.src=4095 sunh.dst=65535 sunh.nexthdr=${C[SUNH_NEXTHDR_SUPERP]} eth.type=$(printf 0x%04x "${C[ETH_P_SUNH]}")" \
+	--opcode noop --tclass 0xb9 --saddr 4095 --daddr 0xffff
+add "pdl: DCID and RWIN 0xffff, ACK PSN none" \
+	"superp.pdl.dcid=65535 superp.pdl.rwin=65535 superp.pdl.window=65536 superp.pdl.ack_psn=4294967295 superp.pdl.sack=0x00000000 superp.pdl.sacked_psn=" \
+	--opcode noop --dcid 0xffff --rwin 0xffff
+add "vlan: SUNH behind an 802.1Q tag" \
+	"vlan.id=5 superp.pdl.psn=3 superp.tal.opcode=9" \
+	--vlan 5 --opcode write --psn 3 --op payload=16
+add "lite: no PDL, next header 254, block enlarged past Ethernet padding" \
+	"sunh.nexthdr=${C[SUNH_NEXTHDR_SUPERP_LITE]} superp.pdl.psn= superp.tal.opcode=12 superp.data_offset=$((TAL + HLEN[send-qp])) superp.block_size=$(lite_block send-qp 1) superp.block.payload_len=1 frame.len=$(flen $S 0 send-qp 1 "$(lite_block send-qp 1)")" \
+	--encap lite --opcode send-qp --op qpn=1,payload=1
+add "udp/ipv4: port 7777, checksums good, write" \
+	"udp.dstport=${C[SUPERP_UDP_PORT]} ip.checksum.status=1 udp.checksum.status=1 superp.pdl.psn=9 superp.op.qpn=4 frame.len=$(flen $IP4 $PDL write 1 32)" \
+	--encap ipv4 --opcode write --psn 9 --op qpn=4,payload=32
+add "udp/ipv4: checksum 0 allowed" \
+	"udp.checksum.status=3 superp.tal.opcode=16" \
+	--encap ipv4 --no-udp-csum --opcode ack
+add "udp/ipv6: flow label, checksum, rd-send" \
+	"ipv6.flow=0x00004d udp.checksum.status=1 superp.op.qpn=1 frame.len=$(flen $IP6 $PDL rd-send 1 20)" \
+	--encap ipv6 --flow-label 77 --opcode rd-send --op qpn=1,payload=20
+layout rd-send
+
+# Malformed on purpose.
+add "malformed: frame cut inside the PDL" \
+	"superp.expert.short_frame=*" \
+	--opcode write --op payload=40 --truncate 40
+add "malformed: frame cut inside the SUNH header" \
+	"sunh.expert.short_frame=*" \
+	--opcode noop --truncate $((ETH + 4))
+add "malformed: num_ops larger than the op headers present" \
+	"superp.tal.num_ops=3 superp.expert.num_ops_len=*" \
+	--opcode read --op qpn=1 --num-ops 3
+add "malformed: num_ops 3 with 2 ops makes blocks < 16" \
+	"superp.tal.num_ops=3 superp.expert.block_small=*" \
+	--opcode write --op payload=20 --op payload=20 --num-ops 3
+add "malformed: oversized, data region not a multiple of num_ops" \
+	"superp.expert.num_ops_len=*" \
+	--opcode write --op payload=20 --op payload=20 --extra 5
+add "malformed: block of 8 bytes" \
+	"superp.block_size=8 superp.expert.block_small=*" \
+	--opcode write --op payload=8 --block 8
+add "malformed: unknown opcode 99" \
+	"superp.tal.opcode=99 superp.expert.unknown_opcode=*" \
+	--opcode 99 --op payload=3
+add "malformed: operations on an opcode that has none" \
+	"superp.expert.num_ops_opcode=*" \
+	--opcode ack --num-ops 2
+add "malformed: pad count larger than the block" \
+	"superp.expert.pad_too_large=*" \
+	--opcode write --op pad=20,payload=16
+add "malformed: reserved TAL bits set" \
+	"superp.tal.rsvd=0x05 superp.expert.reserved=*" \
+	--opcode noop --tal-rsvd 5
+add "malformed: bytes after the headers of a read" \
+	"superp.expert.trailing=*" \
+	--opcode read --op qpn=1 --extra 30
+add "malformed: pure ACK with eom" \
+	"superp.expert.pure_ack=*" \
+	--opcode ack --eom
+
+# ------------------------------------------------------------ decode
+experts="superp.expert.short_frame superp.expert.block_small superp.expert.num_ops_len
+	superp.expert.num_ops_opcode superp.expert.unknown_opcode superp.expert.pad_too_large
+	superp.expert.reserved superp.expert.trailing superp.expert.pure_ack superp.expert.nack
+	sunh.expert.short_frame sunh.expert.hop_limit_zero"
+declare -A want_field
+for e in "${EXP[@]}"; do
+	for kv in $e; do want_field[${kv%%=*}]=1; done
+done
+for x in $experts; do want_field[$x]=1; done
+fields=(frame.number "${!want_field[@]}")
+targs=()
+for x in "${fields[@]}"; do targs+=(-e "$x"); done
+
+tshark_run() {
+	tshark -n -X "lua_script:$LUA" -o ip.check_checksum:TRUE \
+		-o udp.check_checksum:TRUE -r "$pcap" "$@" 2> "$tmp/tshark.err"
+}
+tshark_run -T fields -E "separator=|" -E occurrence=a -E aggregator=, \
+	"${targs[@]}" > "$tmp/fields.out"
+tshark_run -T pdml > "$tmp/pdml"
+
+nlayout=0
+for i in "${!LAYOUT[@]}"; do nlayout=$((nlayout + 1)); done
+tap_plan $((n + 1 + nlayout + 4))
+
+if [ "$(wc -l < "$tmp/fields.out")" -eq "$n" ] && ! grep -qi 'lua.*error' "$tmp/tshark.err"; then
+	ok "tshark decodes $n frames with the dissector"
+else
+	not_ok "tshark decodes $n frames with the dissector"
+	sed 's/^/#   /' "$tmp/tshark.err"
+fi
+
+# ------------------------------------------------------------ compare
+for i in $(seq 0 $((n - 1))); do
+	IFS="|" read -r -a row < <(sed -n "$((i + 1))p" "$tmp/fields.out")
+	declare -A got=()
+	for j in "${!fields[@]}"; do got[${fields[j]}]=${row[j]:-}; done
+	declare -A exp=()
+	for x in $experts; do exp[$x]=; done
+	for kv in ${EXP[i]}; do exp[${kv%%=*}]=${kv#*=}; done
+	bad=
+	for k in "${!exp[@]}"; do
+		w=${exp[$k]} g=${got[$k]:-}
+		if [ "$w" = "*" ]; then
+			[ -n "$g" ] || bad+=" $k=<absent>"
+		elif [ "$w" != "$g" ]; then
+			bad+=" $k=${g:-<absent>}(want ${w:-<absent>})"
+		fi
+	done
+	if [ -z "$bad" ]; then
+		ok "frame $((i + 1)) ${NAME[i]}"
+	else
+		not_ok "frame $((i + 1)) ${NAME[i]}"
+		echo "#  $bad"
+	fi
+	unset got exp
+done
+
+# ------------------------------------------------------------ layouts
+# Fields of frame N as "name pos size", in tree order.
+pdml_frame() {
+	awk -v want="$1" '
+		/<packet>/ { pk++ }
+		pk == want && /<(field|proto) name="/ {
+			match($0, /name="[^"]*"/); nm = substr($0, RSTART + 6, RLENGTH - 7)
+			match($0, /pos="[0-9]*"/); ps = substr($0, RSTART + 5, RLENGTH - 6)
+			match($0, /size="[0-9]*"/); sz = substr($0, RSTART + 6, RLENGTH - 7)
+			print nm, ps, sz
+		}' "$tmp/pdml"
+}
+
+# The dissector's names for a C member of an operation header.
+op_field_name() {
+	case $1 in
+	qpn_pad) echo superp.op.qpn ;;
+	sqpn_flags) echo superp.op.sqpn ;;
+	rsvd2) echo superp.op.rsvd ;;
+	*) echo "superp.op.$1" ;;
+	esac
+}
+
+# check_at FILE NAME POS [SIZE]: FILE has a field NAME at POS (of SIZE).
+check_at() {
+	awk -v n="$2" -v p="$3" -v s="${4:-}" '
+		$1 == n && $2 == p && (s == "" || $3 == s) { f = 1 }
+		END { exit !f }' "$1"
+}
+
+for i in "${!LAYOUT[@]}"; do
+	op=${LAYOUT[i]} st=${STRUCT[${LAYOUT[i]}]}
+	pdml_frame $((i + 1)) > "$tmp/frame"
+	# The first operation: from its superp.op item to the next one.
+	awk '$1 == "superp.op" { k++ } k == 1 && $1 ~ /^superp\.op/' \
+		"$tmp/frame" > "$tmp/op0"
+	base=$(awk '$1 == "superp.op" { print $2; exit }' "$tmp/op0")
+	bad=
+	[ "$(awk '$1 == "superp.op" { print $3; exit }' "$tmp/op0")" = "${HLEN[$op]}" ] ||
+		bad+=" header-size"
+	while read -r s m off size; do
+		[ "$s" = "$st" ] || continue
+		name=$(op_field_name "$m")
+		case $m in qpn | qpn_pad | sqpn_flags) size= ;; esac
+		check_at "$tmp/op0" "$name" $((base + off)) "$size" || bad+=" $m@$off"
+		if [ "$m" = qpn_pad ] || [ "$m" = sqpn_flags ]; then
+			hi=$([ "$m" = qpn_pad ] && echo pad || echo flags)
+			check_at "$tmp/op0" "superp.op.$hi" $((base + off + 3)) 1 ||
+				bad+=" $hi@$((off + 3))"
+		fi
+	done < "$tmp/fields"
+	if [ "${DATA[$op]}" = 1 ]; then
+		check_at "$tmp/op0" superp.op.pad $((base + C[SUPERP_PAD_BYTE])) 1 ||
+			bad+=" pad-byte"
+	fi
+	if [ -z "$bad" ]; then
+		ok "frame $((i + 1)) $op header layout matches struct $st"
+	else
+		not_ok "frame $((i + 1)) $op header layout matches struct $st"
+		echo "#   wrong:$bad"
+	fi
+done
+
+# Fixed headers: SUNH, PDL and TAL members where the headers put them.
+hdr_layout() { # frame struct base
+	local bad= s m off size name
+	pdml_frame "$1" > "$tmp/frame"
+	while read -r s m off size; do
+		[ "$s" = "$2" ] || continue
+		case $s.$m in
+		sunhhdr.hl_flow) name=sunh.hop_limit ;;
+		sunhhdr.saddr) name=sunh.src ;;
+		sunhhdr.daddr) name=sunh.dst ;;
+		sunhhdr.*) name=sunh.$m ;;
+		superp_pdl_hdr.*) name=superp.pdl.$m ;;
+		superp_tal_hdr.eom_num_ops) name=superp.tal.num_ops ;;
+		superp_tal_hdr.*) name=superp.tal.$m ;;
+		esac
+		check_at "$tmp/frame" "$name" $(($3 + off)) "$size" || bad+=" $m@$off"
+	done < "$tmp/fields"
+	echo "$bad"
+}
+wframe=$(for i in $(seq 0 $((n - 1))); do [ "${LAYOUT[i]:-}" = write ] && echo $((i + 1)); done)
+lframe=$(for i in $(seq 0 $((n - 1))); do case ${NAME[i]} in lite:*) echo $((i + 1)) ;; esac; done)
+v4frame=$(for i in $(seq 0 $((n - 1))); do case ${NAME[i]} in "udp/ipv4: port"*) echo $((i + 1)) ;; esac; done)
+bad=$(hdr_layout "$wframe" sunhhdr "$ETH")
+[ -z "$bad" ] && ok "SUNH header layout matches struct sunhhdr" ||
+	{ not_ok "SUNH header layout matches struct sunhhdr"; echo "#   wrong:$bad"; }
+bad="$(hdr_layout "$wframe" superp_pdl_hdr $((ETH + SUNH)))$(hdr_layout "$v4frame" superp_pdl_hdr $((ETH + IP4)))"
+[ -z "$bad" ] && ok "PDL layout matches struct superp_pdl_hdr (SUNH and UDP/IPv4)" ||
+	{ not_ok "PDL layout matches struct superp_pdl_hdr (SUNH and UDP/IPv4)"; echo "#   wrong:$bad"; }
+bad=$(hdr_layout "$wframe" superp_tal_hdr $((ETH + SUNH + PDL)))
+[ -z "$bad" ] && ok "TAL layout matches struct superp_tal_hdr" ||
+	{ not_ok "TAL layout matches struct superp_tal_hdr"; echo "#   wrong:$bad"; }
+bad=$(hdr_layout "$lframe" superp_tal_hdr $((ETH + SUNH)))
+[ -z "$bad" ] && ok "SUPERp-lite: TAL right after SUNH" ||
+	{ not_ok "SUPERp-lite: TAL right after SUNH"; echo "#   wrong:$bad"; }
+
+tap_exit

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/* superp-gen: craft SUPERp frames from the command line. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include "gen.h"
+
+static const char help[] =
+"NAME\n"
+"    superp-gen - craft SUPERp frames (SUNH, SUPERp-lite, UDP/IPv4, UDP/IPv6)\n"
+"\n"
+"SYNOPSIS\n"
+"    superp-gen [OPTION]... -w FILE.pcap [--append]\n"
+"    superp-gen [OPTION]... -i IFNAME\n"
+"    superp-gen --describe\n"
+"\n"
+"DESCRIPTION\n"
+"    Builds one Ethernet frame (or --count frames) in the wire format of\n"
+"    <linux/sunh.h> and <rdma/superp_wire.h> (Documentation/wire-format.rst)\n"
+"    and writes it to a pcap file or sends it through an AF_PACKET socket\n"
+"    (needs CAP_NET_RAW). Numbers are decimal, 0x hex or 0 octal. Fields not\n"
+"    given are zero, except where a default is shown. Malformed frames are\n"
+"    made on purpose with the options under DAMAGE.\n"
+"\n"
+"OUTPUT\n"
+"    -w, --write FILE     write a pcap file (truncated unless --append)\n"
+"    -a, --append         append to FILE (a header is written if it is empty)\n"
+"    -i, --iface IFNAME   send on this interface\n"
+"    -n, --count N        N frames, PSN and seqno +1 each (default 1)\n"
+"    -v, --verbose        print length, data offset and block size\n"
+"    -x, --hexdump        print the frame in hex\n"
+"        --describe       print the header layout (constants, opcodes and\n"
+"                         struct fields: offset size) and exit\n"
+"\n"
+"ETHERNET\n"
+"    --encap sunh|lite|ipv4|ipv6   encapsulation (default sunh); lite is\n"
+"                         SUNH without PDL, next header 254\n"
+"    --dmac MAC --smac MAC (default 02:00:00:00:00:02, 02:00:00:00:00:01)\n"
+"    --vlan VID           add an 802.1Q tag\n"
+"    --ethertype N        override the EtherType (default 0x88b5 for SUNH)\n"
+"\n"
+"SUNH (and traffic class / flow label of IP)\n"
+"    --saddr N --daddr N  16-bit SUNH addresses (default 1, 2)\n"
+"    --tclass N           DSCP << 2 | ECN\n"
+"    --nexthdr N          default 253 (254 for lite)\n"
+"    --hop-limit N        0..15 (default 15)\n"
+"    --flow-label N       0..4095 (also the IPv6 flow label)\n"
+"\n"
+"UDP/IP\n"
+"    --src-ip ADDR --dst-ip ADDR  default 10.23.0.1, 10.23.0.2 or\n"
+"                         fd00:23::1, fd00:23::2\n"
+"    --sport N            default 49152 + flow label\n"
+"    --dport N            default 7777\n"
+"    --ttl N              TTL / hop limit (default 64)\n"
+"    --no-udp-csum        leave the IPv4 UDP checksum 0 (IPv6 always has one)\n"
+"\n"
+"PDL (absent with --encap lite)\n"
+"    --dcid N --rwin N --psn N --ack-psn N --sack N\n"
+"                         ack-psn defaults to 0xffffffff (nothing received)\n"
+"\n"
+"TAL\n"
+"    --opcode NAME|N      noop last-null terr read write read-resp send\n"
+"                         send-qp ack send-qp-imm write-complete cas fadd\n"
+"                         atomic-resp rd-send, or any number 0..255\n"
+"    --eom                set end of message\n"
+"    --xid N --seqno N\n"
+"    --ack-xid N          default 0xffff (nothing acknowledged)\n"
+"\n"
+"OPERATIONS (repeat --op, up to 15)\n"
+"    --op FIELD=N[,FIELD=N]...   one operation header of --opcode; fields:\n"
+"         terr           seqno opnum major minor rsvd\n"
+"         read           qpn rkey addr length rsvd\n"
+"         write          qpn rkey addr pad payload\n"
+"         read-resp      seqno opnum offset pad payload\n"
+"         send           key offset rsvd pad payload\n"
+"         send-qp        qpn offset pad payload\n"
+"         send-qp-imm    qpn offset imm pad payload\n"
+"         write-complete qpn imm length write_xid rsvd\n"
+"         cas            qpn rkey addr compare swap\n"
+"         fadd           qpn rkey addr add\n"
+"         atomic-resp    seqno opnum orig rsvd\n"
+"         rd-send        qpn sqpn flags qkey imm pad payload\n"
+"         payload=N is the number of payload bytes of the op's data block;\n"
+"         pad defaults to block - payload.\n"
+"    --pattern incr|BYTE  payload bytes (default incr: op * 16 + index + 1)\n"
+"\n"
+"DAMAGE\n"
+"    --num-ops N          write N into the TAL whatever the number of --op\n"
+"    --block N            force the block size (may be < 16, or cut payloads)\n"
+"    --raw-op-len N       header size used for an unknown opcode (default 16)\n"
+"    --tal-rsvd N         set the reserved TAL bits (0..7)\n"
+"    --extra N            append N bytes 0xee after the data (oversized)\n"
+"    --truncate N         cut the frame to N bytes (short frame)\n"
+"    --no-pad             do not zero-pad frames shorter than 60 bytes\n"
+"    An unknown --opcode and --hop-limit 0 need no extra option.\n"
+"\n"
+"EXAMPLES\n"
+"    superp-gen -w w.pcap --opcode write --psn 7 --eom \\\n"
+"        --op qpn=17,rkey=0x1234,addr=0x10000,payload=1\n"
+"    superp-gen -i eth0 --encap ipv4 --dst-ip 10.23.0.2 --opcode ack \\\n"
+"        --ack-psn 41 --sack 0x5\n";
+
+enum {
+	O_ENCAP = 256, O_DMAC, O_SMAC, O_VLAN, O_ETHERTYPE, O_SADDR, O_DADDR,
+	O_TCLASS, O_NEXTHDR, O_HOP, O_FLOW, O_SIP, O_DIP, O_SPORT, O_DPORT,
+	O_TTL, O_NOCSUM, O_DCID, O_RWIN, O_PSN, O_ACKPSN, O_SACK, O_OPCODE,
+	O_EOM, O_XID, O_SEQNO, O_ACKXID, O_OP, O_PATTERN, O_NUMOPS, O_BLOCK,
+	O_RAWOPLEN, O_TALRSVD, O_EXTRA, O_TRUNCATE, O_NOPAD, O_DESCRIBE,
+};
+
+static const struct option longopts[] = {
+	{ "write", required_argument, NULL, 'w' },
+	{ "append", no_argument, NULL, 'a' },
+	{ "iface", required_argument, NULL, 'i' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "hexdump", no_argument, NULL, 'x' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "describe", no_argument, NULL, O_DESCRIBE },
+	{ "encap", required_argument, NULL, O_ENCAP },
+	{ "dmac", required_argument, NULL, O_DMAC },
+	{ "smac", required_argument, NULL, O_SMAC },
+	{ "vlan", required_argument, NULL, O_VLAN },
+	{ "ethertype", required_argument, NULL, O_ETHERTYPE },
+	{ "saddr", required_argument, NULL, O_SADDR },
+	{ "daddr", required_argument, NULL, O_DADDR },
+	{ "tclass", required_argument, NULL, O_TCLASS },
+	{ "nexthdr", required_argument, NULL, O_NEXTHDR },
+	{ "hop-limit", required_argument, NULL, O_HOP },
+	{ "flow-label", required_argument, NULL, O_FLOW },
+	{ "src-ip", required_argument, NULL, O_SIP },
+	{ "dst-ip", required_argument, NULL, O_DIP },
+	{ "sport", required_argument, NULL, O_SPORT },
+	{ "dport", required_argument, NULL, O_DPORT },
+	{ "ttl", required_argument, NULL, O_TTL },
+	{ "no-udp-csum", no_argument, NULL, O_NOCSUM },
+	{ "dcid", required_argument, NULL, O_DCID },
+	{ "rwin", required_argument, NULL, O_RWIN },
+	{ "psn", required_argument, NULL, O_PSN },
+	{ "ack-psn", required_argument, NULL, O_ACKPSN },
+	{ "sack", required_argument, NULL, O_SACK },
+	{ "opcode", required_argument, NULL, O_OPCODE },
+	{ "eom", no_argument, NULL, O_EOM },
+	{ "xid", required_argument, NULL, O_XID },
+	{ "seqno", required_argument, NULL, O_SEQNO },
+	{ "ack-xid", required_argument, NULL, O_ACKXID },
+	{ "op", required_argument, NULL, O_OP },
+	{ "pattern", required_argument, NULL, O_PATTERN },
+	{ "num-ops", required_argument, NULL, O_NUMOPS },
+	{ "block", required_argument, NULL, O_BLOCK },
+	{ "raw-op-len", required_argument, NULL, O_RAWOPLEN },
+	{ "tal-rsvd", required_argument, NULL, O_TALRSVD },
+	{ "extra", required_argument, NULL, O_EXTRA },
+	{ "truncate", required_argument, NULL, O_TRUNCATE },
+	{ "no-pad", no_argument, NULL, O_NOPAD },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "superp-gen: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
+static uint64_t num(const char *s, uint64_t max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || v > max)
+		die("bad or out of range number: %s", s);
+	return v;
+}
+
+static void mac(const char *s, uint8_t *m)
+{
+	if (sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx",
+		   &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]) != 6)
+		die("bad MAC address: %s", s);
+}
+
+static unsigned int opcode_arg(const char *s)
+{
+	const struct gen_opcode *o = gen_opcode_by_name(s);
+
+	return o ? o->opcode : (unsigned int)num(s, 255);
+}
+
+/* One --op: comma-separated FIELD=N of the opcode given so far. */
+static void op_arg(struct gen_frame *f, char *s)
+{
+	const struct gen_opcode *o = gen_opcode_by_num(f->opcode);
+	struct gen_op *op;
+	char *tok, *save = NULL;
+	int i;
+
+	if (f->nops == SUPERP_TAL_MAX_OPS)
+		die("at most 15 operations%s", "");
+	op = &f->ops[f->nops++];
+	for (tok = strtok_r(s, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			die("operation field without value: %s", tok);
+		*eq = '\0';
+		for (i = 0; i < F_NR; i++)
+			if (!strcmp(tok, gen_field_names[i]))
+				break;
+		if (i == F_NR)
+			die("unknown operation field: %s", tok);
+		/* Unknown opcodes have no fields but take a payload. */
+		if (o && !(o->fields & 1U << i))
+			die("field %s does not belong to this --opcode (give --opcode before --op)",
+			    tok);
+		op->v[i] = num(eq + 1, UINT64_MAX);
+		op->set |= 1U << i;
+	}
+}
+
+static void ip_arg(struct gen_frame *f, const char *s, int dst)
+{
+	if (strchr(s, ':')) {
+		if (inet_pton(AF_INET6, s, dst ? &f->dip6 : &f->sip6) != 1)
+			die("bad IPv6 address: %s", s);
+	} else if (inet_pton(AF_INET, s, dst ? &f->dip4 : &f->sip4) != 1) {
+		die("bad IPv4 address: %s", s);
+	}
+}
+
+static void defaults(struct gen_frame *f)
+{
+	memset(f, 0, sizeof(*f));
+	mac("02:00:00:00:00:02", f->dmac);
+	mac("02:00:00:00:00:01", f->smac);
+	f->vlan = -1;
+	f->ethertype = -1;
+	f->saddr = 1;
+	f->daddr = 2;
+	f->hop_limit = SUNH_HOP_LIMIT_DEFAULT;
+	inet_pton(AF_INET, "10.23.0.1", &f->sip4);
+	inet_pton(AF_INET, "10.23.0.2", &f->dip4);
+	inet_pton(AF_INET6, "fd00:23::1", &f->sip6);
+	inet_pton(AF_INET6, "fd00:23::2", &f->dip6);
+	f->sport = 0;
+	f->dport = SUPERP_UDP_PORT;
+	f->ttl = 64;
+	f->udp_csum = 1;
+	f->ack_psn = SUPERP_ACK_PSN_NONE;
+	f->ack_xid = SUPERP_ACK_XID_NONE;
+	f->num_ops = -1;
+	f->raw_op_len = 16;
+	f->block = -1;
+	f->pattern = -1;
+	f->truncate = -1;
+}
+
+static void parse_encap(struct gen_frame *f, const char *s)
+{
+	if (!strcmp(s, "sunh"))
+		f->encap = ENCAP_SUNH;
+	else if (!strcmp(s, "lite"))
+		f->encap = ENCAP_LITE;
+	else if (!strcmp(s, "ipv4"))
+		f->encap = ENCAP_IPV4;
+	else if (!strcmp(s, "ipv6"))
+		f->encap = ENCAP_IPV6;
+	else
+		die("unknown encapsulation: %s", s);
+}
+
+/* Options that set a field of the frame description. */
+static void frame_opt(struct gen_frame *f, int c, const char *a)
+{
+	switch (c) {
+	case O_ENCAP:
+		parse_encap(f, a);
+		break;
+	case O_DMAC:
+		mac(a, f->dmac);
+		break;
+	case O_SMAC:
+		mac(a, f->smac);
+		break;
+	case O_VLAN:
+		f->vlan = num(a, 4095);
+		break;
+	case O_ETHERTYPE:
+		f->ethertype = num(a, 0xffff);
+		break;
+	case O_SADDR:
+		f->saddr = num(a, 0xffff);
+		break;
+	case O_DADDR:
+		f->daddr = num(a, 0xffff);
+		break;
+	case O_TCLASS:
+		f->tclass = num(a, 255);
+		break;
+	case O_NEXTHDR:
+		f->nexthdr = num(a, 255);
+		f->nexthdr_set = 1;
+		break;
+	case O_HOP:
+		f->hop_limit = num(a, SUNH_HOP_LIMIT_MAX);
+		break;
+	case O_FLOW:
+		f->flow_label = num(a, SUNH_FLOW_LABEL_MASK);
+		break;
+	case O_SIP:
+		ip_arg(f, a, 0);
+		break;
+	case O_DIP:
+		ip_arg(f, a, 1);
+		break;
+	case O_SPORT:
+		f->sport = num(a, 0xffff);
+		break;
+	case O_DPORT:
+		f->dport = num(a, 0xffff);
+		break;
+	case O_TTL:
+		f->ttl = num(a, 255);
+		break;
+	case O_NOCSUM:
+		f->udp_csum = 0;
+		break;
+	case O_DCID:
+		f->dcid = num(a, 0xffff);
+		break;
+	case O_RWIN:
+		f->rwin = num(a, 0xffff);
+		break;
+	case O_PSN:
+		f->psn = num(a, UINT32_MAX);
+		break;
+	case O_ACKPSN:
+		f->ack_psn = num(a, UINT32_MAX);
+		break;
+	case O_SACK:
+		f->sack = num(a, UINT32_MAX);
+		break;
+	case O_OPCODE:
+		f->opcode = opcode_arg(a);
+		break;
+	case O_EOM:
+		f->eom = 1;
+		break;
+	case O_XID:
+		f->xid = num(a, 0xffff);
+		break;
+	case O_SEQNO:
+		f->seqno = num(a, 0xffff);
+		break;
+	case O_ACKXID:
+		f->ack_xid = num(a, 0xffff);
+		break;
+	case O_PATTERN:
+		f->pattern = strcmp(a, "incr") ? (int)num(a, 255) : -1;
+		break;
+	case O_NUMOPS:
+		f->num_ops = num(a, SUPERP_TAL_MAX_OPS);
+		break;
+	case O_BLOCK:
+		f->block = num(a, GEN_MAX_FRAME);
+		break;
+	case O_RAWOPLEN:
+		f->raw_op_len = num(a, 255);
+		break;
+	case O_TALRSVD:
+		f->tal_rsvd = num(a, 7);
+		break;
+	case O_EXTRA:
+		f->extra = num(a, GEN_MAX_FRAME);
+		break;
+	case O_TRUNCATE:
+		f->truncate = num(a, GEN_MAX_FRAME);
+		break;
+	case O_NOPAD:
+		f->no_pad = 1;
+		break;
+	default:
+		fputs(help, stderr);
+		exit(2);
+	}
+}
+
+static void hexdump(const uint8_t *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		printf("%02x%s", p[i], (i % 16 == 15 || i + 1 == len) ? "\n" :
+		       (i % 8 == 7 ? "  " : " "));
+}
+
+/* Computed pad counts must fit their byte: packing has limits. */
+static void check_pads(const struct gen_frame *f, unsigned int block)
+{
+	unsigned int i;
+
+	if (!superp_op_has_data(f->opcode))
+		return;
+	for (i = 0; i < f->nops; i++)
+		if (!(f->ops[i].set & 1U << F_PAD) &&
+		    block - f->ops[i].v[F_PAYLOAD] > SUPERP_MAX_PAD &&
+		    f->ops[i].v[F_PAYLOAD] < block)
+			die("op payloads differ by more than 255: give pad=%s",
+			    " explicitly");
+}
+
+int main(int argc, char **argv)
+{
+	static uint8_t buf[GEN_MAX_FRAME];
+	const char *wfile = NULL, *ifname = NULL;
+	int c, append = 0, verbose = 0, dump = 0, fd = -1, ifindex = 0;
+	unsigned long count = 1, n;
+	struct gen_result r;
+	struct gen_frame f;
+	FILE *fp = NULL;
+
+	defaults(&f);
+	while ((c = getopt_long(argc, argv, "w:ai:n:vxh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			wfile = optarg;
+			break;
+		case 'a':
+			append = 1;
+			break;
+		case 'i':
+			ifname = optarg;
+			break;
+		case 'n':
+			count = num(optarg, 1000000);
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 'x':
+			dump = 1;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return 0;
+		case O_DESCRIBE:
+			gen_describe(stdout);
+			return 0;
+		case O_OP:
+			op_arg(&f, optarg);
+			break;
+		default:
+			frame_opt(&f, c, optarg);
+			break;
+		}
+	}
+	if (optind < argc)
+		die("unexpected argument: %s", argv[optind]);
+	if (!wfile && !ifname && !dump)
+		die("nothing to do: give -w FILE, -i IFNAME or -x%s", "");
+	if (!f.nexthdr_set)
+		f.nexthdr = f.encap == ENCAP_LITE ? SUNH_NEXTHDR_SUPERP_LITE :
+			    SUNH_NEXTHDR_SUPERP;
+	if (!f.sport)
+		f.sport = 49152 + f.flow_label;
+	if (wfile && out_pcap_open(wfile, append, &fp))
+		die("cannot write %s", wfile);
+	if (ifname && out_packet_open(ifname, &fd, &ifindex))
+		die("cannot open an AF_PACKET socket on %s", ifname);
+
+	for (n = 0; n < count; n++) {
+		if (gen_build(&f, buf, &r))
+			die("frame too long%s", "");
+		check_pads(&f, r.block);
+		if (verbose)
+			printf("len %zu superp %zu data %zu block %u\n",
+			       r.len, r.superp_off, r.data_off, r.block);
+		if (dump)
+			hexdump(buf, r.len);
+		if (fp && out_pcap_write(fp, buf, r.len))
+			die("cannot write %s", wfile);
+		if (fd >= 0 && out_packet_send(fd, ifindex, buf, r.len))
+			die("cannot send on %s", ifname);
+		if (f.opcode != SUPERP_OP_PURE_ACK)
+			f.psn++;
+		f.seqno++;
+	}
+	if (fp && fclose(fp))
+		die("cannot write %s", wfile);
+	return 0;
+}

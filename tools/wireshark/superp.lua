@@ -1,0 +1,393 @@
+-- SPDX-License-Identifier: GPL-2.0
+-- Wireshark dissector for SUNH (EtherType 0x88B5) and SUPERp (SUNH next
+-- header 253, SUPERp-lite 254, UDP port 7777).
+-- Layout: Documentation/wire-format.rst and include/uapi/rdma/superp_wire.h.
+--   tshark -X lua_script:tools/wireshark/superp.lua -r capture.pcap -V
+
+local sunh = Proto("sunh", "SUNH (Scale Up Network Header)")
+local superp = Proto("superp", "SUPERp")
+
+local ETH_P_SUNH = 0x88B5
+local NEXTHDR_SUPERP = 253
+local NEXTHDR_LITE = 254
+local PDL_HLEN, TAL_HLEN, SUNH_HLEN = 16, 8, 8
+local MIN_BLOCK = 16
+local ETH_MIN_PAYLOAD = 46
+
+superp.prefs.udp_port = Pref.uint("UDP port", 7777, "UDP destination port of SUPERp")
+
+------------------------------------------------------------------ SUNH
+local sf = {
+	tclass = ProtoField.uint8("sunh.tclass", "Traffic Class", base.HEX),
+	dscp = ProtoField.uint8("sunh.dscp", "DSCP", base.DEC, nil, 0xfc),
+	ecn = ProtoField.uint8("sunh.ecn", "ECN", base.DEC, nil, 0x03),
+	nexthdr = ProtoField.uint8("sunh.nexthdr", "Next Header", base.DEC,
+		{ [NEXTHDR_SUPERP] = "SUPERp", [NEXTHDR_LITE] = "SUPERp-lite" }),
+	hop_limit = ProtoField.uint16("sunh.hop_limit", "Hop Limit", base.DEC, nil, 0xf000),
+	flow_label = ProtoField.uint16("sunh.flow_label", "Flow Label", base.DEC, nil, 0x0fff),
+	src = ProtoField.uint16("sunh.src", "Source Address", base.DEC),
+	dst = ProtoField.uint16("sunh.dst", "Destination Address", base.DEC),
+}
+sunh.fields = sf
+
+local se = {
+	short = ProtoExpert.new("sunh.expert.short_frame", "Frame shorter than the SUNH header",
+		expert.group.MALFORMED, expert.severity.ERROR),
+	hop0 = ProtoExpert.new("sunh.expert.hop_limit_zero",
+		"Hop limit 0: accepted by the destination, dropped by a forwarder",
+		expert.group.PROTOCOL, expert.severity.NOTE),
+}
+sunh.experts = se
+
+------------------------------------------------------------------ SUPERp
+local opnames = {
+	[0] = "No-op", [1] = "Last NULL", [2] = "Transaction Error",
+	[8] = "RMA Read", [9] = "RMA Write", [10] = "Read Response",
+	[11] = "Send", [12] = "Send to QP", [16] = "Pure ACK",
+	[17] = "Send to QP with Immediate", [18] = "Write Complete",
+	[19] = "Atomic Compare-and-Swap", [20] = "Atomic Fetch-and-Add",
+	[21] = "Atomic Response", [22] = "Datagram Send",
+}
+
+local terr_major = {
+	[1] = "Protection", [2] = "Invalid request",
+	[3] = "Receiver not ready", [4] = "Operation error",
+}
+local terr_minor = {
+	[1] = { [0] = "unspecified", "bad rkey", "PD mismatch", "access flags", "out of bounds" },
+	[2] = { [0] = "unspecified", "opcode", "no such QP", "QP state", "block",
+		"message too long", "misaligned atomic", "Q_Key" },
+	[4] = { [0] = "unspecified", "resources" },
+}
+
+local f = {
+	dcid = ProtoField.uint16("superp.pdl.dcid", "DCID", base.DEC),
+	rwin = ProtoField.uint16("superp.pdl.rwin", "RWIN (window - 1)", base.DEC),
+	window = ProtoField.uint32("superp.pdl.window", "Receive window", base.DEC),
+	psn = ProtoField.uint32("superp.pdl.psn", "PSN", base.DEC),
+	ack_psn = ProtoField.uint32("superp.pdl.ack_psn", "ACK PSN", base.DEC),
+	sack = ProtoField.uint32("superp.pdl.sack", "SACK bitmap", base.HEX),
+	nack = ProtoField.bool("superp.pdl.nack", "NACK"),
+	sacked = ProtoField.uint32("superp.pdl.sacked_psn", "Selectively acknowledged PSN", base.DEC),
+
+	eom = ProtoField.bool("superp.tal.eom", "End of message", 8, nil, 0x80),
+	tal_rsvd = ProtoField.uint8("superp.tal.rsvd", "Reserved", base.HEX, nil, 0x70),
+	num_ops = ProtoField.uint8("superp.tal.num_ops", "Number of operations", base.DEC, nil, 0x0f),
+	opcode = ProtoField.uint8("superp.tal.opcode", "Opcode", base.DEC, opnames),
+	xid = ProtoField.uint16("superp.tal.xid", "XID", base.DEC),
+	seqno = ProtoField.uint16("superp.tal.seqno", "Seqno", base.DEC),
+	ack_xid = ProtoField.uint16("superp.tal.ack_xid", "ACK XID", base.DEC),
+
+	op = ProtoField.none("superp.op", "Operation"),
+	op_index = ProtoField.uint8("superp.op.index", "Operation number", base.DEC),
+	qpn = ProtoField.uint24("superp.op.qpn", "QP", base.DEC),
+	pad = ProtoField.uint8("superp.op.pad", "Pad count", base.DEC),
+	rkey = ProtoField.uint32("superp.op.rkey", "Remote key", base.HEX),
+	addr = ProtoField.uint64("superp.op.addr", "Address", base.HEX),
+	length = ProtoField.uint32("superp.op.length", "Length", base.DEC),
+	offset = ProtoField.uint32("superp.op.offset", "Offset", base.DEC),
+	key = ProtoField.uint32("superp.op.key", "Key", base.HEX),
+	imm = ProtoField.uint32("superp.op.imm", "Immediate data", base.HEX),
+	op_seqno = ProtoField.uint16("superp.op.seqno", "Seqno", base.DEC),
+	opnum = ProtoField.uint8("superp.op.opnum", "OpNum", base.DEC),
+	req_seqno = ProtoField.uint16("superp.op.req_seqno", "Request seqno", base.DEC),
+	req_opnum = ProtoField.uint8("superp.op.req_opnum", "Request OpNum", base.DEC),
+	major = ProtoField.uint16("superp.op.major", "Major error code", base.DEC, terr_major),
+	minor = ProtoField.uint16("superp.op.minor", "Minor error code", base.DEC),
+	compare = ProtoField.uint64("superp.op.compare", "Compare", base.HEX),
+	swap = ProtoField.uint64("superp.op.swap", "Swap", base.HEX),
+	add = ProtoField.uint64("superp.op.add", "Add", base.HEX),
+	orig = ProtoField.uint64("superp.op.orig", "Original value", base.HEX),
+	sqpn = ProtoField.uint24("superp.op.sqpn", "Source QP", base.DEC),
+	flags = ProtoField.uint8("superp.op.flags", "Flags", base.HEX, { [0] = "none", [1] = "IMM" }),
+	qkey = ProtoField.uint32("superp.op.qkey", "Q_Key", base.HEX),
+	write_xid = ProtoField.uint16("superp.op.write_xid", "Write XID", base.DEC),
+	rsvd = ProtoField.bytes("superp.op.rsvd", "Reserved"),
+
+	data_offset = ProtoField.uint32("superp.data_offset", "Data offset", base.DEC),
+	block_size = ProtoField.uint32("superp.block_size", "Block size", base.DEC),
+	block = ProtoField.bytes("superp.block", "Data block"),
+	payload_len = ProtoField.uint32("superp.block.payload_len", "Payload length", base.DEC),
+	payload = ProtoField.bytes("superp.block.payload", "Payload"),
+	block_pad = ProtoField.bytes("superp.block.padding", "Block padding"),
+	padding = ProtoField.bytes("superp.padding", "Padding"),
+}
+superp.fields = f
+
+local e = {
+	short = ProtoExpert.new("superp.expert.short_frame", "Frame too short for the SUPERp headers",
+		expert.group.MALFORMED, expert.severity.ERROR),
+	block_small = ProtoExpert.new("superp.expert.block_small", "Data block shorter than 16 bytes",
+		expert.group.MALFORMED, expert.severity.ERROR),
+	num_ops_len = ProtoExpert.new("superp.expert.num_ops_len", "num_ops inconsistent with the packet length",
+		expert.group.MALFORMED, expert.severity.ERROR),
+	num_ops_opcode = ProtoExpert.new("superp.expert.num_ops_opcode", "This opcode carries no operations",
+		expert.group.MALFORMED, expert.severity.ERROR),
+	unknown_opcode = ProtoExpert.new("superp.expert.unknown_opcode", "Unknown opcode",
+		expert.group.MALFORMED, expert.severity.ERROR),
+	pad_large = ProtoExpert.new("superp.expert.pad_too_large", "Pad count larger than the block",
+		expert.group.MALFORMED, expert.severity.ERROR),
+	reserved = ProtoExpert.new("superp.expert.reserved", "Reserved bits are not zero",
+		expert.group.PROTOCOL, expert.severity.WARN),
+	trailing = ProtoExpert.new("superp.expert.trailing", "Bytes after the operation headers of an opcode without data",
+		expert.group.PROTOCOL, expert.severity.WARN),
+	pure_ack = ProtoExpert.new("superp.expert.pure_ack", "Pure ACK must have eom 0",
+		expert.group.PROTOCOL, expert.severity.WARN),
+	nack = ProtoExpert.new("superp.expert.nack", "NACK",
+		expert.group.SEQUENCE, expert.severity.NOTE),
+}
+superp.experts = e
+
+-- Operation header layouts: {field, offset, size, big-endian}.
+-- Must match struct superp_*_op; selftests/wire/dissector.sh checks it.
+local Q = { { f.qpn, 0, 3 }, { f.pad, 3, 1 } }
+local R = { { f.qpn, 0, 3 }, { f.rsvd, 3, 1 }, { f.rkey, 4, 4 }, { f.addr, 8, 8 } }
+local function cat(a, b)
+	local t = {}
+	for _, v in ipairs(a) do t[#t + 1] = v end
+	for _, v in ipairs(b) do t[#t + 1] = v end
+	return t
+end
+
+local layouts = {
+	[0] = { len = 0 }, [1] = { len = 0 }, [16] = { len = 0 },
+	[2] = { len = 8, fields = { { f.op_seqno, 0, 2 }, { f.opnum, 2, 1 }, { f.rsvd, 3, 1 },
+		{ f.major, 4, 2 }, { f.minor, 6, 2 } } },
+	[8] = { len = 24, fields = cat(R, { { f.length, 16, 4 }, { f.rsvd, 20, 4 } }) },
+	[9] = { len = 16, data = true, fields = { { f.qpn, 0, 3 }, { f.pad, 3, 1 },
+		{ f.rkey, 4, 4 }, { f.addr, 8, 8 } } },
+	[10] = { len = 8, data = true, fields = { { f.req_seqno, 0, 2 }, { f.req_opnum, 2, 1 },
+		{ f.pad, 3, 1 }, { f.offset, 4, 4 } } },
+	[11] = { len = 12, data = true, fields = { { f.rsvd, 0, 3 }, { f.pad, 3, 1 },
+		{ f.key, 4, 4 }, { f.offset, 8, 4 } } },
+	[12] = { len = 8, data = true, fields = cat(Q, { { f.offset, 4, 4 } }) },
+	[17] = { len = 12, data = true, fields = cat(Q, { { f.offset, 4, 4 }, { f.imm, 8, 4, true } }) },
+	[18] = { len = 16, fields = { { f.qpn, 0, 3 }, { f.rsvd, 3, 1 }, { f.imm, 4, 4, true },
+		{ f.length, 8, 4 }, { f.write_xid, 12, 2 }, { f.rsvd, 14, 2 } } },
+	[19] = { len = 32, fields = cat(R, { { f.compare, 16, 8 }, { f.swap, 24, 8 } }) },
+	[20] = { len = 24, fields = cat(R, { { f.add, 16, 8 } }) },
+	[21] = { len = 16, fields = { { f.req_seqno, 0, 2 }, { f.req_opnum, 2, 1 }, { f.rsvd, 3, 1 },
+		{ f.rsvd, 4, 4 }, { f.orig, 8, 8 } } },
+	[22] = { len = 16, data = true, fields = cat(Q, { { f.sqpn, 4, 3 }, { f.flags, 7, 1 },
+		{ f.qkey, 8, 4 }, { f.imm, 12, 4, true } }) },
+}
+
+local function u32str(v)
+	return string.format("%u", v)
+end
+
+-- SACK as the list of acknowledged PSNs (DESIGN.md: NACK if bit 0 is set).
+local function dissect_sack(tvb, tree, ack_psn, sack)
+	local nack = bit32.band(sack, 1) == 1
+	local base = nack and ack_psn or (ack_psn + 1) % 0x100000000
+	local list = {}
+	tree:add(f.nack, nack):set_generated()
+	for i = 0, 31 do
+		if bit32.band(sack, bit32.lshift(1, i)) ~= 0 then
+			local psn = (base + i) % 0x100000000
+			tree:add(f.sacked, psn):set_generated()
+			list[#list + 1] = u32str(psn)
+		end
+	end
+	if nack then
+		tree:add_proto_expert_info(e.nack, string.format(
+			"NACK: PSN %s received; PSNs from the receiver's cumulative point to %s missing",
+			u32str(ack_psn), u32str((ack_psn - 1) % 0x100000000)))
+	end
+	return nack, list
+end
+
+local function dissect_pdl(tvb, pinfo, tree, info)
+	local t = tree:add(superp, tvb(0, PDL_HLEN), "Packet Delivery Layer")
+	local ack_psn = tvb(8, 4):le_uint()
+	local sack = tvb(12, 4):le_uint()
+	t:add_le(f.dcid, tvb(0, 2))
+	t:add_le(f.rwin, tvb(2, 2))
+	t:add(f.window, tvb(2, 2):le_uint() + 1):set_generated()
+	t:add_le(f.psn, tvb(4, 4))
+	local a = t:add_le(f.ack_psn, tvb(8, 4))
+	if ack_psn == 0xffffffff then a:append_text(" (nothing received yet)") end
+	local s = t:add_le(f.sack, tvb(12, 4))
+	local nack, list = dissect_sack(tvb, s, ack_psn, sack)
+	if #list > 0 then s:append_text(" (PSN " .. table.concat(list, ", ") .. ")") end
+	info[#info + 1] = "DCID=" .. tvb(0, 2):le_uint() .. " PSN=" .. u32str(tvb(4, 4):le_uint())
+	info[#info + 1] = (nack and "NACK=" or "ACK=") ..
+		(ack_psn == 0xffffffff and "none" or u32str(ack_psn))
+	if #list > 0 then info[#info + 1] = "SACK={" .. table.concat(list, ",") .. "}" end
+end
+
+local function dissect_op(tvb, tree, lay, idx, opname)
+	local t = tree:add(f.op, tvb(0, lay.len))
+	t:set_text(string.format("Operation %d: %s", idx, opname))
+	t:add(f.op_index, idx):set_generated()
+	local major
+	for _, fd in ipairs(lay.fields) do
+		local r = tvb(fd[2], fd[3])
+		local item
+		if fd[4] or fd[1] == f.rsvd then item = t:add(fd[1], r) else item = t:add_le(fd[1], r) end
+		if fd[1] == f.rsvd and r:bytes():tohex():match("[^0]") then
+			item:add_proto_expert_info(e.reserved)
+		elseif fd[1] == f.major then
+			major = r:le_uint()
+		elseif fd[1] == f.minor and terr_minor[major] and terr_minor[major][r:le_uint()] then
+			item:append_text(" (" .. terr_minor[major][r:le_uint()] .. ")")
+		end
+	end
+	if lay.data then return tvb(3, 1):uint() end
+end
+
+local function dissect_blocks(tvb, pinfo, tree, hdr_end, num_ops, pads)
+	local len = tvb:len() - hdr_end
+	tree:add(f.data_offset, hdr_end):set_generated()
+	if num_ops == 0 then return end
+	local block = math.floor(len / num_ops)
+	local bi = tree:add(f.block_size, block):set_generated()
+	if len % num_ops ~= 0 then
+		bi:add_proto_expert_info(e.num_ops_len, string.format(
+			"Data region of %d bytes is not a multiple of num_ops %d", len, num_ops))
+	end
+	if block < MIN_BLOCK then
+		bi:add_proto_expert_info(e.block_small, string.format(
+			"Data block of %d bytes is shorter than %d", block, MIN_BLOCK))
+	end
+	if block == 0 then return end
+	for i = 0, num_ops - 1 do
+		local r = tvb(hdr_end + i * block, block)
+		local bt = tree:add(f.block, r)
+		bt:set_text(string.format("Data block %d (%d bytes)", i, block))
+		local pad = pads[i + 1] or 0
+		local plen = block - pad
+		if plen < 0 then
+			bt:add_proto_expert_info(e.pad_large, string.format(
+				"Pad count %d larger than the block of %d bytes", pad, block))
+			plen = 0
+		end
+		bt:add(f.payload_len, plen):set_generated()
+		if plen > 0 then bt:add(f.payload, r(0, plen)) end
+		if plen < block then bt:add(f.block_pad, r(plen, block - plen)) end
+	end
+end
+
+-- lite: no PDL; minlen: a shorter packet may carry Ethernet zero padding.
+local function dissect_superp(tvb, pinfo, tree, lite, minlen)
+	pinfo.cols.protocol = lite and "SUPERp-lite" or "SUPERp"
+	local root = tree:add(superp, tvb(), lite and "SUPERp-lite" or "SUPERp")
+	local info = {}
+	local pos = 0
+	local need = (lite and 0 or PDL_HLEN) + TAL_HLEN
+	if tvb:len() < need then
+		root:add_proto_expert_info(e.short, string.format(
+			"%d bytes, the %s headers need %d", tvb:len(), lite and "TAL" or "PDL and TAL", need))
+		pinfo.cols.info = "SUPERp (short frame)"
+		return tvb:len()
+	end
+	if not lite then
+		dissect_pdl(tvb(0, PDL_HLEN), pinfo, root, info)
+		pos = PDL_HLEN
+	end
+	local tal = tvb(pos, TAL_HLEN)
+	local b0 = tal(0, 1):uint()
+	local num_ops = bit32.band(b0, 0x0f)
+	local eom = bit32.band(b0, 0x80) ~= 0
+	local opcode = tal(1, 1):uint()
+	local opname = opnames[opcode] or ("Unknown opcode " .. opcode)
+	local t = root:add(superp, tal, "Transaction Layer")
+	t:add(f.eom, tal(0, 1))
+	local ri = t:add(f.tal_rsvd, tal(0, 1))
+	if bit32.band(b0, 0x70) ~= 0 then ri:add_proto_expert_info(e.reserved) end
+	t:add(f.num_ops, tal(0, 1))
+	local oi = t:add(f.opcode, tal(1, 1))
+	t:add_le(f.xid, tal(2, 2))
+	t:add_le(f.seqno, tal(4, 2))
+	t:add_le(f.ack_xid, tal(6, 2))
+	pos = pos + TAL_HLEN
+	table.insert(info, 1, opname)
+	info[#info + 1] = "XID=" .. tal(2, 2):le_uint() .. " Seq=" .. tal(4, 2):le_uint() ..
+		" ops=" .. num_ops .. (eom and " EOM" or "")
+	pinfo.cols.info = table.concat(info, " ")
+	root:append_text(", " .. opname)
+
+	local lay = layouts[opcode]
+	if not lay then
+		oi:add_proto_expert_info(e.unknown_opcode, "Unknown opcode " .. opcode)
+		if tvb:len() > pos then root:add(f.padding, tvb(pos)):set_text("Undecoded data") end
+		return tvb:len()
+	end
+	if opcode == 16 and eom then oi:add_proto_expert_info(e.pure_ack) end
+	if lay.len == 0 and num_ops > 0 then
+		oi:add_proto_expert_info(e.num_ops_opcode, string.format(
+			"%s carries no operations but num_ops is %d", opname, num_ops))
+		num_ops = 0
+	end
+	local avail = tvb:len() - pos
+	if avail < lay.len * num_ops then
+		root:add_proto_expert_info(e.num_ops_len, string.format(
+			"num_ops %d needs %d bytes of operation headers, %d present",
+			num_ops, lay.len * num_ops, avail))
+		num_ops = math.floor(avail / lay.len)
+	end
+	local pads = {}
+	for i = 0, num_ops - 1 do
+		pads[i + 1] = dissect_op(tvb(pos, lay.len), root, lay, i, opname)
+		pos = pos + lay.len
+	end
+	if lay.data then
+		dissect_blocks(tvb, pinfo, root, pos, num_ops, pads)
+	elseif tvb:len() > pos then
+		local r = tvb(pos)
+		root:add(f.padding, r)
+		if tvb:len() > minlen or r:bytes():tohex():match("[^0]") then
+			root:add_proto_expert_info(e.trailing, string.format(
+				"%d bytes after the headers of %s", r:len(), opname))
+		end
+	end
+	return tvb:len()
+end
+
+function sunh.dissector(tvb, pinfo, tree)
+	pinfo.cols.protocol = "SUNH"
+	local t = tree:add(sunh, tvb(0, math.min(tvb:len(), SUNH_HLEN)))
+	if tvb:len() < SUNH_HLEN then
+		t:add_proto_expert_info(se.short)
+		return tvb:len()
+	end
+	local tc = t:add(sf.tclass, tvb(0, 1))
+	tc:add(sf.dscp, tvb(0, 1))
+	tc:add(sf.ecn, tvb(0, 1))
+	t:add(sf.nexthdr, tvb(1, 1))
+	local hl = t:add(sf.hop_limit, tvb(2, 2))
+	t:add(sf.flow_label, tvb(2, 2))
+	t:add(sf.src, tvb(4, 2))
+	t:add(sf.dst, tvb(6, 2))
+	if bit32.rshift(tvb(2, 2):uint(), 12) == 0 then hl:add_proto_expert_info(se.hop0) end
+	local src, dst = tvb(4, 2):uint(), tvb(6, 2):uint()
+	t:append_text(string.format(", Src: %d, Dst: %d", src, dst))
+	pinfo.cols.src = tostring(src)
+	pinfo.cols.dst = tostring(dst)
+	local nh = tvb(1, 1):uint()
+	local rest = tvb:len() - SUNH_HLEN
+	if nh == NEXTHDR_SUPERP or nh == NEXTHDR_LITE then
+		if rest == 0 then
+			t:add_proto_expert_info(e.short, "No SUPERp headers after SUNH")
+		else
+			dissect_superp(tvb(SUNH_HLEN):tvb(), pinfo, tree, nh == NEXTHDR_LITE,
+				ETH_MIN_PAYLOAD - SUNH_HLEN)
+		end
+	elseif rest > 0 then
+		Dissector.get("data"):call(tvb(SUNH_HLEN):tvb(), pinfo, tree)
+	end
+	return tvb:len()
+end
+
+function superp.dissector(tvb, pinfo, tree)
+	return dissect_superp(tvb, pinfo, tree, false, 0)
+end
+
+DissectorTable.get("ethertype"):add(ETH_P_SUNH, sunh)
+local udp_table = DissectorTable.get("udp.port")
+udp_table:add(superp.prefs.udp_port, superp)
+
+function superp.prefs_changed()
+	udp_table:remove_all(superp)
+	udp_table:add(superp.prefs.udp_port, superp)
+end
