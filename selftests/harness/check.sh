@@ -10,6 +10,10 @@ rm -rf "$SUPERP_RESULTS"
 mkdir -p "$SUPERP_RESULTS"
 t0=$(date +%s)
 
+phase_begin "setup (Debian packages)"
+"$SUPERP_TOP/selftests/harness/setup.sh" || die "package setup failed"
+phase_end
+
 phase_begin "test kernel"
 "$SUPERP_TOP/selftests/harness/build-kernel.sh" >/dev/null || die "test kernel build failed"
 phase_end
@@ -18,7 +22,7 @@ SUPERP_RESULTS=$SUPERP_RESULTS/suite "$SUPERP_TOP/selftests/harness/run.sh" all
 suite_rc=$?
 
 phase_begin "harness self-check"
-SUPERP_RESULTS=$SUPERP_RESULTS/selfcheck "$SUPERP_TOP/selftests/harness/selfcheck.sh"
+SUPERP_PHASE_LOG= SUPERP_RESULTS=$SUPERP_RESULTS/selfcheck "$SUPERP_TOP/selftests/harness/selfcheck.sh"
 self_rc=$?
 phase_end
 

@@ -24,15 +24,26 @@ stock)
 esac
 
 # The project's modules, built out of tree in a copy per kernel so that
-# builds for two kernels never share objects.
+# builds for two kernels never share objects. Warnings are errors; on the
+# test kernel sparse checks every file compiled (C=1).
+phase_begin "modules ($kernel kernel)"
 obj=$SUPERP_BUILD/modules-$kernel
 mkdir -p "$obj"
 (cd "$SUPERP_TOP" && cp -a Kbuild include net drivers kunit "$obj/")
-make -s -C "$kdir" M="$obj" W=1 modules >"$obj.log" 2>&1 ||
+sparse=
+[ "$kernel" = test ] && sparse=C=1
+make -s -C "$kdir" M="$obj" W=1 $sparse modules >"$obj.log" 2>&1 ||
 	{ cat "$obj.log"; die "module build for the $kernel kernel failed"; }
-grep -E 'warning:' "$obj.log" && die "module build for the $kernel kernel has warnings"
+if grep -E 'warning:|error:' "$obj.log"; then
+	die "module build for the $kernel kernel has warnings"
+fi
+phase_end
 
+phase_begin "tools"
 make -s -C "$SUPERP_TOP" userspace
+phase_end
+
+phase_begin "initramfs ($kernel kernel)"
 "$SUPERP_TOP/selftests/harness/mkinitramfs.sh" base "$SUPERP_BUILD/base.cpio"
 "$SUPERP_TOP/selftests/harness/mkinitramfs.sh" modules "$SUPERP_BUILD/modules-$kernel.cpio" \
 	"$kver" "$modroot" "$obj"
@@ -43,3 +54,4 @@ if [ "$kernel" = test ]; then
 else
 	cp "/boot/vmlinuz-$kver" "$SUPERP_BUILD/vmlinuz-stock"
 fi
+phase_end

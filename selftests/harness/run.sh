@@ -198,7 +198,7 @@ run_group() { # group
 			nic=$((nic + 1))
 		done
 		ip netns exec "$netns" timeout -k 5 "$gtimeout" \
-			qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp "$smp" -m "$mem" \
+			qemu-system-x86_64 -machine pc -accel tcg -cpu max,la57=off -smp "$smp" -m "$mem" \
 			-nodefaults -display none -no-reboot \
 			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
 			-append "console=ttyS0 acpi=off panic=-1 loglevel=6 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel" \
@@ -250,9 +250,7 @@ if [ -n "$prepare" ]; then
 	kernels_needed=$(for g in "${!group_tests[@]}"; do echo "${g%%-*}"; done | sort -u)
 	# KUnit parsing needs the test kernel's tree even for host-only runs.
 	for k in $kernels_needed; do
-		phase_begin "prepare $k kernel guests"
 		"$SUPERP_TOP/selftests/harness/prepare.sh" "$k" || exit 1
-		phase_end
 	done
 	[ ${#host_tests[@]} -gt 0 ] && make -s -C "$SUPERP_TOP" userspace
 fi
