@@ -26,6 +26,7 @@ static struct kunit_suite harness_selfcheck_suite = {
 	.name = "harness_selfcheck",
 	.test_cases = harness_selfcheck_cases,
 };
+
 kunit_test_suite(harness_selfcheck_suite);
 
 MODULE_DESCRIPTION("SUPERp test harness self-check (fails on purpose)");
