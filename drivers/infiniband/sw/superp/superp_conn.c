@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SUPERp engine: connection life cycle, event entry points, timer arming
+ * and error events.
+ */
+#include <linux/bitmap.h>
+#include <linux/build_bug.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+#include "superp_engine_int.h"
+
+struct superp_layout {
+	size_t spsn, ixid, txid, bm, rq, held, iseq, size;
+	unsigned int wlongs, tlongs, seq_longs;
+};
+
+static size_t superp_al8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* Place the cold arrays after the cold header, each sized by its window. */
+static void superp_layout(const struct superp_params *p, unsigned int flags,
+			  struct superp_layout *l)
+{
+	size_t w = p->pdl_window_size, t = p->tal_trans_window, off;
+
+	l->wlongs = BITS_TO_LONGS(w);
+	l->tlongs = BITS_TO_LONGS(t);
+	l->seq_longs = BITS_TO_LONGS(p->tal_max_pkt_per_trans);
+	off = superp_al8(sizeof(struct superp_conn_cold));
+	l->spsn = off;
+	off += w * sizeof(struct superp_spsn);
+	l->ixid = off;
+	off += t * sizeof(struct superp_ixid);
+	l->txid = off;
+	off += t * sizeof(struct superp_txid);
+	l->bm = off;
+	off += (2 * l->wlongs + 3 * l->tlongs) * sizeof(long);
+	l->rq = off;
+	off = superp_al8(off + t * sizeof(u16));
+	l->held = off;
+	if (flags & SUPERP_CONN_ORDERED_RX)
+		off += w * sizeof(struct superp_held);
+	l->iseq = off;
+	off += 2 * t * l->seq_longs * sizeof(long);
+	l->size = off;
+}
+
+/**
+ * superp_conn_mem() - bytes one connection needs (hot + cold).
+ * @p: its parameters.
+ * @flags: SUPERP_CONN_* (ordered receive needs the held array).
+ */
+size_t superp_conn_mem(const struct superp_params *p, unsigned int flags)
+{
+	struct superp_layout l;
+
+	superp_layout(p, flags, &l);
+	return sizeof(struct superp_conn) + l.size;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_mem);
+
+/**
+ * superp_conn_init() - put a connection in its initial state.
+ * @c: hot state, e.g. an entry of a dense CID-indexed table (zeroed here).
+ * @p: parameters (validated and copied).
+ * @ops: callbacks.
+ * @priv: user pointer, kept in c->priv.
+ * @local_cid: our CID.
+ * @remote_cid: the peer's CID, sent as DCID.
+ * @flags: SUPERP_CONN_ORDERED_RX to hold out-of-order packets.
+ *
+ * Only the cold block is allocated; superp_conn_release() frees it.
+ *
+ * Return: 0, -EINVAL for invalid parameters, or -ENOMEM.
+ */
+int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
+		     const struct superp_engine_ops *ops, void *priv,
+		     u16 local_cid, u16 remote_cid, unsigned int flags)
+{
+	struct superp_layout l;
+	const char *why;
+
+	BUILD_BUG_ON(sizeof(struct superp_conn) > 2 * SMP_CACHE_BYTES);
+	if (superp_params_validate(p, &why))
+		return -EINVAL;
+	superp_layout(p, flags, &l);
+	memset(c, 0, sizeof(*c));
+	/* up to about 1 MiB with the largest windows */
+	c->cold = kvzalloc(l.size, GFP_KERNEL);
+	if (!c->cold)
+		return -ENOMEM;
+	c->cold->p = *p;
+	c->cold->size = l.size;
+	c->off_spsn = l.spsn >> 3;
+	c->off_ixid = l.ixid >> 3;
+	c->off_txid = l.txid >> 3;
+	c->off_bm = l.bm >> 3;
+	c->off_rq = l.rq >> 3;
+	c->off_held = l.held >> 3;
+	c->off_iseq = l.iseq >> 3;
+	c->wlongs = l.wlongs;
+	c->tlongs = l.tlongs;
+	c->seq_longs = l.seq_longs;
+
+	c->ops = ops;
+	c->priv = priv;
+	c->local_cid = local_cid;
+	c->remote_cid = remote_cid;
+	c->window = p->pdl_window_size;
+	c->tal_window = p->tal_trans_window;
+	c->max_pkts = p->tal_max_pkt_per_trans;
+	c->rwin_adv = p->pdl_receive_win;
+	c->rwin_peer = p->pdl_receive_win;
+	if (flags & SUPERP_CONN_ORDERED_RX)
+		c->flags |= SUPERP_CF_ORDERED;
+	/* PSNs and XIDs start at zero; nothing is acknowledged yet. */
+	c->max_spsn = c->rwin_peer;
+	c->ack_psn_sent = SUPERP_ACK_PSN_NONE;
+	c->ack_xid_sent = SUPERP_ACK_XID_NONE;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_init);
+
+/**
+ * superp_conn_create() - allocate a connection in its initial state.
+ * @p: parameters (validated and copied).
+ * @ops: callbacks.
+ * @priv: user pointer, kept in c->priv.
+ * @local_cid: our CID.
+ * @remote_cid: the peer's CID, sent as DCID.
+ * @flags: SUPERP_CONN_ORDERED_RX to hold out-of-order packets.
+ *
+ * Return: the connection or NULL.
+ */
+struct superp_conn *superp_conn_create(const struct superp_params *p,
+				       const struct superp_engine_ops *ops,
+				       void *priv, u16 local_cid,
+				       u16 remote_cid, unsigned int flags)
+{
+	struct superp_conn *c = kmalloc(sizeof(*c), GFP_KERNEL);
+
+	if (c && superp_conn_init(c, p, ops, priv, local_cid, remote_cid,
+				  flags)) {
+		kfree(c);
+		c = NULL;
+	}
+	return c;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_create);
+
+static void superp_conn_stop(struct superp_conn *c, int reason, bool report);
+
+/**
+ * superp_conn_release() - undo superp_conn_init(); pending transactions
+ * fail with -ECONNRESET.
+ * @c: the connection. Not from within its own callbacks.
+ */
+void superp_conn_release(struct superp_conn *c)
+{
+	if (!c->cold)
+		return;
+	superp_conn_stop(c, -ECONNRESET, false);
+	kvfree(c->cold);
+	c->cold = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_release);
+
+/**
+ * superp_conn_destroy() - free a connection from superp_conn_create().
+ * @c: the connection (may be NULL). Not from within its own callbacks.
+ */
+void superp_conn_destroy(struct superp_conn *c)
+{
+	if (!c)
+		return;
+	superp_conn_release(c);
+	kfree(c);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_destroy);
+
+void superp_event(struct superp_conn *c, enum superp_event ev, u32 info)
+{
+	c->cold->events[ev]++;
+	if (c->ops->event)
+		c->ops->event(c, ev, info);
+}
+
+/* An event starts; callbacks it causes see the same time. */
+void superp_conn_begin(struct superp_conn *c, u64 now)
+{
+	if (!c->depth++)
+		c->cold->now = now;
+}
+
+/* tal_transaction_timeout: no retirement at the initiator's left edge. */
+static u64 superp_tal_deadline(const struct superp_conn *c)
+{
+	u64 t = c->cold->p.tal_transaction_timeout;
+
+	if (!t || c->next_ixid == c->unacked_ixid || t > U64_MAX / 20)
+		return 0;
+	return c->cold->ixid_progress + t * 10;
+}
+
+static void superp_conn_arm(struct superp_conn *c)
+{
+	u64 at = 0, rtx;
+
+	if (c->state != SUPERP_ST_BROKEN) {
+		at = c->dack_at;
+		rtx = superp_pdl_rtx_deadline(c);
+		if (rtx && (!at || rtx < at))
+			at = rtx;
+		rtx = superp_tal_deadline(c);
+		if (rtx && (!at || rtx < at))
+			at = rtx;
+	}
+	if (at != c->cold->timer_at) {
+		c->cold->timer_at = at;
+		c->ops->arm_timer(c, at);
+	}
+}
+
+/* Outermost event done: send what may be sent, then rearm the timer. */
+void superp_conn_end(struct superp_conn *c, u64 now)
+{
+	if (--c->depth)
+		return;
+	/* callbacks made by the pump must not pump again */
+	c->depth++;
+	if (c->state != SUPERP_ST_BROKEN)
+		superp_tal_pump(c, now);
+	c->depth--;
+	superp_conn_arm(c);
+}
+
+/**
+ * superp_conn_rx() - event "packet received".
+ * @c: the connection the DCID named.
+ * @p: decoded headers.
+ * @buf: the user's buffer, handed back in target_pkt/initiator_pkt/hold.
+ * @now: current time (ns).
+ *
+ * Return: 0 when the packet was accepted (or was a duplicate or pure ACK),
+ * a negative error when it was dropped.
+ */
+int superp_conn_rx(struct superp_conn *c, const struct superp_pkt *p,
+		   void *buf, u64 now)
+{
+	int ret;
+
+	if (c->state == SUPERP_ST_BROKEN) {
+		c->cold->stats.rx_dropped++;
+		return -ENOTCONN;
+	}
+	superp_conn_begin(c, now);
+	ret = superp_pdl_rx(c, p, buf, now);
+	superp_conn_end(c, now);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_rx);
+
+/**
+ * superp_conn_timer() - event "timer fired" (the deadline of arm_timer).
+ * @c: the connection.
+ * @now: current time (ns).
+ */
+void superp_conn_timer(struct superp_conn *c, u64 now)
+{
+	u64 at;
+
+	if (c->state == SUPERP_ST_BROKEN)
+		return;
+	c->cold->timer_at = 0;
+	superp_conn_begin(c, now);
+	if (c->dack_at && now >= c->dack_at) {
+		c->dack_at = 0;
+		c->flags |= SUPERP_CF_ACK_NOW;
+	}
+	superp_pdl_timer(c, now);
+	at = superp_tal_deadline(c);
+	if (at && now >= at && c->state != SUPERP_ST_BROKEN) {
+		superp_event(c, SUPERP_EV_TRANS_TIMEOUT, c->unacked_ixid);
+		superp_conn_abort(c, -ETIMEDOUT);
+	}
+	superp_conn_end(c, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_timer);
+
+/**
+ * superp_conn_window_open() - event "window opened": the device queue has
+ * room again after xmit returned -EBUSY.
+ * @c: the connection.
+ * @now: current time (ns).
+ */
+void superp_conn_window_open(struct superp_conn *c, u64 now)
+{
+	c->flags &= ~SUPERP_CF_TX_BUSY;
+	superp_conn_begin(c, now);
+	superp_conn_end(c, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_window_open);
+
+/**
+ * superp_conn_set_rwin() - throttle the peer (PDL receiver flow control 4).
+ * @c: the connection.
+ * @rwin: window to advertise, 1..pdl_window_size.
+ */
+void superp_conn_set_rwin(struct superp_conn *c, u16 rwin)
+{
+	c->rwin_adv = clamp_t(u16, rwin, 1, c->window);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_set_rwin);
+
+static void superp_conn_stop(struct superp_conn *c, int reason, bool report)
+{
+	u32 psn;
+
+	if (c->state == SUPERP_ST_BROKEN)
+		return;
+	c->state = SUPERP_ST_BROKEN;
+	c->dack_at = 0;
+	if (report)
+		superp_event(c, SUPERP_EV_CONN_BROKEN, -reason);
+	if (c->flags & SUPERP_CF_ORDERED) {
+		for (psn = c->next_acked_rpsn; psn != superp_max_rpsn(c); psn++) {
+			struct superp_held *h = superp_held(c, psn);
+
+			if (h->buf && c->ops->release)
+				c->ops->release(c, h->buf);
+			h->buf = NULL;
+		}
+	}
+	superp_tal_fail_all(c, reason);
+	superp_conn_arm(c);
+}
+
+/**
+ * superp_conn_abort() - hard shutdown: stop, fail pending transactions.
+ * @c: the connection.
+ * @reason: negative errno given to each failed transaction.
+ *
+ * Reports SUPERP_EV_CONN_BROKEN with -@reason as detail.
+ */
+void superp_conn_abort(struct superp_conn *c, int reason)
+{
+	superp_conn_stop(c, reason, true);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_abort);

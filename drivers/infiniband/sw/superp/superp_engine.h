@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SUPERp PDL/TAL engine: per-connection reliability (PDL) and transaction
+ * (TAL) state machines, driven by events and free of verbs objects and skbs.
+ * Documentation/superp-engine.rst describes procedures and decisions.
+ */
+#ifndef SUPERP_ENGINE_H
+#define SUPERP_ENGINE_H
+
+#include <linux/types.h>
+#include <linux/cache.h>
+#include <rdma/superp_wire.h>
+
+/* Times handed to the engine are nanoseconds of a monotonic clock. */
+#define SUPERP_NSEC_PER_USEC	1000ULL
+#define SUPERP_PSN_REUSE_NS	(2ULL * 1000 * 1000 * 1000)	/* spec: 2 s */
+
+/**
+ * struct superp_params - configuration of a connection (spec's parameter
+ * table; units differ from the spec where noted in superp-engine.rst).
+ */
+struct superp_params {
+	u32 pdl_retrans_time_out;	/* usec */
+	u32 pdl_rtx_time_win;		/* usec */
+	u32 pdl_rtx_max_pkts;		/* 2nd "pdl_rtx_time_win" of the spec */
+	u32 pdl_max_rtx;
+	u32 pdl_delayed_ack_time;	/* usec */
+	u32 pdl_window_size;
+	u32 pdl_conn_per_xpu;
+	u32 pdl_receive_win;
+	u32 pdl_stretch_ack;		/* project: PSNs per forced ACK */
+	u32 pdl_fast_rtx_limit;		/* project: fast rtx per ACK, 0 = off */
+	u32 tal_trans_window;
+	u32 tal_max_pkt_per_trans;
+	u32 tal_max_ops_per_pkt;
+	u64 tal_transaction_timeout;	/* 10 ns units, 0 = none */
+};
+
+extern const struct superp_params superp_default_params;
+int superp_params_validate(const struct superp_params *p, const char **why);
+
+/**
+ * struct superp_pkt - the fixed PDL and TAL header fields in host order.
+ * @err: Transaction Error code (from its operation header; host only).
+ * @flags: SUPERP_PKT_* (host only).
+ */
+struct superp_pkt {
+	u32 psn;
+	u32 ack_psn;
+	u32 sack;
+	u16 dcid;
+	u16 rwin;
+	u16 xid;
+	u16 seqno;
+	u16 ack_xid;
+	u16 err;
+	u8 opcode;
+	u8 num_ops;
+	u8 eom;
+	u8 flags;
+};
+
+#define SUPERP_PKT_RTX		0x01	/* xmit: retransmission */
+#define SUPERP_PKT_REPLY	0x02	/* xmit: target reply packet */
+
+void superp_pkt_encode(const struct superp_pkt *p, struct superp_pdl_hdr *pdl,
+		       struct superp_tal_hdr *tal);
+int superp_pkt_decode(const struct superp_pdl_hdr *pdl,
+		      const struct superp_tal_hdr *tal, struct superp_pkt *p);
+int superp_pkt_parse(const void *hdr, unsigned int len, struct superp_pkt *p);
+
+static inline bool superp_opcode_is_reply(u8 op)
+{
+	return op == SUPERP_OP_TRANS_ERROR || op == SUPERP_OP_READ_RESP;
+}
+
+static inline bool superp_opcode_is_request(u8 op)
+{
+	return op == SUPERP_OP_NOOP || op == SUPERP_OP_LAST_NULL ||
+	       (op >= SUPERP_OP_RMA_READ && op <= SUPERP_OP_SEND_QP &&
+		op != SUPERP_OP_READ_RESP) || op > SUPERP_OP_PURE_ACK;
+}
+
+/* Errors the spec reports to the connection manager, plus state changes. */
+enum superp_event {
+	SUPERP_EV_PSN_OUT_OF_WINDOW,	/* PDL receive 1.b */
+	SUPERP_EV_ACK_OUT_OF_WINDOW,	/* PDL send flow control 3.a.iii */
+	SUPERP_EV_PSN_REUSE,		/* PSN reused within 2 s */
+	SUPERP_EV_CONN_BROKEN,		/* PDL timer 4.a: pdl_max_rtx */
+	SUPERP_EV_TGT_XID_OUT_OF_WINDOW,	/* target receive 1.a */
+	SUPERP_EV_TGT_XID_COMPLETED,	/* target receive 1.b */
+	SUPERP_EV_TGT_DUP_SEQNO,	/* target receive 2.b */
+	SUPERP_EV_TGT_DUP_EOM,		/* target receive 3.a */
+	SUPERP_EV_INI_XID_OUT_OF_WINDOW,	/* initiator receive 1.a */
+	SUPERP_EV_INI_XID_RETIRED,	/* initiator receive 1.b */
+	SUPERP_EV_INI_EARLY_REPLY,	/* initiator receive 2.a */
+	SUPERP_EV_INI_DUP_SEQNO,	/* initiator receive 2.b */
+	SUPERP_EV_INI_DUP_EOM,		/* initiator receive 3.a */
+	SUPERP_EV_ACK_XID_OUT_OF_WINDOW,	/* ACK XID beyond next_ixid */
+	SUPERP_EV_SEQNO_RANGE,		/* seqno past eom or max pkts */
+	SUPERP_EV_BAD_OPCODE,		/* unknown or mixed opcode */
+	SUPERP_EV_TRANS_TIMEOUT,	/* tal_transaction_timeout expired */
+	SUPERP_EV_QUIESCENT,		/* soft shutdown finished */
+	SUPERP_EV_MAX
+};
+
+const char *superp_event_name(enum superp_event ev);
+
+struct superp_conn;
+
+/**
+ * struct superp_engine_ops - what the engine asks of its user.
+ * @xmit: send a packet; @cookie is the transaction's (NULL for ACKs).
+ *	Return 0, or -EBUSY when the device queue is full (resume with
+ *	superp_conn_window_open()).
+ * @arm_timer: call superp_conn_timer() at @expires (ns); 0 cancels.
+ * @event: an error or state change (counted before the call).
+ * @hold: keep a received buffer of an ordered connection for later
+ *	delivery; return the handle to pass back, or NULL to drop it.
+ * @release: a held buffer is no longer needed.
+ * @target_pkt: a request packet was accepted (process its operations).
+ * @target_request: a whole request arrived; reply with superp_tal_reply()
+ *	or superp_tal_error(), now or later; return SUPERP_TGT_DONE when no
+ *	reply is needed, SUPERP_TGT_PENDING otherwise.
+ * @initiator_pkt: a reply packet of @cookie's transaction was accepted.
+ * @complete: an initiator transaction retired (status 0, -EREMOTEIO with
+ *	a Transaction Error code in @err, or the abort reason).
+ * @tx_ready: superp_submit() may succeed again.
+ */
+struct superp_engine_ops {
+	int (*xmit)(struct superp_conn *c, const struct superp_pkt *p,
+		    void *cookie);
+	void (*arm_timer)(struct superp_conn *c, u64 expires);
+	void (*event)(struct superp_conn *c, enum superp_event ev, u32 info);
+	void *(*hold)(struct superp_conn *c, void *buf);
+	void (*release)(struct superp_conn *c, void *held);
+	void (*target_pkt)(struct superp_conn *c, const struct superp_pkt *p,
+			   void *buf);
+	int (*target_request)(struct superp_conn *c, u16 xid, u8 opcode);
+	void (*initiator_pkt)(struct superp_conn *c, const struct superp_pkt *p,
+			      void *cookie, void *buf);
+	void (*complete)(struct superp_conn *c, void *cookie, int status,
+			 u16 err);
+	void (*tx_ready)(struct superp_conn *c);
+};
+
+#define SUPERP_TGT_DONE		0
+#define SUPERP_TGT_PENDING	1
+
+/* Per-PSN send state (cold): everything needed to rebuild the packet. */
+struct superp_spsn {
+	u64 sent;		/* ns of the last (re)transmission */
+	u32 tx_seq;		/* transmission order, for loss detection */
+	u32 ack_psn;		/* ACK PSN it carried (last-slot rule) */
+	u16 xid;
+	u16 seqno;
+	u8 nrtx;		/* timer retransmissions */
+	u8 flags;		/* SUPERP_SPSN_* */
+	u8 opcode;
+	u8 num_ops;
+};
+
+#define SUPERP_SPSN_REPLY	0x01
+#define SUPERP_SPSN_EOM		0x02
+#define SUPERP_SPSN_RTX		0x04	/* retransmitted: no RTT sample */
+
+/* Initiator transaction (cold), indexed by XID % tal_trans_window. */
+struct superp_ixid {
+	void *cookie;
+	u16 npkts;		/* request packets */
+	u16 sent;		/* request packets given a PSN */
+	u16 inflight;		/* request PSNs not yet acknowledged */
+	u16 rx_cnt;		/* reply packets received */
+	u16 rx_num;		/* reply packets, from eom (0: unknown) */
+	u16 err;		/* Transaction Error code */
+	u8 opcode;
+	u8 num_ops;
+	u8 flags;		/* SUPERP_IX_* */
+};
+
+#define SUPERP_IX_OPEN		0x01
+#define SUPERP_IX_REPLY		0x02	/* expects a reply (read) */
+#define SUPERP_IX_ACKED		0x04	/* covered by ACK XID */
+#define SUPERP_IX_RDONE		0x08	/* all reply packets received */
+#define SUPERP_IX_ERROR		0x10	/* Transaction Error received */
+#define SUPERP_IX_INTERNAL	0x20	/* engine's own (Last NULL) */
+
+/* Target transaction (cold), indexed by XID % tal_trans_window. */
+struct superp_txid {
+	void *cookie;		/* reply's */
+	u16 num_packets;	/* request packets, from eom (0: unknown) */
+	u16 rcvd;		/* request packets received */
+	u16 rpl_npkts;
+	u16 rpl_sent;
+	u16 inflight;		/* reply PSNs not yet acknowledged */
+	u16 err;
+	u8 state;		/* SUPERP_TX_* */
+	u8 opcode;
+	u8 rpl_opcode;
+	u8 rpl_num_ops;
+};
+
+#define SUPERP_TX_CLOSED	0
+#define SUPERP_TX_OPEN		1	/* receiving the request */
+#define SUPERP_TX_COMPLETE	2	/* request received, user working */
+#define SUPERP_TX_REPLY		3	/* reply queued or being sent */
+#define SUPERP_TX_DONE		4	/* waiting for reply PSN ACKs */
+
+/* A packet an ordered connection holds until the PSN gap fills. */
+struct superp_held {
+	void *buf;
+	u16 xid;
+	u16 seqno;
+	u16 err;
+	u8 opcode;
+	u8 eom_num_ops;
+};
+
+struct superp_stats {
+	u64 tx_new;
+	u64 tx_rtx_timer;
+	u64 tx_rtx_fast;
+	u64 tx_rtx_proactive;
+	u64 tx_pure_ack;
+	u64 tx_nack;
+	u64 tx_busy;
+	u64 rx_pkts;
+	u64 rx_dup;
+	u64 rx_held;
+	u64 rx_dropped;
+	u64 delivered;
+};
+
+/* Cold per-connection data, followed by the per-PSN/per-XID arrays. */
+struct superp_conn_cold {
+	struct superp_params p;
+	struct superp_stats stats;
+	u32 events[SUPERP_EV_MAX];
+	u64 psn_epoch[16];	/* ns when next_spsn entered each 2^28 block */
+	u64 timer_at;		/* deadline armed with the user, 0: none */
+	u64 now;		/* time of the event being processed */
+	u64 ixid_progress;	/* when unacked_ixid last moved */
+	size_t size;		/* bytes of this block */
+};
+
+#define SUPERP_CONN_ORDERED_RX	0x01	/* we deliver in PSN order */
+#define SUPERP_CONN_ORDERED_TX	0x02	/* the peer delivers in order */
+
+/* c->state */
+#define SUPERP_ST_UP		0
+#define SUPERP_ST_SHUTDOWN	1	/* soft: no new transactions */
+#define SUPERP_ST_QUIESCENT	2
+#define SUPERP_ST_BROKEN	3
+
+/* c->flags */
+#define SUPERP_CF_ACK_NOW	0x0001	/* send an ACK before returning */
+#define SUPERP_CF_NACK_SENT	0x0002	/* NACK sent for the current hole */
+#define SUPERP_CF_INI_BLOCKED	0x0004	/* superp_submit() said -EAGAIN */
+#define SUPERP_CF_BARRIER	0x0008	/* a barrier waits for retirement */
+#define SUPERP_CF_TX_BUSY	0x0010	/* device queue full */
+#define SUPERP_CF_REPLY_TURN	0x0020	/* scheduler: replies go next */
+#define SUPERP_CF_LN_ACKED	0x0040	/* our Last NULL retired */
+#define SUPERP_CF_LN_RCVD	0x0080	/* peer's Last NULL retired */
+#define SUPERP_CF_ORDERED	0x0100	/* hold out-of-order packets */
+#define SUPERP_CF_LN_PENDING	0x0200	/* Last NULL waits for an XID */
+#define SUPERP_CF_XID_DUE	0x0400	/* ACK XID needs a reliable carrier */
+
+/**
+ * struct superp_conn - hot per-connection state (two cache lines).
+ *
+ * Field names follow the spec. Arrays live in the cold block; the hot part
+ * keeps only their offsets so that a CID table of these stays dense.
+ */
+struct superp_conn {
+	/* PDL send window */
+	u32 next_spsn;
+	u32 unacked_spsn;
+	u32 max_spsn;
+	u32 unsent_spsn;	/* first PSN the device has not taken */
+	/* PDL receive window (max_rpsn is next_acked_rpsn + window) */
+	u32 next_acked_rpsn;
+	u32 ack_psn_sent;	/* last ACK PSN sent */
+	u32 tx_seq;		/* transmissions so far */
+	u32 hi_acked_tx;	/* newest transmission known received */
+	u32 srtt_ns;		/* smoothed RTT, for loss detection */
+	u16 window;		/* pdl_window_size */
+	u16 rwin_peer;		/* last received RWIN + 1 */
+	u16 rwin_adv;		/* window we advertise */
+	u16 rx_since_ack;	/* PSNs received since an ACK was sent */
+	/* TAL initiator window */
+	u16 next_ixid;
+	u16 unacked_ixid;
+	u16 acked_ixid;		/* ACK XID + 1 as last received */
+	u16 send_ixid;		/* oldest XID with unsent packets */
+	/* TAL target window */
+	u16 next_acked_txid;
+	u16 ack_xid_sent;
+	u16 rq_head;		/* reply queue (ring of XIDs) */
+	u16 rq_len;
+	u16 tal_window;
+	u16 max_pkts;		/* tal_max_pkt_per_trans */
+	u16 local_cid;
+	u16 remote_cid;
+	u16 flags;		/* SUPERP_CF_* */
+	u8 state;		/* SUPERP_ST_* */
+	u8 depth;		/* event nesting */
+	u64 dack_at;		/* delayed ACK deadline, 0: none */
+	/* cold block and offsets of its arrays, in 8-byte units */
+	struct superp_conn_cold *cold;
+	const struct superp_engine_ops *ops;
+	void *priv;
+	u16 off_spsn;
+	u16 off_ixid;
+	u16 off_txid;
+	u16 off_bm;		/* bitmaps: sbm, rbm (window), ibm, cbm, tbm */
+	u16 off_iseq;		/* seqno bitmaps of ixid[], then of txid[] */
+	u16 off_rq;		/* reply queue */
+	u16 off_held;		/* ordered connections only */
+	u8 wlongs;		/* longs per window bitmap */
+	u8 tlongs;		/* longs per transaction-window bitmap */
+	u8 seq_longs;		/* longs per seqno bitmap */
+} ____cacheline_aligned;
+
+int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
+		     const struct superp_engine_ops *ops, void *priv,
+		     u16 local_cid, u16 remote_cid, unsigned int flags);
+void superp_conn_release(struct superp_conn *c);
+struct superp_conn *superp_conn_create(const struct superp_params *p,
+				       const struct superp_engine_ops *ops,
+				       void *priv, u16 local_cid,
+				       u16 remote_cid, unsigned int flags);
+void superp_conn_destroy(struct superp_conn *c);
+size_t superp_conn_mem(const struct superp_params *p, unsigned int flags);
+
+/* Events that drive a connection. All return after sending what they can. */
+int superp_conn_rx(struct superp_conn *c, const struct superp_pkt *p,
+		   void *buf, u64 now);
+void superp_conn_timer(struct superp_conn *c, u64 now);
+void superp_conn_window_open(struct superp_conn *c, u64 now);
+
+/**
+ * struct superp_xact - a transaction to submit.
+ * @opcode: request opcode (SUPERP_OP_RMA_READ expects a reply).
+ * @npkts: request packets (1..tal_max_pkt_per_trans).
+ * @num_ops: operations per packet.
+ * @barrier: start only when every earlier transaction has retired.
+ * @cookie: handed back in xmit, initiator_pkt and complete.
+ */
+struct superp_xact {
+	u8 opcode;
+	u8 num_ops;
+	u16 npkts;
+	bool barrier;
+	void *cookie;
+};
+
+int superp_submit(struct superp_conn *c, const struct superp_xact *x,
+		  u16 *xid, u64 now);
+int superp_tal_reply(struct superp_conn *c, u16 xid, u8 opcode, u16 npkts,
+		     u8 num_ops, void *cookie, u64 now);
+int superp_tal_error(struct superp_conn *c, u16 xid, u16 err, u64 now);
+int superp_tal_done(struct superp_conn *c, u16 xid, u64 now);
+void superp_conn_set_rwin(struct superp_conn *c, u16 rwin);
+int superp_conn_shutdown(struct superp_conn *c, u64 now);
+void superp_conn_abort(struct superp_conn *c, int reason);
+
+static inline const struct superp_stats *
+superp_conn_stats(const struct superp_conn *c)
+{
+	return &c->cold->stats;
+}
+
+static inline u32 superp_conn_events(const struct superp_conn *c,
+				     enum superp_event ev)
+{
+	return c->cold->events[ev];
+}
+
+#endif /* SUPERP_ENGINE_H */

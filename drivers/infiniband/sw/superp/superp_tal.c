@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SUPERp Transaction Layer: initiator and target windows, seqno and eom
+ * tracking, ACK XID, replies, retirement, No-op, Last NULL, Transaction
+ * Error and memory barriers. Step numbers refer to the spec's "Transaction
+ * Layer" procedures.
+ */
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+#include "superp_engine_int.h"
+
+static bool superp_tal_outstanding(const struct superp_conn *c)
+{
+	return c->next_ixid != c->unacked_ixid;
+}
+
+static bool superp_tal_can_submit(const struct superp_conn *c)
+{
+	if (c->state != SUPERP_ST_UP)
+		return false;
+	if ((c->flags & SUPERP_CF_BARRIER) && superp_tal_outstanding(c))
+		return false;
+	return xid_diff(c->next_ixid, c->unacked_ixid) < c->tal_window;
+}
+
+static void superp_tal_check_quiesce(struct superp_conn *c)
+{
+	u16 both = SUPERP_CF_LN_ACKED | SUPERP_CF_LN_RCVD;
+
+	if (c->state == SUPERP_ST_SHUTDOWN && (c->flags & both) == both) {
+		c->state = SUPERP_ST_QUIESCENT;
+		superp_event(c, SUPERP_EV_QUIESCENT, 0);
+	}
+}
+
+/* Initiator transaction retirement, steps 1-3. */
+static void superp_tal_ini_retire(struct superp_conn *c, u16 xid)
+{
+	struct superp_ixid *e = superp_ixid(c, xid);
+	u16 off = xid_diff(xid, c->unacked_ixid), err = e->err;
+	u8 flags = e->flags, opcode = e->opcode;
+	void *cookie = e->cookie;
+	unsigned long *ibm = superp_ibm(c);
+	unsigned int n;
+
+	memset(e, 0, sizeof(*e));				/* 1 */
+	if (off == 0) {						/* 2 */
+		n = find_next_zero_bit(ibm, c->tal_window, 1);
+		superp_bm_shift(ibm, c->tal_window, n);
+		c->unacked_ixid += n;
+		c->cold->ixid_progress = c->cold->now;
+	} else {						/* 3 */
+		__set_bit(off, ibm);
+	}
+	if (flags & SUPERP_IX_INTERNAL) {
+		if (opcode == SUPERP_OP_LAST_NULL) {
+			c->flags |= SUPERP_CF_LN_ACKED;
+			superp_tal_check_quiesce(c);
+		}
+		return;
+	}
+	c->ops->complete(c, cookie, flags & SUPERP_IX_ERROR ? -EREMOTEIO : 0,
+			 err);
+}
+
+/*
+ * An initiator transaction is finished when every request PSN is
+ * acknowledged, the target acknowledged the XID, and any reply arrived.
+ */
+static void superp_tal_ini_try_retire(struct superp_conn *c, u16 xid)
+{
+	const struct superp_ixid *e = superp_ixid(c, xid);
+
+	if (!(e->flags & SUPERP_IX_OPEN) || !(e->flags & SUPERP_IX_ACKED))
+		return;
+	if (e->sent < e->npkts || e->inflight)
+		return;
+	if ((e->flags & (SUPERP_IX_REPLY | SUPERP_IX_ERROR)) &&
+	    !(e->flags & SUPERP_IX_RDONE))
+		return;
+	superp_tal_ini_retire(c, xid);
+}
+
+/*
+ * Target transaction retirement, steps 1-3. @carried: the ACK of the
+ * request PSN being processed will carry the new ACK XID; otherwise (reply
+ * acknowledged, late superp_tal_done()) a PSN-carrying packet must.
+ */
+static void superp_tal_tgt_retire(struct superp_conn *c, u16 xid,
+				  bool carried)
+{
+	struct superp_txid *t = superp_txid(c, xid);
+	u16 off = xid_diff(xid, c->next_acked_txid);
+	unsigned int n;
+
+	memset(t, 0, sizeof(*t));				/* 1 */
+	bitmap_zero(superp_tseq(c, xid), c->max_pkts);
+	if (off == 0) {						/* 2 */
+		n = find_next_zero_bit(superp_tbm(c), c->tal_window, 1);
+		superp_bm_shift(superp_tbm(c), c->tal_window, n);
+		superp_bm_shift(superp_cbm(c), c->tal_window, n);
+		c->next_acked_txid += n;
+		if (!carried)
+			c->flags |= SUPERP_CF_XID_DUE;
+	} else {						/* 3 */
+		__set_bit(off, superp_tbm(c));
+	}
+}
+
+static void superp_tal_tgt_try_retire(struct superp_conn *c, u16 xid,
+				      bool carried)
+{
+	const struct superp_txid *t = superp_txid(c, xid);
+
+	if (t->state == SUPERP_TX_DONE && !t->inflight)
+		superp_tal_tgt_retire(c, xid, carried);
+}
+
+/* PDL: a PSN of ours is acknowledged (cumulatively, hence delivered). */
+void superp_tal_psn_acked(struct superp_conn *c, const struct superp_spsn *s)
+{
+	if (s->flags & SUPERP_SPSN_REPLY) {
+		superp_txid(c, s->xid)->inflight--;
+		superp_tal_tgt_try_retire(c, s->xid, false);
+	} else {
+		superp_ixid(c, s->xid)->inflight--;
+		superp_tal_ini_try_retire(c, s->xid);
+	}
+}
+
+/* ACK XID: 1 new information, 0 old, <0 out of window (event counted). */
+int superp_tal_ack_xid_check(struct superp_conn *c, u16 ack_xid)
+{
+	u16 a = ack_xid + 1;
+
+	if (xid_before(a, c->acked_ixid))
+		return 0;
+	if (xid_diff(a, c->acked_ixid) > xid_diff(c->next_ixid, c->acked_ixid)) {
+		superp_event(c, SUPERP_EV_ACK_XID_OUT_OF_WINDOW, ack_xid);
+		return -EINVAL;
+	}
+	return a != c->acked_ixid;
+}
+
+/* The target completed every XID up to @ack_xid: retire what we can. */
+void superp_tal_ack_xid(struct superp_conn *c, u16 ack_xid)
+{
+	u16 a = ack_xid + 1, x;
+
+	for (x = c->acked_ixid; x != a; x++) {
+		superp_ixid(c, x)->flags |= SUPERP_IX_ACKED;
+		superp_tal_ini_try_retire(c, x);
+	}
+	c->acked_ixid = a;
+}
+
+/* The whole request arrived (target step 5). */
+static void superp_tal_tgt_complete(struct superp_conn *c, u16 xid, u16 off)
+{
+	struct superp_txid *t = superp_txid(c, xid);
+	int ret = SUPERP_TGT_DONE;
+
+	__set_bit(off, superp_cbm(c));				/* 5.a */
+	t->state = SUPERP_TX_COMPLETE;
+	if (t->opcode == SUPERP_OP_LAST_NULL)
+		c->flags |= SUPERP_CF_LN_RCVD;
+	else if (t->opcode != SUPERP_OP_NOOP)
+		ret = c->ops->target_request(c, xid, t->opcode);	/* 5.b */
+	if (ret == SUPERP_TGT_DONE && t->state == SUPERP_TX_COMPLETE) {
+		t->state = SUPERP_TX_DONE;			/* 5.c */
+		superp_tal_tgt_try_retire(c, xid, true);
+	}
+	superp_tal_check_quiesce(c);
+}
+
+/* Receive target processing, steps 1-5. */
+static void superp_tal_tgt_rx(struct superp_conn *c, const struct superp_pkt *p,
+			      void *buf)
+{
+	u16 off = xid_diff(p->xid, c->next_acked_txid);
+	struct superp_txid *t;
+	unsigned long *seq;
+
+	if (off >= c->tal_window) {				/* 1.a */
+		superp_event(c, SUPERP_EV_TGT_XID_OUT_OF_WINDOW, p->xid);
+		return;
+	}
+	if (test_bit(off, superp_cbm(c))) {			/* 1.b */
+		superp_event(c, SUPERP_EV_TGT_XID_COMPLETED, p->xid);
+		return;
+	}
+	if (p->seqno >= c->max_pkts) {
+		superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
+		return;
+	}
+	t = superp_txid(c, p->xid);
+	seq = superp_tseq(c, p->xid);
+	if (t->state == SUPERP_TX_CLOSED) {			/* 2.a */
+		t->state = SUPERP_TX_OPEN;
+		t->opcode = p->opcode;
+	} else if (test_bit(p->seqno, seq)) {			/* 2.b */
+		superp_event(c, SUPERP_EV_TGT_DUP_SEQNO, p->seqno);
+		return;
+	} else if (t->opcode != p->opcode) {
+		superp_event(c, SUPERP_EV_BAD_OPCODE, p->opcode);
+		return;
+	}
+	if (p->eom) {						/* 3 */
+		if (t->num_packets) {
+			superp_event(c, SUPERP_EV_TGT_DUP_EOM, p->seqno);
+			return;
+		}
+		if (find_next_bit(seq, c->max_pkts, p->seqno + 1) <
+		    c->max_pkts) {
+			superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
+			return;
+		}
+		t->num_packets = p->seqno + 1;
+	} else if (t->num_packets && p->seqno >= t->num_packets) {
+		superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
+		return;
+	}
+	__set_bit(p->seqno, seq);
+	t->rcvd++;
+	if (c->ops->target_pkt)
+		c->ops->target_pkt(c, p, buf);			/* 4 */
+	if (t->num_packets && t->rcvd == t->num_packets)	/* 5 */
+		superp_tal_tgt_complete(c, p->xid, off);
+}
+
+/* Receive initiator processing, steps 1-5. */
+static void superp_tal_ini_rx(struct superp_conn *c, const struct superp_pkt *p,
+			      void *buf)
+{
+	u16 off = xid_diff(p->xid, c->unacked_ixid);
+	struct superp_ixid *e;
+	unsigned long *seq;
+
+	if (off >= xid_diff(c->next_ixid, c->unacked_ixid)) {	/* 1.a */
+		superp_event(c, SUPERP_EV_INI_XID_OUT_OF_WINDOW, p->xid);
+		return;
+	}
+	if (test_bit(off, superp_ibm(c))) {			/* 1.b */
+		superp_event(c, SUPERP_EV_INI_XID_RETIRED, p->xid);
+		return;
+	}
+	e = superp_ixid(c, p->xid);
+	if (e->sent < e->npkts) {				/* 2.a */
+		superp_event(c, SUPERP_EV_INI_EARLY_REPLY, p->xid);
+		return;
+	}
+	if (p->opcode == SUPERP_OP_READ_RESP && !(e->flags & SUPERP_IX_REPLY)) {
+		superp_event(c, SUPERP_EV_BAD_OPCODE, p->opcode);
+		return;
+	}
+	if (p->seqno >= c->max_pkts) {
+		superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
+		return;
+	}
+	seq = superp_iseq(c, p->xid);
+	if (test_bit(p->seqno, seq)) {				/* 2.b */
+		superp_event(c, SUPERP_EV_INI_DUP_SEQNO, p->seqno);
+		return;
+	}
+	if (p->eom) {						/* 3 */
+		if (e->rx_num) {
+			superp_event(c, SUPERP_EV_INI_DUP_EOM, p->seqno);
+			return;
+		}
+		if (find_next_bit(seq, c->max_pkts, p->seqno + 1) <
+		    c->max_pkts) {
+			superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
+			return;
+		}
+		e->rx_num = p->seqno + 1;
+	} else if (e->rx_num && p->seqno >= e->rx_num) {
+		superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
+		return;
+	}
+	__set_bit(p->seqno, seq);				/* 4 */
+	e->rx_cnt++;
+	if (p->opcode == SUPERP_OP_TRANS_ERROR) {
+		e->flags |= SUPERP_IX_ERROR;
+		e->err = p->err;
+	}
+	if (c->ops->initiator_pkt)
+		c->ops->initiator_pkt(c, p, e->cookie, buf);
+	if (e->rx_num && e->rx_cnt == e->rx_num) {		/* 5 */
+		e->flags |= SUPERP_IX_RDONE;
+		superp_tal_ini_try_retire(c, p->xid);
+	}
+}
+
+/* Receiving a packet, step 2: TAL processing by opcode. */
+void superp_tal_rx(struct superp_conn *c, const struct superp_pkt *p,
+		   void *buf)
+{
+	if (superp_opcode_is_reply(p->opcode))
+		superp_tal_ini_rx(c, p, buf);
+	else if (superp_opcode_is_request(p->opcode))
+		superp_tal_tgt_rx(c, p, buf);
+	else
+		superp_event(c, SUPERP_EV_BAD_OPCODE, p->opcode);
+}
+
+/* Initiating a new transaction, step 1 (packets go out in the pump). */
+static int superp_tal_start(struct superp_conn *c, u8 opcode, u16 npkts,
+			    u8 num_ops, bool barrier, void *cookie, u8 flags,
+			    u16 *xid, u64 now)
+{
+	struct superp_ixid *e;
+	u16 x;
+
+	/* memory barrier: nothing new until every earlier XID retired */
+	if ((barrier || (c->flags & SUPERP_CF_BARRIER)) &&
+	    superp_tal_outstanding(c)) {
+		c->flags |= SUPERP_CF_BARRIER | SUPERP_CF_INI_BLOCKED;
+		return -EAGAIN;
+	}
+	c->flags &= ~SUPERP_CF_BARRIER;
+	if (xid_diff(c->next_ixid, c->unacked_ixid) >= c->tal_window) {
+		c->flags |= SUPERP_CF_INI_BLOCKED;
+		return -EAGAIN;
+	}
+	if (!superp_tal_outstanding(c))
+		c->cold->ixid_progress = now;
+	x = c->next_ixid++;
+	e = superp_ixid(c, x);
+	memset(e, 0, sizeof(*e));
+	e->cookie = cookie;
+	e->npkts = npkts;
+	e->opcode = opcode;
+	e->num_ops = num_ops;
+	e->flags = SUPERP_IX_OPEN | flags;
+	if (opcode == SUPERP_OP_RMA_READ)
+		e->flags |= SUPERP_IX_REPLY;
+	bitmap_zero(superp_iseq(c, x), c->max_pkts);
+	if (xid)
+		*xid = x;
+	if (!c->depth) {
+		superp_conn_begin(c, now);
+		superp_conn_end(c, now);
+	}
+	return 0;
+}
+
+/**
+ * superp_submit() - event "transaction submitted".
+ * @c: the connection.
+ * @x: the transaction.
+ * @xid: set to its XID (may be NULL).
+ * @now: current time.
+ *
+ * Return: 0; -EAGAIN when the initiator window is full or a barrier waits
+ * (tx_ready() follows when it may succeed); -EINVAL for a bad request;
+ * -ESHUTDOWN or -ENOTCONN when the connection no longer takes any.
+ */
+int superp_submit(struct superp_conn *c, const struct superp_xact *x,
+		  u16 *xid, u64 now)
+{
+	if (c->state == SUPERP_ST_BROKEN)
+		return -ENOTCONN;
+	if (c->state != SUPERP_ST_UP)
+		return -ESHUTDOWN;
+	if (!x->npkts || x->npkts > c->max_pkts ||
+	    x->num_ops > superp_p(c)->tal_max_ops_per_pkt ||
+	    !superp_opcode_is_request(x->opcode) ||
+	    x->opcode == SUPERP_OP_LAST_NULL)
+		return -EINVAL;
+	return superp_tal_start(c, x->opcode, x->npkts, x->num_ops, x->barrier,
+				x->cookie, 0, xid, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_submit);
+
+static int superp_tal_queue_reply(struct superp_conn *c, u16 xid, u8 opcode,
+				  u16 npkts, u8 num_ops, void *cookie, u16 err,
+				  u64 now)
+{
+	struct superp_txid *t = superp_txid(c, xid);
+
+	if (c->state == SUPERP_ST_BROKEN)
+		return -ENOTCONN;
+	if (xid_diff(xid, c->next_acked_txid) >= c->tal_window ||
+	    t->state != SUPERP_TX_COMPLETE)
+		return -EINVAL;
+	if (!npkts || npkts > c->max_pkts)
+		return -EINVAL;
+	t->rpl_opcode = opcode;
+	t->rpl_npkts = npkts;
+	t->rpl_num_ops = num_ops;
+	t->rpl_sent = 0;
+	t->cookie = cookie;
+	t->err = err;
+	t->state = SUPERP_TX_REPLY;
+	superp_rq(c)[(c->rq_head + c->rq_len) % c->tal_window] = xid;
+	c->rq_len++;
+	if (!c->depth) {
+		superp_conn_begin(c, now);
+		superp_conn_end(c, now);
+	}
+	return 0;
+}
+
+/**
+ * superp_tal_reply() - send a reply of @npkts packets (transaction replies).
+ * @c: the connection.
+ * @xid: the initiator's XID, whose request is complete.
+ * @opcode: reply opcode (e.g. SUPERP_OP_READ_RESP).
+ * @npkts: reply packets.
+ * @num_ops: operations per packet.
+ * @cookie: handed back in xmit for each reply packet.
+ * @now: current time.
+ *
+ * The target retires the XID once every reply PSN is acknowledged; until
+ * then xmit may ask for any reply packet again.
+ *
+ * Return: 0 or -EINVAL when @xid has no complete request waiting.
+ */
+int superp_tal_reply(struct superp_conn *c, u16 xid, u8 opcode, u16 npkts,
+		     u8 num_ops, void *cookie, u64 now)
+{
+	if (!superp_opcode_is_reply(opcode))
+		return -EINVAL;
+	return superp_tal_queue_reply(c, xid, opcode, npkts, num_ops, cookie,
+				      0, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_tal_reply);
+
+/**
+ * superp_tal_error() - answer a request with a Transaction Error.
+ * @c: the connection.
+ * @xid: the initiator's XID.
+ * @err: major << 8 | minor error code.
+ * @now: current time.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int superp_tal_error(struct superp_conn *c, u16 xid, u16 err, u64 now)
+{
+	return superp_tal_queue_reply(c, xid, SUPERP_OP_TRANS_ERROR, 1, 1, NULL,
+				      err, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_tal_error);
+
+/**
+ * superp_tal_done() - a request that needs no reply is finished.
+ * @c: the connection.
+ * @xid: the initiator's XID.
+ * @now: current time.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int superp_tal_done(struct superp_conn *c, u16 xid, u64 now)
+{
+	struct superp_txid *t = superp_txid(c, xid);
+
+	if (xid_diff(xid, c->next_acked_txid) >= c->tal_window ||
+	    t->state != SUPERP_TX_COMPLETE)
+		return -EINVAL;
+	t->state = SUPERP_TX_DONE;
+	superp_tal_tgt_try_retire(c, xid, false);
+	if (!c->depth) {
+		superp_conn_begin(c, now);
+		superp_conn_end(c, now);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_tal_done);
+
+/**
+ * superp_conn_shutdown() - soft shutdown: refuse new transactions and send
+ * Last NULL; SUPERP_EV_QUIESCENT follows when both Last NULLs retired.
+ * @c: the connection.
+ * @now: current time.
+ *
+ * Return: 0 or -EINVAL when the connection is not up.
+ */
+int superp_conn_shutdown(struct superp_conn *c, u64 now)
+{
+	if (c->state != SUPERP_ST_UP)
+		return -EINVAL;
+	superp_conn_begin(c, now);
+	c->state = SUPERP_ST_SHUTDOWN;
+	c->flags |= SUPERP_CF_LN_PENDING;
+	superp_conn_end(c, now);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_shutdown);
+
+/* Initiating a new transaction, steps 2-4: the next request packet. */
+static bool superp_tal_send_request(struct superp_conn *c, u64 now)
+{
+	struct superp_pkt p = { 0 };
+	struct superp_ixid *e;
+
+	for (;; c->send_ixid++) {
+		if (c->send_ixid == c->next_ixid)
+			return false;
+		e = superp_ixid(c, c->send_ixid);
+		if (e->sent < e->npkts)
+			break;
+	}
+	p.xid = c->send_ixid;
+	p.seqno = e->sent;
+	p.opcode = e->opcode;
+	p.num_ops = e->num_ops;
+	p.eom = e->sent + 1 == e->npkts;
+	e->sent++;
+	e->inflight++;
+	superp_pdl_send(c, &p, e->cookie, now);
+	return true;
+}
+
+/* Transaction replies, steps 1-3: the next reply packet. */
+static bool superp_tal_send_reply(struct superp_conn *c, u64 now)
+{
+	struct superp_pkt p = { .flags = SUPERP_PKT_REPLY };
+	struct superp_txid *t;
+
+	if (!c->rq_len)
+		return false;
+	p.xid = superp_rq(c)[c->rq_head];
+	t = superp_txid(c, p.xid);
+	p.seqno = t->rpl_sent;
+	p.opcode = t->rpl_opcode;
+	p.num_ops = t->rpl_num_ops;
+	p.err = t->err;
+	p.eom = t->rpl_sent + 1 == t->rpl_npkts;
+	t->rpl_sent++;
+	t->inflight++;
+	if (p.eom) {
+		t->state = SUPERP_TX_DONE;
+		c->rq_head = (c->rq_head + 1) % c->tal_window;
+		c->rq_len--;
+	}
+	superp_pdl_send(c, &p, t->cookie, now);
+	return true;
+}
+
+/**
+ * superp_tal_pump() - send what the windows allow, then ACKs.
+ * @c: the connection.
+ * @now: current time.
+ *
+ * Requests and replies take turns for PDL slots. A pure ACK goes out only
+ * when no data packet carried the acknowledgment.
+ */
+void superp_tal_pump(struct superp_conn *c, u64 now)
+{
+	int rounds = 4;
+	bool reply;
+
+again:
+	superp_pdl_resend_unsent(c, now);
+	if ((c->flags & SUPERP_CF_LN_PENDING) &&
+	    xid_diff(c->next_ixid, c->unacked_ixid) < c->tal_window &&
+	    !superp_tal_start(c, SUPERP_OP_LAST_NULL, 1, 0, false, NULL,
+			      SUPERP_IX_INTERNAL, NULL, now))
+		c->flags &= ~SUPERP_CF_LN_PENDING;
+	while (superp_pdl_can_send(c)) {
+		reply = c->flags & SUPERP_CF_REPLY_TURN;
+		if (reply && superp_tal_send_reply(c, now))
+			c->flags &= ~SUPERP_CF_REPLY_TURN;
+		else if (superp_tal_send_request(c, now))
+			c->flags |= SUPERP_CF_REPLY_TURN;
+		else if (!reply && superp_tal_send_reply(c, now))
+			;
+		else
+			break;
+	}
+	if (!(c->flags & SUPERP_CF_ACK_NOW) && !c->dack_at &&
+	    superp_pdl_ack_due(c))
+		c->dack_at = now + superp_p(c)->pdl_delayed_ack_time *
+				   SUPERP_NSEC_PER_USEC;
+	/*
+	 * An ACK XID that no request ACK or data packet carries would be lost
+	 * with its pure ACK and stall the peer's window: a No-op carries it,
+	 * and the PDL retransmits the No-op until it is acknowledged.
+	 */
+	if ((c->flags & SUPERP_CF_XID_DUE) && c->state != SUPERP_ST_BROKEN &&
+	    superp_pdl_can_send(c) &&
+	    xid_diff(c->next_ixid, c->unacked_ixid) < c->tal_window &&
+	    !superp_tal_start(c, SUPERP_OP_NOOP, 1, 0, false, NULL,
+			      SUPERP_IX_INTERNAL, NULL, now))
+		goto again;
+	if ((c->flags & SUPERP_CF_ACK_NOW) && !(c->flags & SUPERP_CF_TX_BUSY))
+		superp_pdl_pure_ack(c, now);
+	if ((c->flags & SUPERP_CF_INI_BLOCKED) && superp_tal_can_submit(c) &&
+	    c->ops->tx_ready && rounds--) {
+		c->flags &= ~SUPERP_CF_INI_BLOCKED;
+		c->ops->tx_ready(c);
+		goto again;
+	}
+}
+
+/* Hard shutdown: every pending initiator transaction fails. */
+void superp_tal_fail_all(struct superp_conn *c, int reason)
+{
+	struct superp_ixid *e;
+	u8 flags;
+	u16 x;
+
+	for (x = c->unacked_ixid; x != c->next_ixid; x++) {
+		e = superp_ixid(c, x);
+		if (!(e->flags & SUPERP_IX_OPEN))
+			continue;
+		flags = e->flags;
+		e->flags = 0;
+		if (!(flags & SUPERP_IX_INTERNAL))
+			c->ops->complete(c, e->cookie, reason, 0);
+	}
+	c->unacked_ixid = c->next_ixid;
+	c->send_ixid = c->next_ixid;
+	c->rq_len = 0;
+}

@@ -1,0 +1,994 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the SUPERp PDL/TAL engine, procedure by procedure. Each case names
+ * the spec step it checks ("Protocol operations" section of SUPERp v0.4).
+ */
+#include <kunit/test.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "superp_engine_int.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define TQ	256
+#define MS	(1000ULL * 1000)
+#define US	1000ULL
+
+/* One engine under test, with everything its callbacks saw. */
+struct tnode {
+	struct kunit *test;
+	struct superp_conn *c;
+	struct superp_pkt q[TQ];	/* sent, not yet delivered */
+	struct superp_pkt in_flight[TQ];	/* being delivered */
+	int qn;
+	int nxmit;
+	int busy;			/* xmit says -EBUSY this often */
+	u64 timer;
+	u32 ev[SUPERP_EV_MAX];
+	int ncomp;
+	int status;
+	u16 err;
+	void *cookie;
+	int nreq;
+	u16 req_xid;
+	u8 req_op;
+	u16 reply_pkts;			/* target_request replies with a read */
+	bool reply_err;
+	bool defer;			/* target_request returns PENDING */
+	u32 dlv[TQ];			/* delivered PSNs, in order */
+	int ndlv;
+	int nini;			/* reply packets */
+	int nready;
+	int nhold;
+	int nrel;
+};
+
+static int tbuf;	/* a non-NULL rx buffer for the engine to hold */
+
+static struct tnode *tn(struct superp_conn *c)
+{
+	return c->priv;
+}
+
+static int t_xmit(struct superp_conn *c, const struct superp_pkt *p,
+		  void *cookie)
+{
+	struct tnode *n = tn(c);
+
+	if (n->busy) {
+		n->busy--;
+		return -EBUSY;
+	}
+	n->nxmit++;
+	if (n->qn < TQ)
+		n->q[n->qn++] = *p;
+	return 0;
+}
+
+static void t_arm(struct superp_conn *c, u64 at)
+{
+	tn(c)->timer = at;
+}
+
+static void t_event(struct superp_conn *c, enum superp_event ev, u32 info)
+{
+	tn(c)->ev[ev]++;
+}
+
+static void *t_hold(struct superp_conn *c, void *buf)
+{
+	tn(c)->nhold++;
+	return buf;
+}
+
+static void t_release(struct superp_conn *c, void *buf)
+{
+	tn(c)->nrel++;
+}
+
+static void t_dlv(struct tnode *n, u32 psn)
+{
+	if (n->ndlv < TQ)
+		n->dlv[n->ndlv++] = psn;
+}
+
+static void t_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
+			 void *buf)
+{
+	t_dlv(tn(c), p->psn);
+}
+
+static int t_target_request(struct superp_conn *c, u16 xid, u8 op)
+{
+	struct tnode *n = tn(c);
+
+	n->nreq++;
+	n->req_xid = xid;
+	n->req_op = op;
+	if (n->defer)
+		return SUPERP_TGT_PENDING;
+	if (n->reply_err) {
+		superp_tal_error(c, xid, 0x0203, 0);
+		return SUPERP_TGT_PENDING;
+	}
+	if (op == SUPERP_OP_RMA_READ) {
+		superp_tal_reply(c, xid, SUPERP_OP_READ_RESP,
+				 n->reply_pkts ? n->reply_pkts : 1, 1, NULL, 0);
+		return SUPERP_TGT_PENDING;
+	}
+	return SUPERP_TGT_DONE;
+}
+
+static void t_initiator_pkt(struct superp_conn *c, const struct superp_pkt *p,
+			    void *cookie, void *buf)
+{
+	t_dlv(tn(c), p->psn);
+	tn(c)->nini++;
+}
+
+static void t_complete(struct superp_conn *c, void *cookie, int status,
+		       u16 err)
+{
+	struct tnode *n = tn(c);
+
+	n->ncomp++;
+	n->status = status;
+	n->err = err;
+	n->cookie = cookie;
+}
+
+static void t_ready(struct superp_conn *c)
+{
+	tn(c)->nready++;
+}
+
+static const struct superp_engine_ops t_ops = {
+	.xmit = t_xmit,
+	.arm_timer = t_arm,
+	.event = t_event,
+	.hold = t_hold,
+	.release = t_release,
+	.target_pkt = t_target_pkt,
+	.target_request = t_target_request,
+	.initiator_pkt = t_initiator_pkt,
+	.complete = t_complete,
+	.tx_ready = t_ready,
+};
+
+static int t_res_init(struct kunit_resource *res, void *ctx)
+{
+	res->data = ctx;
+	return 0;
+}
+
+static void t_res_free(struct kunit_resource *res)
+{
+	superp_conn_destroy(res->data);
+}
+
+static struct tnode *t_new(struct kunit *test, const struct superp_params *p,
+			   unsigned int flags)
+{
+	struct tnode *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	n->test = test;
+	n->c = superp_conn_create(p ? p : &superp_default_params, &t_ops, n,
+				  1, 2, flags);
+	KUNIT_ASSERT_NOT_NULL(test, n->c);
+	kunit_alloc_resource(test, t_res_init, t_res_free, GFP_KERNEL, n->c);
+	return n;
+}
+
+/* A peer's packet as the engine sees it, built by hand. */
+static struct superp_pkt t_pkt(u32 psn, u8 op, u16 xid, u16 seqno, bool eom)
+{
+	struct superp_pkt p = {
+		.psn = psn, .ack_psn = SUPERP_ACK_PSN_NONE, .rwin = 31,
+		.opcode = op, .xid = xid, .seqno = seqno, .eom = eom,
+		.ack_xid = SUPERP_ACK_XID_NONE, .num_ops = 1,
+	};
+	return p;
+}
+
+static struct superp_pkt t_ack(u32 ack_psn, u32 sack, u16 ack_xid)
+{
+	struct superp_pkt p = {
+		.opcode = SUPERP_OP_PURE_ACK, .ack_psn = ack_psn, .sack = sack,
+		.rwin = 31, .ack_xid = ack_xid,
+	};
+	return p;
+}
+
+static int t_rx(struct tnode *n, struct superp_pkt p, u64 now)
+{
+	return superp_conn_rx(n->c, &p, &tbuf, now);
+}
+
+static int t_submit(struct tnode *n, u8 op, u16 npkts, u64 now)
+{
+	struct superp_xact x = { .opcode = op, .npkts = npkts, .num_ops = 1,
+				 .cookie = n };
+
+	return superp_submit(n->c, &x, NULL, now);
+}
+
+/* The user's timer is one-shot: it is disarmed when it fires. */
+static void t_fire(struct tnode *n, u64 now)
+{
+	n->timer = 0;
+	superp_conn_timer(n->c, now);
+}
+
+/* Deliver everything both sides sent until the link is quiet. */
+static void t_link(struct tnode *a, struct tnode *b, u64 now)
+{
+	int i, k, rounds = 1000;
+
+	while ((a->qn || b->qn) && rounds--) {
+		for (k = 0; k < 2; k++) {
+			struct tnode *from = k ? b : a, *to = k ? a : b;
+			int nq = from->qn;
+
+			memcpy(from->in_flight, from->q, nq * sizeof(from->q[0]));
+			from->qn = 0;
+			for (i = 0; i < nq; i++)
+				superp_conn_rx(to->c, &from->in_flight[i],
+					       &tbuf, now);
+		}
+	}
+}
+
+/* Run both sides' timers and the link until nothing is pending. */
+static u64 t_settle(struct tnode *a, struct tnode *b, u64 now)
+{
+	int rounds = 1000;
+
+	t_link(a, b, now);
+	while ((a->timer || b->timer) && rounds--) {
+		struct tnode *n = (a->timer && (!b->timer || a->timer <= b->timer))
+				  ? a : b;
+
+		if (n->timer > now)
+			now = n->timer;
+		t_fire(n, now);
+		t_link(a, b, now);
+	}
+	return now;
+}
+
+static void t_set_base(struct superp_conn *c, u32 psn, u16 xid)
+{
+	c->next_spsn = psn;
+	c->unacked_spsn = psn;
+	c->unsent_spsn = psn;
+	c->max_spsn = psn + c->rwin_peer;
+	c->next_acked_rpsn = psn;
+	c->ack_psn_sent = psn - 1;
+	c->next_ixid = xid;
+	c->unacked_ixid = xid;
+	c->acked_ixid = xid;
+	c->send_ixid = xid;
+	c->next_acked_txid = xid;
+	c->ack_xid_sent = xid - 1;
+}
+
+/* Configuration parameters: defaults valid, each range enforced by name. */
+static void params_validate_test(struct kunit *test)
+{
+	struct superp_params p = superp_default_params;
+	const char *why;
+
+	KUNIT_EXPECT_EQ(test, superp_params_validate(&p, &why), 0);
+	p.pdl_window_size = 15;
+	KUNIT_EXPECT_EQ(test, superp_params_validate(&p, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "pdl_window_size");
+	p = superp_default_params;
+	p.pdl_max_rtx = 9;
+	KUNIT_EXPECT_EQ(test, superp_params_validate(&p, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "pdl_max_rtx");
+	p = superp_default_params;
+	p.tal_max_ops_per_pkt = 16;
+	KUNIT_EXPECT_EQ(test, superp_params_validate(&p, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "tal_max_ops_per_pkt");
+	p = superp_default_params;
+	p.pdl_receive_win = 64;
+	KUNIT_EXPECT_EQ(test, superp_params_validate(&p, &why), -EINVAL);
+	p = superp_default_params;
+	p.pdl_delayed_ack_time = p.pdl_retrans_time_out;
+	KUNIT_EXPECT_EQ(test, superp_params_validate(&p, &why), -EINVAL);
+	p = superp_default_params;
+	p.pdl_window_size = 1024;
+	p.pdl_receive_win = 1024;
+	p.tal_trans_window = 1024;
+	p.tal_max_pkt_per_trans = 4096;
+	KUNIT_EXPECT_EQ(test, superp_params_validate(&p, &why), 0);
+}
+
+/* State layout: hot state in two cache lines, <= 4 KiB per connection. */
+static void memory_per_connection_test(struct kunit *test)
+{
+	const struct superp_params *p = &superp_default_params;
+	size_t ord = superp_conn_mem(p, SUPERP_CONN_ORDERED_RX);
+	size_t uno = superp_conn_mem(p, 0);
+	struct superp_params big = *p, bad = *p;
+	struct superp_conn *table;
+	int i;
+
+	big.pdl_window_size = 1024;
+	big.pdl_receive_win = 1024;
+	big.tal_trans_window = 1024;
+	kunit_info(test, "hot %zu B, per connection %zu B ordered, %zu B unordered, 4096 connections %zu KiB",
+		   sizeof(struct superp_conn), ord, uno, 4096 * ord / 1024);
+	kunit_info(test, "windows 1024/1024: %zu B per connection",
+		   superp_conn_mem(&big, SUPERP_CONN_ORDERED_RX));
+	KUNIT_EXPECT_LE(test, sizeof(struct superp_conn), 2 * SMP_CACHE_BYTES);
+	KUNIT_EXPECT_LE(test, ord, 4096);
+	KUNIT_EXPECT_LE(test, uno, ord);
+	/* pdl_conn_per_xpu maximum: 4096 connections within 16 MiB */
+	KUNIT_EXPECT_LE(test, 4096 * ord, 16 << 20);
+	/* a dense CID table of hot states, cold blocks apart */
+	table = kunit_kzalloc(test, 64 * sizeof(*table), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, table);
+	for (i = 0; i < 64; i++)
+		KUNIT_EXPECT_EQ(test, superp_conn_init(&table[i], p, &t_ops,
+						       NULL, i, i, 0), 0);
+	KUNIT_EXPECT_EQ(test, (char *)&table[1] - (char *)&table[0],
+			2 * SMP_CACHE_BYTES);
+	for (i = 0; i < 64; i++)
+		superp_conn_release(&table[i]);
+	bad.pdl_window_size = 2000;
+	KUNIT_EXPECT_EQ(test, superp_conn_init(&table[0], &bad, &t_ops, NULL,
+					       0, 0, 0), -EINVAL);
+	/* the largest parameter set still allocates (about 1.1 MiB) */
+	big.tal_max_pkt_per_trans = 4096;
+	kunit_info(test, "largest parameters: %zu B per connection",
+		   superp_conn_mem(&big, SUPERP_CONN_ORDERED_RX));
+	KUNIT_EXPECT_NOT_NULL(test, t_new(test, &big, SUPERP_CONN_ORDERED_RX));
+}
+
+/* Edges: fixed headers round-trip; a pure ACK with eom is malformed. */
+static void pkt_encode_decode_test(struct kunit *test)
+{
+	struct superp_pkt a = {
+		.dcid = 0x1234, .rwin = 31, .psn = 0xfffffffe,
+		.ack_psn = 0x80000001, .sack = 0xa5a5a5a4, .xid = 0xffff,
+		.seqno = 63, .ack_xid = 0xfffe, .opcode = SUPERP_OP_READ_RESP,
+		.num_ops = 15, .eom = 1,
+	}, b;
+	struct superp_pdl_hdr pdl;
+	struct superp_tal_hdr tal;
+
+	superp_pkt_encode(&a, &pdl, &tal);
+	KUNIT_EXPECT_EQ(test, tal.eom_num_ops, 0x8f);
+	KUNIT_EXPECT_EQ(test, superp_pkt_decode(&pdl, &tal, &b), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&a, &b, sizeof(a)), 0);
+	{
+		u8 raw[SUPERP_PDL_HLEN + SUPERP_TAL_HLEN];
+
+		memcpy(raw, &pdl, sizeof(pdl));
+		memcpy(raw + sizeof(pdl), &tal, sizeof(tal));
+		KUNIT_EXPECT_EQ(test, superp_pkt_parse(raw, sizeof(raw), &b),
+				0);
+		KUNIT_EXPECT_EQ(test, memcmp(&a, &b, sizeof(a)), 0);
+		KUNIT_EXPECT_EQ(test, superp_pkt_parse(raw, sizeof(raw) - 1,
+						       &b), -EINVAL);
+	}
+	tal.eom_num_ops |= 0x10;
+	KUNIT_EXPECT_EQ(test, superp_pkt_decode(&pdl, &tal, &b), -EPROTO);
+	a.opcode = SUPERP_OP_PURE_ACK;
+	superp_pkt_encode(&a, &pdl, &tal);
+	KUNIT_EXPECT_EQ(test, superp_pkt_decode(&pdl, &tal, &b), -EPROTO);
+}
+
+/*
+ * Sending 1 + flow control 1: PSNs from 0, initial ACK PSN 0xffffffff and
+ * ACK XID 0xffff; the last slot of a full window waits for new ACK info.
+ */
+static void send_window_last_slot_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+	int i;
+
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 20, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 20, 0), 0);
+	KUNIT_ASSERT_EQ(test, a->qn, 31);
+	for (i = 0; i < 31; i++) {
+		KUNIT_EXPECT_EQ(test, a->q[i].psn, i);
+		KUNIT_EXPECT_EQ(test, a->q[i].xid, i / 20);
+		KUNIT_EXPECT_EQ(test, a->q[i].seqno, i % 20);
+		KUNIT_EXPECT_EQ(test, a->q[i].ack_psn, SUPERP_ACK_PSN_NONE);
+		KUNIT_EXPECT_EQ(test, a->q[i].ack_xid, SUPERP_ACK_XID_NONE);
+		KUNIT_EXPECT_EQ(test, a->q[i].dcid, 2);
+	}
+	KUNIT_EXPECT_FALSE(test, a->q[30].eom);
+	/* a packet from the peer gives the last slot new ACK information */
+	a->qn = 0;
+	KUNIT_EXPECT_EQ(test, t_rx(a, t_pkt(0, SUPERP_OP_NOOP, 0, 0, true), 1),
+			0);
+	KUNIT_ASSERT_EQ(test, a->qn, 1);
+	KUNIT_EXPECT_EQ(test, a->q[0].psn, 31);
+	KUNIT_EXPECT_EQ(test, a->q[0].ack_psn, 0);
+	KUNIT_EXPECT_EQ(test, a->q[0].ack_xid, 0);
+	KUNIT_EXPECT_EQ(test, a->c->next_spsn, a->c->max_spsn);
+}
+
+/* Flow control 3.a-3.c: cumulative ACK slides the send window and rearms */
+static void ack_slides_window_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+	u64 rto = superp_default_params.pdl_retrans_time_out * US;
+
+	t_submit(a, SUPERP_OP_RMA_WRITE, 20, 0);
+	t_submit(a, SUPERP_OP_RMA_WRITE, 20, 0);
+	KUNIT_EXPECT_EQ(test, a->timer, rto);
+	a->qn = 0;
+	KUNIT_EXPECT_EQ(test, t_rx(a, t_ack(9, 0, 0xffff), 5 * US), 0);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, 10);
+	KUNIT_EXPECT_EQ(test, a->c->max_spsn, 42);
+	KUNIT_EXPECT_EQ(test, a->qn, 9);	/* PSNs 31..39 */
+	/* 3.a.ii: an older ACK is ignored, 3.a.iii: a future one dropped */
+	KUNIT_EXPECT_EQ(test, t_rx(a, t_ack(5, 0, 0xffff), 6 * US), 0);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, 10);
+	KUNIT_EXPECT_EQ(test, t_rx(a, t_ack(40, 0, 0xffff), 6 * US), -EINVAL);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_ACK_OUT_OF_WINDOW], 1);
+	/* 3.c.i: all acknowledged, the retransmission timer stops */
+	KUNIT_EXPECT_EQ(test, t_rx(a, t_ack(39, 0, 0xffff), 7 * US), 0);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, 40);
+	KUNIT_EXPECT_EQ(test, superp_pdl_rtx_deadline(a->c), 0);
+}
+
+/* Receiving 1.c/1.d: out-of-order PSNs set SACK bits; PSN 0 slides past. */
+static void receive_sack_slide_test(struct kunit *test)
+{
+	struct tnode *b = t_new(test, NULL, 0);
+
+	t_rx(b, t_pkt(2, SUPERP_OP_NOOP, 2, 0, true), 0);
+	t_rx(b, t_pkt(3, SUPERP_OP_NOOP, 3, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_rpsn, 0);
+	/* out of order: an ACK goes out at once; bit i is PSN ack_psn+1+i */
+	KUNIT_ASSERT_TRUE(test, b->qn >= 1);
+	KUNIT_EXPECT_EQ(test, b->q[b->qn - 1].opcode, SUPERP_OP_PURE_ACK);
+	KUNIT_EXPECT_EQ(test, b->q[b->qn - 1].ack_psn, SUPERP_ACK_PSN_NONE);
+	KUNIT_EXPECT_EQ(test, b->q[b->qn - 1].sack, 0xc);
+	t_rx(b, t_pkt(0, SUPERP_OP_NOOP, 0, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_rpsn, 1);
+	t_rx(b, t_pkt(1, SUPERP_OP_NOOP, 1, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_rpsn, 4);
+	KUNIT_EXPECT_EQ(test, superp_rbm(b->c)[0], 0);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 4);
+}
+
+/* Receiving 1.a/1.b: old PSN is a duplicate, PSN >= max_rpsn an error. */
+static void receive_dup_and_out_of_window_test(struct kunit *test)
+{
+	struct tnode *b = t_new(test, NULL, 0);
+
+	t_rx(b, t_pkt(0, SUPERP_OP_NOOP, 0, 0, true), 0);
+	b->qn = 0;
+	KUNIT_EXPECT_EQ(test, t_rx(b, t_pkt(0, SUPERP_OP_NOOP, 0, 0, true), 0),
+			0);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->rx_dup, 1);
+	KUNIT_EXPECT_EQ(test, b->qn, 1);	/* duplicate: ACK at once */
+	KUNIT_EXPECT_EQ(test, b->q[0].ack_psn, 0);
+	KUNIT_EXPECT_EQ(test, t_rx(b, t_pkt(33, SUPERP_OP_NOOP, 1, 0, true), 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_PSN_OUT_OF_WINDOW], 1);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 1);
+}
+
+/* Flow control 3.d: SACK bits and fast retransmit of the holes below. */
+static void sack_fast_retransmit_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+	int i;
+
+	for (i = 0; i < 10; i++)
+		t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	a->qn = 0;
+	/* PSNs 5..9 arrived, 0..4 did not (bit i is PSN i here) */
+	t_rx(a, t_ack(SUPERP_ACK_PSN_NONE, 0x3e0, 0xffff), 50 * US);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, 0);
+	KUNIT_EXPECT_EQ(test, superp_sbm(a->c)[0], 0x3e0);
+	/* not yet: the holes are younger than 5/4 of the RTT just measured */
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_fast, 0);
+	t_rx(a, t_ack(SUPERP_ACK_PSN_NONE, 0x3e0, 0xffff), 100 * US);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_fast, 5);
+	for (i = 0; i < a->qn; i++) {
+		KUNIT_EXPECT_TRUE(test, a->q[i].flags & SUPERP_PKT_RTX);
+		KUNIT_EXPECT_LT(test, a->q[i].psn, 5);
+	}
+	/* the cumulative ACK over the holes slides past the SACKed PSNs */
+	t_rx(a, t_ack(4, 0, 0xffff), 60 * US);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, 10);
+}
+
+/*
+ * NACKs: a receiver acknowledges a PSN beyond the SACK reach with bit 0
+ * set; the sender ORs the shifted bitmap and keeps its cumulative point.
+ */
+static void nack_test(struct kunit *test)
+{
+	struct superp_params p = superp_default_params;
+	struct tnode *a, *b;
+
+	p.pdl_window_size = 64;
+	p.pdl_receive_win = 64;
+	a = t_new(test, &p, 0);
+	b = t_new(test, &p, 0);
+	t_rx(b, t_pkt(40, SUPERP_OP_NOOP, 40, 0, true), 0);
+	KUNIT_ASSERT_TRUE(test, b->qn >= 1);
+	KUNIT_EXPECT_EQ(test, b->q[0].ack_psn, 40);
+	KUNIT_EXPECT_EQ(test, b->q[0].sack, 1);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->tx_nack, 1);
+
+	t_submit(a, SUPERP_OP_RMA_WRITE, 23, 0);
+	t_submit(a, SUPERP_OP_RMA_WRITE, 23, 0);
+	a->qn = 0;
+	t_rx(a, t_ack(40, 0x7, 0xffff), 100 * US);	/* 40, 41, 42 */
+	t_rx(a, t_ack(40, 0x7, 0xffff), 200 * US);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, 0);
+	KUNIT_EXPECT_TRUE(test, test_bit(40, superp_sbm(a->c)));
+	KUNIT_EXPECT_TRUE(test, test_bit(42, superp_sbm(a->c)));
+	KUNIT_EXPECT_FALSE(test, test_bit(43, superp_sbm(a->c)));
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_fast,
+			p.pdl_fast_rtx_limit);
+	/* a NACK naming an unsent PSN is out of window */
+	KUNIT_EXPECT_EQ(test, t_rx(a, t_ack(46, 1, 0xffff), 100 * US), -EINVAL);
+}
+
+/*
+ * Flow control 4: timeout = RTO - (now - sent), backed off per timeout;
+ * after pdl_max_rtx retransmissions the connection is broken and every
+ * pending transaction fails.
+ */
+static void rtx_timer_broken_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+	u64 rto = superp_default_params.pdl_retrans_time_out * US, now;
+	int i;
+
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 3 * US);
+	KUNIT_EXPECT_EQ(test, a->timer, rto);
+	/* 3.c.ii: after PSN 0 is acked the deadline follows PSN 1 */
+	t_rx(a, t_ack(0, 0, 0xffff), 10 * US);
+	KUNIT_EXPECT_EQ(test, a->timer, 3 * US + rto);
+	now = a->timer;
+	for (i = 0; i < superp_default_params.pdl_max_rtx; i++) {
+		a->qn = 0;
+		t_fire(a, now);
+		KUNIT_EXPECT_GE(test, a->qn, 1);
+		KUNIT_EXPECT_EQ(test, a->q[0].psn, 1);
+		KUNIT_EXPECT_EQ(test, a->timer, now + (rto << (i + 1)));
+		now = a->timer;
+	}
+	KUNIT_EXPECT_EQ(test, superp_spsn(a->c, 1)->nrtx,
+			superp_default_params.pdl_max_rtx);
+	t_fire(a, now);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_CONN_BROKEN], 1);
+	KUNIT_EXPECT_EQ(test, a->c->state, SUPERP_ST_BROKEN);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 2);	/* 0 waits for ACK XID too */
+	KUNIT_EXPECT_EQ(test, a->status, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, a->timer, 0);
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, now),
+			-ENOTCONN);
+	KUNIT_EXPECT_EQ(test, t_rx(a, t_ack(1, 0, 0xffff), now), -ENOTCONN);
+}
+
+/* Receiver flow control 3: delayed ACK timer, stretch ACKs, piggyback. */
+static void delayed_and_stretch_ack_test(struct kunit *test)
+{
+	struct tnode *b = t_new(test, NULL, 0);
+	u64 dack = superp_default_params.pdl_delayed_ack_time * US;
+	u32 i;
+
+	t_rx(b, t_pkt(0, SUPERP_OP_NOOP, 0, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->qn, 0);
+	KUNIT_EXPECT_EQ(test, b->timer, dack);
+	t_fire(b, dack);
+	KUNIT_ASSERT_EQ(test, b->qn, 1);
+	/* a pure ACK: opcode 16, no ops, PSN = next_spsn, not consumed */
+	KUNIT_EXPECT_EQ(test, b->q[0].opcode, SUPERP_OP_PURE_ACK);
+	KUNIT_EXPECT_EQ(test, b->q[0].num_ops, 0);
+	KUNIT_EXPECT_EQ(test, b->q[0].psn, 0);
+	KUNIT_EXPECT_EQ(test, b->q[0].ack_psn, 0);
+	KUNIT_EXPECT_EQ(test, b->q[0].ack_xid, 0);
+	KUNIT_EXPECT_EQ(test, b->c->next_spsn, 0);
+	KUNIT_EXPECT_EQ(test, b->timer, 0);
+	b->qn = 0;
+	for (i = 1; i <= superp_default_params.pdl_stretch_ack; i++)
+		t_rx(b, t_pkt(i, SUPERP_OP_NOOP, i, 0, true), dack);
+	KUNIT_EXPECT_EQ(test, b->qn, 1);	/* stretch ACK */
+	KUNIT_EXPECT_EQ(test, b->q[0].ack_psn, i - 1);
+	/* with data to send the ACK rides on it: no pure ACK */
+	b->qn = 0;
+	t_rx(b, t_pkt(i, SUPERP_OP_NOOP, i, 0, true), dack);
+	t_submit(b, SUPERP_OP_RMA_WRITE, 1, dack);
+	KUNIT_ASSERT_EQ(test, b->qn, 1);
+	KUNIT_EXPECT_EQ(test, b->q[0].opcode, SUPERP_OP_RMA_WRITE);
+	KUNIT_EXPECT_EQ(test, b->q[0].ack_psn, i);
+	KUNIT_EXPECT_EQ(test, b->timer, superp_default_params.pdl_retrans_time_out * US + dack);
+}
+
+/* Flow control: RWIN advertisement throttles the peer (receiver 4). */
+static void rwin_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+	struct superp_pkt ack = t_ack(SUPERP_ACK_PSN_NONE, 0, 0xffff);
+
+	superp_conn_set_rwin(b->c, 4);
+	t_submit(b, SUPERP_OP_NOOP, 1, 0);
+	KUNIT_EXPECT_EQ(test, b->q[0].rwin, 3);
+	ack.rwin = 3;
+	t_rx(a, ack, 0);
+	t_submit(a, SUPERP_OP_RMA_WRITE, 10, 0);
+	KUNIT_EXPECT_EQ(test, a->c->max_spsn, 4);
+	KUNIT_EXPECT_EQ(test, a->qn, 3);	/* last slot needs new ACK */
+}
+
+/* Wrap-around: PSNs across 0xffffffff on both windows. */
+static void psn_wrap_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+	int i;
+
+	t_set_base(a->c, 0xfffffffe, 0);
+	t_set_base(b->c, 0xfffffffe, 0);
+	t_submit(a, SUPERP_OP_RMA_WRITE, 4, 0);
+	KUNIT_ASSERT_EQ(test, a->qn, 4);
+	KUNIT_EXPECT_EQ(test, a->q[2].psn, 0);
+	/* reverse order arrival: SACK bits across the wrap */
+	for (i = 3; i >= 0; i--)
+		superp_conn_rx(b->c, &a->q[i], &tbuf, 0);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_rpsn, 2);
+	KUNIT_EXPECT_EQ(test, b->nreq, 1);
+	a->qn = 0;
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, 2);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->status, 0);
+}
+
+/* Wrap-around: XIDs across 0xffff, reads with multi-packet replies. */
+static void xid_wrap_read_reply_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+	int i;
+
+	t_set_base(a->c, 0, 0xfffe);
+	t_set_base(b->c, 0, 0xfffe);
+	b->reply_pkts = 3;
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_READ, 1, 0), 0);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, b->nreq, 4);
+	KUNIT_EXPECT_EQ(test, b->req_xid, 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 4);
+	KUNIT_EXPECT_EQ(test, a->nini, 12);	/* 4 x 3 reply packets */
+	KUNIT_EXPECT_EQ(test, a->c->unacked_ixid, 2);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 2);
+}
+
+/* PSN reuse within 2 s is reported (checked per 2^28-PSN block). */
+static void psn_reuse_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+	u64 now = 10ULL * 1000 * MS;
+	u64 *epoch = a->c->cold->psn_epoch;
+
+	t_set_base(a->c, 0, 0);
+	epoch[0] = 1;			/* block 0 was used before */
+	epoch[1] = now - 1000 * MS;	/* and left 1 s ago */
+	t_submit(a, SUPERP_OP_NOOP, 1, now);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_PSN_REUSE], 1);
+	t_set_base(a->c, 0x10000000, 1);
+	epoch[2] = now - 3000 * MS;	/* block 1 left 3 s ago: fine */
+	t_submit(a, SUPERP_OP_NOOP, 1, now);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_PSN_REUSE], 1);
+}
+
+/* Connection ordering: an ordered receiver holds PSNs until gaps fill. */
+static void ordered_hold_test(struct kunit *test)
+{
+	struct tnode *o = t_new(test, NULL, SUPERP_CONN_ORDERED_RX);
+	struct tnode *u = t_new(test, NULL, 0);
+	int i;
+
+	for (i = 2; i >= 0; i--) {
+		t_rx(o, t_pkt(i, SUPERP_OP_NOOP, i, 0, true), 0);
+		t_rx(u, t_pkt(i, SUPERP_OP_NOOP, i, 0, true), 0);
+	}
+	KUNIT_EXPECT_EQ(test, o->nhold, 2);
+	KUNIT_EXPECT_EQ(test, o->nrel, 2);
+	KUNIT_ASSERT_EQ(test, o->ndlv, 3);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, o->dlv[i], i);
+	KUNIT_ASSERT_EQ(test, u->ndlv, 3);
+	KUNIT_EXPECT_EQ(test, u->dlv[0], 2);	/* unordered: as received */
+	KUNIT_EXPECT_EQ(test, u->nhold, 0);
+}
+
+/* Initiating 1: XIDs from 0, at most tal_trans_window outstanding. */
+static void initiator_window_test(struct kunit *test)
+{
+	struct superp_params p = superp_default_params;
+	struct tnode *a;
+	int i;
+
+	p.tal_trans_window = 4;
+	a = t_new(test, &p, 0);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0), -EAGAIN);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, a->q[i].xid, i);
+	/* ACK XID + PSN ACK retire XIDs 0 and 1; the window reopens */
+	t_rx(a, t_ack(3, 0, 1), 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_ixid, 2);
+	KUNIT_EXPECT_EQ(test, a->nready, 1);
+	/* ACK XID beyond next_ixid: out of window */
+	KUNIT_EXPECT_EQ(test, t_rx(a, t_ack(3, 0, 9), 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_ACK_XID_OUT_OF_WINDOW], 1);
+}
+
+/* Target receive 1-5 and retirement: assembly, eom, ACK XID. */
+static void target_assembly_test(struct kunit *test)
+{
+	struct tnode *b = t_new(test, NULL, 0);
+
+	t_rx(b, t_pkt(0, SUPERP_OP_RMA_WRITE, 0, 2, true), 0);
+	t_rx(b, t_pkt(1, SUPERP_OP_RMA_WRITE, 0, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, b->nreq, 0);
+	KUNIT_EXPECT_EQ(test, superp_txid(b->c, 0)->num_packets, 3);
+	t_rx(b, t_pkt(2, SUPERP_OP_RMA_WRITE, 0, 1, false), 0);
+	KUNIT_EXPECT_EQ(test, b->nreq, 1);
+	KUNIT_EXPECT_EQ(test, b->req_op, SUPERP_OP_RMA_WRITE);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 1);
+	KUNIT_EXPECT_EQ(test, superp_txid(b->c, 0)->state, SUPERP_TX_CLOSED);
+	/* out-of-order completion: XID 2 waits in the bitmap for XID 1 */
+	t_rx(b, t_pkt(3, SUPERP_OP_RMA_WRITE, 2, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 1);
+	KUNIT_EXPECT_TRUE(test, test_bit(1, superp_tbm(b->c)));
+	t_rx(b, t_pkt(4, SUPERP_OP_RMA_WRITE, 1, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 3);
+}
+
+/* Target 2.b duplicate seqno, 3.a duplicate eom, seqno past eom. */
+static void target_dup_seqno_eom_test(struct kunit *test)
+{
+	struct tnode *b = t_new(test, NULL, 0);
+
+	t_rx(b, t_pkt(0, SUPERP_OP_RMA_WRITE, 0, 0, false), 0);
+	t_rx(b, t_pkt(1, SUPERP_OP_RMA_WRITE, 0, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_TGT_DUP_SEQNO], 1);
+	t_rx(b, t_pkt(2, SUPERP_OP_RMA_WRITE, 0, 2, true), 0);
+	t_rx(b, t_pkt(3, SUPERP_OP_RMA_WRITE, 0, 3, true), 0);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_TGT_DUP_EOM], 1);
+	t_rx(b, t_pkt(4, SUPERP_OP_RMA_WRITE, 0, 5, false), 0);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_SEQNO_RANGE], 1);
+	t_rx(b, t_pkt(5, SUPERP_OP_SEND, 0, 1, false), 0);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_BAD_OPCODE], 1);
+	KUNIT_EXPECT_EQ(test, b->nreq, 0);
+	t_rx(b, t_pkt(6, SUPERP_OP_RMA_WRITE, 0, 1, false), 0);
+	KUNIT_EXPECT_EQ(test, b->nreq, 1);
+}
+
+/* Target 1.a XID out of window, 1.b XID already completed. */
+static void target_xid_window_test(struct kunit *test)
+{
+	struct tnode *b = t_new(test, NULL, 0);
+
+	t_rx(b, t_pkt(0, SUPERP_OP_RMA_WRITE, 32, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_TGT_XID_OUT_OF_WINDOW], 1);
+	t_rx(b, t_pkt(1, SUPERP_OP_RMA_WRITE, 0xffff, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_TGT_XID_OUT_OF_WINDOW], 2);
+	b->defer = true;
+	t_rx(b, t_pkt(2, SUPERP_OP_RMA_WRITE, 0, 0, true), 0);
+	t_rx(b, t_pkt(3, SUPERP_OP_RMA_WRITE, 0, 1, true), 0);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_TGT_XID_COMPLETED], 1);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 0);
+	KUNIT_EXPECT_EQ(test, superp_tal_done(b->c, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 1);
+	KUNIT_EXPECT_EQ(test, superp_tal_done(b->c, 0, 0), -EINVAL);
+}
+
+/* Initiator 1.a, 2.a reply before the request finished, 2.b, 3.a. */
+static void initiator_reply_checks_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+	struct superp_pkt ack = t_ack(SUPERP_ACK_PSN_NONE, 0, 0xffff);
+
+	ack.rwin = 0;			/* window of one PSN */
+	t_rx(a, ack, 0);
+	t_submit(a, SUPERP_OP_RMA_READ, 3, 0);
+	KUNIT_EXPECT_EQ(test, a->qn, 1);
+	t_rx(a, t_pkt(0, SUPERP_OP_READ_RESP, 0, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_INI_EARLY_REPLY], 1);
+	t_rx(a, t_pkt(1, SUPERP_OP_READ_RESP, 5, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_INI_XID_OUT_OF_WINDOW], 1);
+	/* let the request out (ACK PSNs 0 and 1, open the window) */
+	t_rx(a, t_ack(0, 0, 0xffff), 0);
+	t_rx(a, t_ack(1, 0, 0xffff), 0);
+	KUNIT_EXPECT_EQ(test, superp_ixid(a->c, 0)->sent, 3);
+	t_rx(a, t_pkt(2, SUPERP_OP_READ_RESP, 0, 0, false), 0);
+	t_rx(a, t_pkt(3, SUPERP_OP_READ_RESP, 0, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_INI_DUP_SEQNO], 1);
+	t_rx(a, t_pkt(4, SUPERP_OP_READ_RESP, 0, 2, true), 0);
+	t_rx(a, t_pkt(5, SUPERP_OP_READ_RESP, 0, 3, true), 0);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_INI_DUP_EOM], 1);
+	t_rx(a, t_pkt(6, SUPERP_OP_READ_RESP, 0, 1, false), 0);
+	KUNIT_EXPECT_EQ(test, superp_ixid(a->c, 0)->flags & SUPERP_IX_RDONE,
+			SUPERP_IX_RDONE);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 0);	/* waits for ACKs */
+	t_rx(a, t_ack(2, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	/* 1.b: a reply for a retired XID (window slid: out of window) */
+	t_rx(a, t_pkt(7, SUPERP_OP_READ_RESP, 0, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_INI_XID_OUT_OF_WINDOW], 2);
+}
+
+/* Initiator 1.b: a reply for an XID retired out of order. */
+static void initiator_retired_bitmap_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+
+	t_submit(a, SUPERP_OP_RMA_READ, 1, 0);
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_rx(a, t_ack(1, 0, 1), 0);	/* XID 1 retires, XID 0 waits */
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_TRUE(test, test_bit(1, superp_ibm(a->c)));
+	t_rx(a, t_pkt(0, SUPERP_OP_TRANS_ERROR, 1, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_INI_XID_RETIRED], 1);
+	t_rx(a, t_pkt(1, SUPERP_OP_READ_RESP, 0, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_ixid, 2);
+}
+
+/* Transaction Error: the initiator's transaction fails with the code. */
+static void transaction_error_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+
+	b->reply_err = true;
+	t_submit(a, SUPERP_OP_RMA_WRITE, 2, 0);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->status, -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, a->err, 0x0203);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 1);
+}
+
+/* Memory barrier: nothing new until every earlier transaction retired. */
+static void memory_barrier_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+	struct superp_xact x = { .opcode = SUPERP_OP_RMA_WRITE, .npkts = 1,
+				 .barrier = true };
+
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	KUNIT_EXPECT_EQ(test, superp_submit(a->c, &x, NULL, 0), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0), -EAGAIN);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->nready, 1);
+	KUNIT_EXPECT_EQ(test, superp_submit(a->c, &x, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0), 0);
+}
+
+/* No-op, Last NULL and soft shutdown until both sides are quiescent. */
+static void noop_last_null_shutdown_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+
+	t_submit(a, SUPERP_OP_NOOP, 1, 0);
+	t_submit(b, SUPERP_OP_RMA_READ, 1, 0);
+	KUNIT_EXPECT_EQ(test, superp_conn_shutdown(a->c, 0), 0);
+	KUNIT_EXPECT_EQ(test, superp_conn_shutdown(b->c, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_NOOP, 1, 0), -ESHUTDOWN);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->nreq, 1);	/* b's read; No-op is ours */
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, b->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_QUIESCENT], 1);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_QUIESCENT], 1);
+	KUNIT_EXPECT_EQ(test, a->c->state, SUPERP_ST_QUIESCENT);
+}
+
+/* Sending 3: a full device queue defers the packet, same PSN later. */
+static void device_busy_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+
+	a->busy = 1;
+	t_submit(a, SUPERP_OP_RMA_WRITE, 2, 0);
+	KUNIT_EXPECT_EQ(test, a->qn, 0);
+	KUNIT_EXPECT_EQ(test, a->c->next_spsn, 1);
+	superp_conn_window_open(a->c, 1);
+	KUNIT_ASSERT_EQ(test, a->qn, 2);
+	KUNIT_EXPECT_EQ(test, a->q[0].psn, 0);
+	KUNIT_EXPECT_EQ(test, a->q[1].psn, 1);
+	KUNIT_EXPECT_TRUE(test, a->q[1].eom);
+}
+
+/* tal_transaction_timeout: no retirement in time is fatal (SUPERp-lite). */
+static void transaction_timeout_test(struct kunit *test)
+{
+	struct superp_params p = superp_default_params;
+	struct tnode *a;
+
+	p.tal_transaction_timeout = 100000;		/* 1 ms in 10 ns */
+	a = t_new(test, &p, 0);
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	KUNIT_EXPECT_EQ(test, a->timer, MS);
+	t_rx(a, t_ack(0, 0, 0xffff), MS / 2);	/* PSN acked, XID not */
+	t_fire(a, MS / 2);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_TRANS_TIMEOUT], 0);
+	t_fire(a, MS);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_TRANS_TIMEOUT], 1);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_CONN_BROKEN], 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->status, -ETIMEDOUT);
+}
+
+/* Hard shutdown: pending transactions fail, packets are dropped. */
+static void hard_abort_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, SUPERP_CONN_ORDERED_RX);
+
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_submit(a, SUPERP_OP_RMA_READ, 1, 0);
+	t_rx(a, t_pkt(3, SUPERP_OP_NOOP, 0, 0, true), 0);	/* held */
+	superp_conn_abort(a->c, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
+	KUNIT_EXPECT_EQ(test, a->status, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, a->nrel, a->nhold);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_CONN_BROKEN], 1);
+	KUNIT_EXPECT_EQ(test, t_rx(a, t_pkt(0, SUPERP_OP_NOOP, 0, 0, true), 0),
+			-ENOTCONN);
+}
+
+static struct kunit_case superp_engine_cases[] = {
+	KUNIT_CASE(params_validate_test),
+	KUNIT_CASE(memory_per_connection_test),
+	KUNIT_CASE(pkt_encode_decode_test),
+	KUNIT_CASE(send_window_last_slot_test),
+	KUNIT_CASE(ack_slides_window_test),
+	KUNIT_CASE(receive_sack_slide_test),
+	KUNIT_CASE(receive_dup_and_out_of_window_test),
+	KUNIT_CASE(sack_fast_retransmit_test),
+	KUNIT_CASE(nack_test),
+	KUNIT_CASE(rtx_timer_broken_test),
+	KUNIT_CASE(delayed_and_stretch_ack_test),
+	KUNIT_CASE(rwin_test),
+	KUNIT_CASE(psn_wrap_test),
+	KUNIT_CASE(xid_wrap_read_reply_test),
+	KUNIT_CASE(psn_reuse_test),
+	KUNIT_CASE(ordered_hold_test),
+	KUNIT_CASE(initiator_window_test),
+	KUNIT_CASE(target_assembly_test),
+	KUNIT_CASE(target_dup_seqno_eom_test),
+	KUNIT_CASE(target_xid_window_test),
+	KUNIT_CASE(initiator_reply_checks_test),
+	KUNIT_CASE(initiator_retired_bitmap_test),
+	KUNIT_CASE(transaction_error_test),
+	KUNIT_CASE(memory_barrier_test),
+	KUNIT_CASE(noop_last_null_shutdown_test),
+	KUNIT_CASE(device_busy_test),
+	KUNIT_CASE(transaction_timeout_test),
+	KUNIT_CASE(hard_abort_test),
+	{}
+};
+
+static struct kunit_suite superp_engine_suite = {
+	.name = "superp_engine",
+	.test_cases = superp_engine_cases,
+};
+
+kunit_test_suite(superp_engine_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for the SUPERp PDL/TAL engine procedures");

@@ -1,0 +1,705 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Two SUPERp engines, a lossy channel and a simulated clock. Everything is
+ * decided by one seeded PRNG, so a run is reproducible from its seed.
+ */
+#include <linux/errno.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "superp_sim.h"
+
+#define SIM_POOL	16384
+#define SIM_ERR_CODE	0x0102	/* Transaction Error the target injects */
+
+struct sim_pkt {
+	u64 at;
+	u64 seq;
+	struct superp_pdl_hdr pdl;
+	struct superp_tal_hdr tal;
+	u32 tag;		/* identifies the payload */
+	u32 id;			/* transaction id (request) */
+	u16 aux;		/* read request: reply packets */
+	u16 err;
+	u8 to;
+	u8 held;
+};
+
+struct sim_xact {
+	u32 id;
+	u16 npkts;
+	u16 rlen;		/* reply packets of a read */
+	u16 rx;
+	u8 opcode;
+	u8 done;
+	u8 barrier;
+};
+
+struct sim_tgt {
+	u32 id;
+	u16 xid;
+	u16 rlen;
+	u16 rcvd;
+};
+
+struct superp_sim;
+
+struct sim_node {
+	struct superp_sim *sim;
+	struct superp_conn *c;
+	int idx;
+	u64 timer_at;
+	struct sim_xact *x;
+	u32 next;		/* next transaction to submit */
+	u32 done;
+	u32 last_psn;
+	u64 delivered;
+	struct sim_tgt *tgt;
+};
+
+struct superp_sim {
+	const struct superp_sim_cfg *cfg;
+	struct superp_sim_result *res;
+	u64 now;
+	u64 rng;
+	u64 seq;
+	bool finished;
+	struct sim_node node[2];
+	struct sim_pkt *pool;
+	struct sim_pkt **free;
+	u32 nfree;
+	struct sim_pkt **heap;
+	u32 nheap;
+};
+
+/* Record the first violated invariant; the run stops at the next event. */
+static __printf(2, 3) void sim_fail(struct superp_sim *s, const char *fmt, ...)
+{
+	struct superp_sim_result *res = s->res;
+	va_list ap;
+	int n;
+
+	if (res->fail[0])
+		return;
+	n = snprintf(res->fail, sizeof(res->fail), "t=%llu ns: ",
+		     (unsigned long long)s->now);
+	va_start(ap, fmt);
+	vsnprintf(res->fail + n, sizeof(res->fail) - n, fmt, ap);
+	va_end(ap);
+}
+
+#define SIM_CHECK(s, cond, ...)						\
+	do {								\
+		if (!(cond))						\
+			sim_fail(s, __VA_ARGS__);			\
+	} while (0)
+
+static u64 sim_rand(struct superp_sim *s)
+{
+	u64 x = s->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	s->rng = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* Uniform in [0, n). */
+static u32 sim_below(struct superp_sim *s, u32 n)
+{
+	return (u32)(((sim_rand(s) >> 32) * n) >> 32);
+}
+
+static u32 sim_tag(int node, int reply, u32 id, u16 seqno)
+{
+	u32 h = id * 0x9e3779b1U ^ seqno * 0x85ebca6bU;
+
+	return h ^ (node << 30) ^ (reply << 29);
+}
+
+static bool sim_earlier(const struct sim_pkt *a, const struct sim_pkt *b)
+{
+	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
+}
+
+static void sim_heap_push(struct superp_sim *s, struct sim_pkt *p)
+{
+	u32 i = s->nheap++, up;
+
+	while (i) {
+		up = (i - 1) / 2;
+		if (!sim_earlier(p, s->heap[up]))
+			break;
+		s->heap[i] = s->heap[up];
+		i = up;
+	}
+	s->heap[i] = p;
+}
+
+static struct sim_pkt *sim_heap_pop(struct superp_sim *s)
+{
+	struct sim_pkt *top = s->heap[0], *last = s->heap[--s->nheap];
+	u32 i = 0, kid;
+
+	for (;;) {
+		kid = 2 * i + 1;
+		if (kid >= s->nheap)
+			break;
+		if (kid + 1 < s->nheap &&
+		    sim_earlier(s->heap[kid + 1], s->heap[kid]))
+			kid++;
+		if (!sim_earlier(s->heap[kid], last))
+			break;
+		s->heap[i] = s->heap[kid];
+		i = kid;
+	}
+	if (s->nheap)
+		s->heap[i] = last;
+	return top;
+}
+
+static void sim_put(struct superp_sim *s, struct sim_pkt *p)
+{
+	s->free[s->nfree++] = p;
+}
+
+/* The channel: loss, duplication, delay with jitter, rare long delays. */
+static void sim_channel(struct superp_sim *s, const struct sim_pkt *tmpl)
+{
+	const struct superp_sim_cfg *cfg = s->cfg;
+	int copies = 1, i;
+	struct sim_pkt *p;
+	u64 delay;
+
+	if (cfg->loss_ppm && sim_below(s, 1000000) < cfg->loss_ppm) {
+		s->res->lost++;
+		return;
+	}
+	if (cfg->dup_ppm && sim_below(s, 1000000) < cfg->dup_ppm) {
+		copies = 2;
+		s->res->duplicated++;
+	}
+	for (i = 0; i < copies; i++) {
+		SIM_CHECK(s, s->nfree, "packet pool exhausted");
+		if (!s->nfree)
+			return;
+		p = s->free[--s->nfree];
+		*p = *tmpl;
+		delay = cfg->delay_ns;
+		if (cfg->jitter_ns)
+			delay += sim_below(s, cfg->jitter_ns);
+		if (cfg->reorder_ppm &&
+		    sim_below(s, 1000000) < cfg->reorder_ppm)
+			delay += 2 * cfg->delay_ns +
+				 sim_below(s, 4 * cfg->delay_ns + 1);
+		p->at = s->now + delay;
+		p->seq = s->seq++;
+		sim_heap_push(s, p);
+	}
+}
+
+static int sim_xmit(struct superp_conn *c, const struct superp_pkt *p,
+		    void *cookie)
+{
+	struct sim_node *n = c->priv;
+	struct superp_sim *s = n->sim;
+	struct sim_pkt sp = { .to = !n->idx, .err = p->err };
+	u32 inflight = c->next_spsn - c->unacked_spsn;
+
+	if (p->opcode != SUPERP_OP_PURE_ACK) {
+		u32 off = p->psn - c->unacked_spsn;
+
+		SIM_CHECK(s, off < inflight && inflight <= c->window,
+			  "node %d psn %u outside send window", n->idx, p->psn);
+		SIM_CHECK(s, (p->flags & SUPERP_PKT_RTX) || off < c->rwin_peer,
+			  "node %d psn %u beyond peer RWIN", n->idx, p->psn);
+		if (inflight > s->res->max_inflight_psn)
+			s->res->max_inflight_psn = inflight;
+		if (p->flags & SUPERP_PKT_REPLY) {
+			const struct sim_tgt *t = cookie;
+
+			if (t)
+				sp.tag = sim_tag(n->idx, 1, t->id, p->seqno);
+		} else {
+			const struct sim_xact *x = cookie;
+
+			if (x) {	/* NULL: the engine's Last NULL */
+				sp.tag = sim_tag(n->idx, 0, x->id, p->seqno);
+				sp.id = x->id;
+				sp.aux = x->rlen;
+			}
+		}
+	}
+	SIM_CHECK(s, (u16)(c->next_ixid - c->unacked_ixid) <= c->tal_window,
+		  "node %d TAL window exceeded", n->idx);
+	s->res->packets++;
+	superp_pkt_encode(p, &sp.pdl, &sp.tal);
+	sim_channel(s, &sp);
+	return 0;
+}
+
+static void sim_arm_timer(struct superp_conn *c, u64 expires)
+{
+	struct sim_node *n = c->priv;
+
+	n->timer_at = expires;
+}
+
+static void sim_event(struct superp_conn *c, enum superp_event ev, u32 info)
+{
+	struct sim_node *n = c->priv;
+	struct superp_sim *s = n->sim;
+
+	if (s->finished)
+		return;
+	if (ev == SUPERP_EV_QUIESCENT) {
+		s->res->quiescent[n->idx] = true;
+		return;
+	}
+	if (ev == SUPERP_EV_CONN_BROKEN) {
+		s->res->broken[n->idx] = true;
+		return;
+	}
+	s->res->events++;
+	SIM_CHECK(s, false, "node %d event %s (%u)", n->idx,
+		  superp_event_name(ev), info);
+}
+
+static void *sim_hold(struct superp_conn *c, void *buf)
+{
+	struct sim_pkt *sp = buf;
+
+	sp->held = 1;
+	return sp;
+}
+
+static void sim_release(struct superp_conn *c, void *held)
+{
+	struct sim_node *n = c->priv;
+
+	sim_put(n->sim, held);
+}
+
+/* Every delivery: ordered connections must deliver PSNs in sequence. */
+static void sim_delivered(struct sim_node *n, u32 psn)
+{
+	struct superp_sim *s = n->sim;
+
+	if (s->cfg->ordered[n->idx])
+		SIM_CHECK(s, psn == n->last_psn + 1,
+			  "node %d delivered psn %u after %u", n->idx, psn,
+			  n->last_psn);
+	n->last_psn = psn;
+	n->delivered++;
+}
+
+static void sim_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
+			   void *buf)
+{
+	struct sim_node *n = c->priv;
+	struct superp_sim *s = n->sim;
+	const struct sim_pkt *sp = buf;
+	struct sim_tgt *t = &n->tgt[p->xid % c->tal_window];
+
+	sim_delivered(n, p->psn);
+	if (p->opcode == SUPERP_OP_LAST_NULL || p->opcode == SUPERP_OP_NOOP)
+		return;
+	SIM_CHECK(s, sp->tag == sim_tag(!n->idx, 0, sp->id, p->seqno),
+		  "node %d bad request payload xid %u seqno %u", n->idx,
+		  p->xid, p->seqno);
+	if (!t->rcvd || t->xid != p->xid) {
+		t->rcvd = 0;
+		t->xid = p->xid;
+		t->id = sp->id;
+	}
+	SIM_CHECK(s, t->id == sp->id, "node %d xid %u mixes transactions",
+		  n->idx, p->xid);
+	t->rcvd++;
+	t->rlen = sp->aux;
+}
+
+static bool sim_inject_error(const struct sim_xact *x)
+{
+	return x->opcode == SUPERP_OP_RMA_WRITE && x->id % 101 == 7;
+}
+
+static int sim_target_request(struct superp_conn *c, u16 xid, u8 opcode)
+{
+	struct sim_node *n = c->priv;
+	struct superp_sim *s = n->sim;
+	struct sim_tgt *t = &n->tgt[xid % c->tal_window];
+	int ret;
+
+	t->rcvd = 0;
+	if (opcode == SUPERP_OP_RMA_READ) {
+		ret = superp_tal_reply(c, xid, SUPERP_OP_READ_RESP, t->rlen, 1,
+				       t, s->now);
+		SIM_CHECK(s, !ret, "node %d reply failed %d", n->idx, ret);
+		return SUPERP_TGT_PENDING;
+	}
+	if (opcode == SUPERP_OP_RMA_WRITE && t->id % 101 == 7) {
+		ret = superp_tal_error(c, xid, SIM_ERR_CODE, s->now);
+		SIM_CHECK(s, !ret, "node %d error reply failed %d", n->idx, ret);
+		return SUPERP_TGT_PENDING;
+	}
+	return SUPERP_TGT_DONE;
+}
+
+static void sim_initiator_pkt(struct superp_conn *c, const struct superp_pkt *p,
+			      void *cookie, void *buf)
+{
+	struct sim_node *n = c->priv;
+	struct superp_sim *s = n->sim;
+	const struct sim_pkt *sp = buf;
+	struct sim_xact *x = cookie;
+
+	sim_delivered(n, p->psn);
+	if (p->opcode == SUPERP_OP_READ_RESP) {
+		SIM_CHECK(s, sp->tag == sim_tag(!n->idx, 1, x->id, p->seqno),
+			  "node %d bad read data id %u seqno %u", n->idx, x->id,
+			  p->seqno);
+		x->rx++;
+	} else {
+		SIM_CHECK(s, p->err == SIM_ERR_CODE && sim_inject_error(x),
+			  "node %d unexpected Transaction Error id %u", n->idx,
+			  x->id);
+	}
+}
+
+static void sim_complete(struct superp_conn *c, void *cookie, int status,
+			 u16 err)
+{
+	struct sim_node *n = c->priv;
+	struct superp_sim *s = n->sim;
+	struct sim_xact *x = cookie;
+
+	SIM_CHECK(s, !x->done, "node %d id %u completed twice", n->idx, x->id);
+	x->done = 1;
+	n->done++;
+	if (status == 0) {
+		SIM_CHECK(s, !sim_inject_error(x),
+			  "node %d id %u missed its error", n->idx, x->id);
+		SIM_CHECK(s, x->opcode != SUPERP_OP_RMA_READ || x->rx == x->rlen,
+			  "node %d read id %u got %u of %u", n->idx, x->id,
+			  x->rx, x->rlen);
+		s->res->completed++;
+	} else if (status == -EREMOTEIO) {
+		SIM_CHECK(s, sim_inject_error(x) && err == SIM_ERR_CODE,
+			  "node %d id %u bad error %u", n->idx, x->id, err);
+		s->res->completed++;
+	} else {
+		s->res->failed++;
+	}
+}
+
+static void sim_submit_more(struct sim_node *n)
+{
+	struct superp_sim *s = n->sim;
+	struct superp_xact t = { .num_ops = 1 };
+	struct sim_xact *x;
+	int ret;
+
+	while (n->next < s->cfg->ntrans) {
+		x = &n->x[n->next];
+		t.opcode = x->opcode;
+		t.npkts = x->npkts;
+		t.barrier = x->barrier;
+		t.cookie = x;
+		ret = superp_submit(n->c, &t, NULL, s->now);
+		if (ret == -EAGAIN || ret == -ENOTCONN)
+			break;
+		SIM_CHECK(s, !ret, "node %d submit %d", n->idx, ret);
+		if (ret)
+			break;
+		SIM_CHECK(s, !x->barrier || n->done == n->next,
+			  "node %d barrier %u passed %u completions", n->idx,
+			  x->id, n->done);
+		n->next++;
+		s->res->submitted++;
+	}
+}
+
+static void sim_tx_ready(struct superp_conn *c)
+{
+	sim_submit_more(c->priv);
+}
+
+static const struct superp_engine_ops sim_ops = {
+	.xmit		= sim_xmit,
+	.arm_timer	= sim_arm_timer,
+	.event		= sim_event,
+	.hold		= sim_hold,
+	.release	= sim_release,
+	.target_pkt	= sim_target_pkt,
+	.target_request	= sim_target_request,
+	.initiator_pkt	= sim_initiator_pkt,
+	.complete	= sim_complete,
+	.tx_ready	= sim_tx_ready,
+};
+
+/* Mostly one packet, some up to max_pkts (mean about 3). */
+static u16 sim_size(struct superp_sim *s)
+{
+	u32 r = sim_below(s, 100), max = s->cfg->max_pkts, n;
+
+	if (r < 70)
+		n = 1;
+	else if (r < 90)
+		n = 2 + sim_below(s, 3);
+	else if (r < 98)
+		n = 5 + sim_below(s, 12);
+	else
+		n = 17 + sim_below(s, max > 17 ? max - 16 : 1);
+	return n < max ? n : max;
+}
+
+static void sim_workload(struct superp_sim *s, struct sim_node *n)
+{
+	const struct superp_sim_cfg *cfg = s->cfg;
+	struct sim_xact *x;
+	u32 i, r;
+
+	for (i = 0; i < cfg->ntrans; i++) {
+		x = &n->x[i];
+		x->id = i;
+		r = sim_below(s, 1000);
+		x->npkts = 1;
+		if (r < 10) {
+			x->opcode = SUPERP_OP_NOOP;
+		} else if (r < 250) {
+			x->opcode = SUPERP_OP_RMA_READ;
+			x->rlen = sim_size(s);
+		} else if (r < 500) {
+			x->opcode = SUPERP_OP_SEND_QP;
+			x->npkts = sim_size(s);
+		} else {
+			x->opcode = SUPERP_OP_RMA_WRITE;
+			x->npkts = sim_size(s);
+		}
+		x->barrier = cfg->barrier_every &&
+			     i % cfg->barrier_every == cfg->barrier_every - 1;
+	}
+}
+
+/* Start both sides at chosen PSN and XID values (wrap-around tests). */
+static void sim_set_base(struct superp_conn *c, u32 psn, u16 xid)
+{
+	c->next_spsn = psn;
+	c->unacked_spsn = psn;
+	c->unsent_spsn = psn;
+	c->max_spsn = psn + c->rwin_peer;
+	c->next_acked_rpsn = psn;
+	c->ack_psn_sent = psn - 1;
+	c->next_ixid = xid;
+	c->unacked_ixid = xid;
+	c->acked_ixid = xid;
+	c->send_ixid = xid;
+	c->next_acked_txid = xid;
+	c->ack_xid_sent = xid - 1;
+}
+
+void superp_sim_default_cfg(struct superp_sim_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->seed = 1;
+	cfg->dup_ppm = 10000;
+	cfg->reorder_ppm = 20000;
+	cfg->delay_ns = 5000;
+	cfg->jitter_ns = 3000;
+	cfg->ntrans = 1000;
+	cfg->max_pkts = 64;
+	cfg->barrier_every = 997;
+	cfg->psn_base = 0xfffff000;
+	cfg->xid_base = 0xff00;
+	cfg->ordered[0] = true;
+	cfg->shutdown = true;
+	cfg->max_sim_ns = 600ULL * 1000 * 1000 * 1000;
+	cfg->params = superp_default_params;
+	cfg->params.tal_max_pkt_per_trans = 64;
+	/* scaled to the simulated 10 us RTT */
+	cfg->params.pdl_retrans_time_out = 200;
+	cfg->params.pdl_delayed_ack_time = 20;
+}
+
+static bool sim_all_done(struct superp_sim *s)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct sim_node *n = &s->node[i];
+
+		if (n->done != n->next)
+			return false;
+		if (n->next < s->cfg->ntrans && !s->res->broken[i])
+			return false;
+	}
+	return true;
+}
+
+static void sim_collect(struct superp_sim *s)
+{
+	struct superp_sim_result *res = s->res;
+	const struct superp_stats *st;
+	int i;
+	u32 j;
+
+	for (i = 0; i < 2; i++) {
+		struct sim_node *n = &s->node[i];
+		struct superp_conn *peer = s->node[!i].c;
+
+		st = superp_conn_stats(n->c);
+		res->data_pkts += st->tx_new;
+		res->rtx_timer += st->tx_rtx_timer;
+		res->rtx_fast += st->tx_rtx_fast;
+		res->rtx_proactive += st->tx_rtx_proactive;
+		res->pure_acks += st->tx_pure_ack;
+		res->nacks += st->tx_nack;
+		for (j = 0; j < n->next; j++)
+			SIM_CHECK(s, n->x[j].done, "node %d id %u never completed",
+				  i, j);
+		if (!res->broken[0] && !res->broken[1])
+			SIM_CHECK(s, n->delivered ==
+				  (u32)(peer->next_spsn - s->cfg->psn_base),
+				  "node %d delivered %llu of %u PSNs", i,
+				  (unsigned long long)n->delivered,
+				  peer->next_spsn - s->cfg->psn_base);
+	}
+	res->sim_ns = s->now;
+}
+
+static int sim_setup(struct superp_sim *s)
+{
+	const struct superp_sim_cfg *cfg = s->cfg;
+	u32 i;
+
+	s->pool = kvcalloc(SIM_POOL, sizeof(*s->pool), GFP_KERNEL);
+	s->free = kvcalloc(SIM_POOL, sizeof(*s->free), GFP_KERNEL);
+	s->heap = kvcalloc(SIM_POOL, sizeof(*s->heap), GFP_KERNEL);
+	if (!s->pool || !s->free || !s->heap)
+		return -ENOMEM;
+	for (i = 0; i < SIM_POOL; i++)
+		sim_put(s, &s->pool[i]);
+	for (i = 0; i < 2; i++) {
+		struct sim_node *n = &s->node[i];
+
+		n->sim = s;
+		n->idx = i;
+		n->last_psn = cfg->psn_base - 1;
+		n->x = kvcalloc(cfg->ntrans + 1, sizeof(*n->x), GFP_KERNEL);
+		n->tgt = kvcalloc(cfg->params.tal_trans_window, sizeof(*n->tgt),
+				  GFP_KERNEL);
+		n->c = superp_conn_create(&cfg->params, &sim_ops, n, i, !i,
+					  cfg->ordered[i] ?
+					  SUPERP_CONN_ORDERED_RX : 0);
+		if (!n->x || !n->tgt || !n->c)
+			return -ENOMEM;
+		sim_set_base(n->c, cfg->psn_base, cfg->xid_base);
+		sim_workload(s, n);
+	}
+	return 0;
+}
+
+static void sim_teardown(struct superp_sim *s)
+{
+	int i;
+
+	s->finished = true;
+	for (i = 0; i < 2; i++) {
+		superp_conn_destroy(s->node[i].c);
+		kvfree(s->node[i].x);
+		kvfree(s->node[i].tgt);
+	}
+	kvfree(s->pool);
+	kvfree(s->free);
+	kvfree(s->heap);
+}
+
+/**
+ * superp_sim_run() - run one simulation to completion.
+ * @cfg: channel, workload and engine parameters.
+ * @res: figures; res->fail names the first violated invariant.
+ *
+ * Return: 0 when the run finished without a violation, -EINVAL otherwise,
+ * -ENOMEM when it could not start.
+ */
+int superp_sim_run(const struct superp_sim_cfg *cfg,
+		   struct superp_sim_result *res)
+{
+	struct superp_sim *s;
+	struct sim_node *n;
+	bool shut = false, have;
+	u64 t;
+	int i, ret;
+
+	memset(res, 0, sizeof(*res));
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->cfg = cfg;
+	s->res = res;
+	s->rng = cfg->seed * 0x9e3779b97f4a7c15ULL + 1;
+	ret = sim_setup(s);
+	if (ret)
+		goto out;
+	for (i = 0; i < 2; i++)
+		sim_submit_more(&s->node[i]);
+	while (!res->fail[0]) {
+		if (cfg->shutdown && !shut && sim_all_done(s) &&
+		    !res->broken[0] && !res->broken[1]) {
+			shut = true;
+			for (i = 0; i < 2; i++)
+				superp_conn_shutdown(s->node[i].c, s->now);
+		}
+		/* the connection manager hard-shuts the peer of a broken side */
+		for (i = 0; i < 2; i++)
+			if (res->broken[i] && !res->broken[!i])
+				superp_conn_abort(s->node[!i].c, -ECONNRESET);
+		/* next event: a packet arrival or, if earlier, a timer */
+		n = NULL;
+		have = s->nheap;
+		t = have ? s->heap[0]->at : 0;
+		for (i = 0; i < 2; i++) {
+			u64 at = s->node[i].timer_at;
+
+			if (at && (!have || at < t)) {
+				t = at;
+				n = &s->node[i];
+				have = true;
+			}
+		}
+		if (!have)
+			break;
+		if (t > cfg->max_sim_ns)
+			break;
+		if (t > s->now)
+			s->now = t;
+		if (n) {
+			n->timer_at = 0;
+			superp_conn_timer(n->c, s->now);
+		} else {
+			struct sim_pkt *sp = sim_heap_pop(s);
+			struct superp_pkt p;
+
+			SIM_CHECK(s, !superp_pkt_decode(&sp->pdl, &sp->tal, &p),
+				  "undecodable packet");
+			p.err = sp->err;
+			sp->held = 0;
+			superp_conn_rx(s->node[sp->to].c, &p, sp, s->now);
+			if (!sp->held)
+				sim_put(s, sp);
+		}
+	}
+	SIM_CHECK(s, sim_all_done(s), "deadlock: %u/%u and %u/%u done",
+		  s->node[0].done, cfg->ntrans, s->node[1].done, cfg->ntrans);
+	if (cfg->shutdown && !res->broken[0] && !res->broken[1])
+		SIM_CHECK(s, res->quiescent[0] && res->quiescent[1],
+			  "soft shutdown did not quiesce");
+	sim_collect(s);
+	ret = res->fail[0] ? -EINVAL : 0;
+out:
+	sim_teardown(s);
+	kfree(s);
+	return ret;
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: two SUPERp engines over a simulated lossy channel (superp_sim.c).
+ * Each run exchanges 100,000 transactions (50,000 initiated by each side:
+ * writes, sends, No-ops, barriers and reads with replies of 1 to 64
+ * packets) with 1% duplication and 2% long reordering, and asserts:
+ * every transaction completes exactly once with its data, the ordered side
+ * delivers in PSN order, no window is exceeded, nothing deadlocks, no
+ * error event is raised, both sides quiesce on soft shutdown, and
+ * retransmissions stay bounded by the losses and reorderings.
+ */
+#include <kunit/test.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include "superp_sim.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define SIM_TRANS	50000	/* per side */
+
+static void sim_report(struct kunit *test, const struct superp_sim_cfg *cfg,
+		       const struct superp_sim_result *r)
+{
+	kunit_info(test, "loss %u ppm: %llu transactions (%llu failed), %llu packets (%llu data, %llu pure ACKs, %llu NACKs), %llu lost, %llu duplicated",
+		   cfg->loss_ppm, r->submitted, r->failed, r->packets,
+		   r->data_pkts, r->pure_acks, r->nacks, r->lost,
+		   r->duplicated);
+	kunit_info(test, "retransmissions: %llu timer, %llu fast, %llu proactive; simulated time %llu us",
+		   r->rtx_timer, r->rtx_fast, r->rtx_proactive,
+		   r->sim_ns / 1000);
+}
+
+static void sim_lossy(struct kunit *test, u32 loss_ppm, u32 max_rtx,
+		      u32 window, u32 ntrans)
+{
+	struct superp_sim_result *r;
+	struct superp_sim_cfg *cfg;
+	u64 rtx;
+	int ret;
+
+	cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	superp_sim_default_cfg(cfg);
+	cfg->ntrans = ntrans;
+	cfg->loss_ppm = loss_ppm;
+	cfg->params.pdl_window_size = window;
+	cfg->params.pdl_receive_win = window;
+	cfg->params.tal_trans_window = window;
+	cfg->seed = 0x5eed0000 + loss_ppm;
+	cfg->params.pdl_max_rtx = max_rtx;
+	ret = superp_sim_run(cfg, r);
+	sim_report(test, cfg, r);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, !r->fail[0], "%s", r->fail);
+	KUNIT_EXPECT_EQ(test, r->submitted, 2 * ntrans);
+	KUNIT_EXPECT_EQ(test, r->completed, 2 * ntrans);
+	KUNIT_EXPECT_EQ(test, r->failed, 0);
+	KUNIT_EXPECT_EQ(test, r->events, 0);
+	KUNIT_EXPECT_FALSE(test, r->broken[0] || r->broken[1]);
+	KUNIT_EXPECT_TRUE(test, r->quiescent[0] && r->quiescent[1]);
+	KUNIT_EXPECT_LE(test, r->max_inflight_psn,
+			cfg->params.pdl_window_size);
+	/* each loss or long reordering costs a bounded number of resends */
+	rtx = r->rtx_timer + r->rtx_fast + r->rtx_proactive;
+	KUNIT_EXPECT_LE(test, rtx, 2 * r->lost + r->packets / 50 + 100);
+}
+
+/* 0% loss: reordering and duplication only. */
+static void sim_loss_0_test(struct kunit *test)
+{
+	sim_lossy(test, 0, 4, 32, SIM_TRANS);
+}
+
+/* 1% loss. */
+static void sim_loss_1_test(struct kunit *test)
+{
+	sim_lossy(test, 10000, 4, 32, SIM_TRANS);
+}
+
+/* 10% loss. */
+static void sim_loss_10_test(struct kunit *test)
+{
+	sim_lossy(test, 100000, 4, 32, SIM_TRANS);
+}
+
+/*
+ * 30% loss, with pdl_max_rtx at its maximum (8): at 4, a PSN and its
+ * ACKs lost five times in a row is likely somewhere in 300,000 PSNs.
+ */
+static void sim_loss_30_test(struct kunit *test)
+{
+	sim_lossy(test, 300000, 8, 32, SIM_TRANS);
+}
+
+/*
+ * Windows of 1024 PSNs and XIDs at 5% loss: multi-word bitmaps, holes
+ * beyond the 32-bit SACK reach, NACKs (40,000 transactions).
+ */
+static void sim_window_1024_test(struct kunit *test)
+{
+	sim_lossy(test, 50000, 4, 1024, 20000);
+}
+
+/*
+ * 100% loss: flow control 4.a, the connection is broken after pdl_max_rtx
+ * timer retransmissions of the first PSN (the second and later ones are
+ * sent twice) and every pending transaction fails.
+ */
+static void sim_blackhole_test(struct kunit *test)
+{
+	struct superp_sim_result *r;
+	struct superp_sim_cfg *cfg;
+	u32 max_rtx;
+
+	cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	superp_sim_default_cfg(cfg);
+	cfg->ntrans = 16;
+	cfg->loss_ppm = 1000000;
+	cfg->shutdown = false;
+	max_rtx = cfg->params.pdl_max_rtx;
+	superp_sim_run(cfg, r);
+	sim_report(test, cfg, r);
+	KUNIT_EXPECT_TRUE_MSG(test, !r->fail[0], "%s", r->fail);
+	KUNIT_EXPECT_TRUE(test, r->broken[0] && r->broken[1]);
+	KUNIT_EXPECT_EQ(test, r->submitted, 32);
+	KUNIT_EXPECT_EQ(test, r->completed, 0);
+	KUNIT_EXPECT_EQ(test, r->failed, 32);
+	KUNIT_EXPECT_EQ(test, r->rtx_timer, 2 * (2 * max_rtx - 1));
+	KUNIT_EXPECT_EQ(test, r->lost, r->packets);
+}
+
+static struct kunit_case superp_sim_cases[] = {
+	KUNIT_CASE(sim_loss_0_test),
+	KUNIT_CASE(sim_loss_1_test),
+	KUNIT_CASE(sim_loss_10_test),
+	KUNIT_CASE(sim_loss_30_test),
+	KUNIT_CASE(sim_window_1024_test),
+	KUNIT_CASE(sim_blackhole_test),
+	{}
+};
+
+static struct kunit_suite superp_sim_suite = {
+	.name = "superp_engine_sim",
+	.test_cases = superp_sim_cases,
+};
+
+kunit_test_suite(superp_sim_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit: SUPERp engines over a simulated lossy channel");

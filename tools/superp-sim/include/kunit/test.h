@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A minimal user-space stand-in for KUnit, enough to run the SUPERp engine
+ * suites natively (tools/superp-sim). Failures are printed and counted.
+ */
+#ifndef SUPERP_SHIM_KUNIT_TEST_H
+#define SUPERP_SHIM_KUNIT_TEST_H
+
+#include <setjmp.h>
+#include "../superp_shim.h"
+
+struct kunit {
+	const char *name;
+	int failed;
+	jmp_buf abort;
+	void *res[64];
+	void (*res_free[64])(void *);
+	int nres;
+};
+
+struct kunit_case {
+	void (*run_case)(struct kunit *test);
+	const char *name;
+};
+
+struct kunit_suite {
+	const char *name;
+	struct kunit_case *test_cases;
+};
+
+#define KUNIT_CASE(f)		{ .run_case = f, .name = #f }
+#define kunit_test_suite(s)	struct kunit_suite *superp_shim_suite = &(s)
+#define kunit_test_suites(s)	kunit_test_suite(s)
+#define MODULE_LICENSE(x)
+#define MODULE_DESCRIPTION(x)
+#define MODULE_IMPORT_NS(x)
+
+#define kunit_info(t, fmt, ...)	printf("    # %s: " fmt "\n", (t)->name, ##__VA_ARGS__)
+#define kunit_err(t, fmt, ...)	printf("    # %s: " fmt "\n", (t)->name, ##__VA_ARGS__)
+
+#define KUNIT_FAIL_AT(t, what)						\
+	do {								\
+		(t)->failed++;						\
+		printf("    # %s: %s:%d: %s\n", (t)->name, __FILE__,	\
+		       __LINE__, what);					\
+	} while (0)
+
+#define KUNIT_EXPECT_TRUE_MSG(t, c, fmt, ...)				\
+	do {								\
+		if (!(c)) {						\
+			KUNIT_FAIL_AT(t, #c);				\
+			printf("      " fmt "\n", ##__VA_ARGS__);	\
+		}							\
+	} while (0)
+#define KUNIT_EXPECT_TRUE(t, c)	do { if (!(c)) KUNIT_FAIL_AT(t, #c); } while (0)
+#define KUNIT_EXPECT_FALSE(t, c) KUNIT_EXPECT_TRUE(t, !(c))
+#define KUNIT_EXPECT_EQ(t, a, b)					\
+	do {								\
+		long long _a = (long long)(a), _b = (long long)(b);	\
+		if (_a != _b) {						\
+			KUNIT_FAIL_AT(t, #a " == " #b);			\
+			printf("      %lld != %lld\n", _a, _b);		\
+		}							\
+	} while (0)
+#define KUNIT_EXPECT_NE(t, a, b)  KUNIT_EXPECT_TRUE(t, (a) != (b))
+#define KUNIT_EXPECT_LE(t, a, b)  KUNIT_EXPECT_TRUE(t, (a) <= (b))
+#define KUNIT_EXPECT_LT(t, a, b)  KUNIT_EXPECT_TRUE(t, (a) < (b))
+#define KUNIT_EXPECT_GT(t, a, b)  KUNIT_EXPECT_TRUE(t, (a) > (b))
+#define KUNIT_EXPECT_GE(t, a, b)  KUNIT_EXPECT_TRUE(t, (a) >= (b))
+#define KUNIT_EXPECT_NULL(t, p)   KUNIT_EXPECT_TRUE(t, (p) == NULL)
+#define KUNIT_EXPECT_NOT_NULL(t, p) KUNIT_EXPECT_TRUE(t, (p) != NULL)
+#define KUNIT_EXPECT_STREQ(t, a, b) KUNIT_EXPECT_TRUE(t, !strcmp(a, b))
+#define KUNIT_ASSERT_TRUE(t, c)						\
+	do {								\
+		if (!(c)) {						\
+			KUNIT_FAIL_AT(t, #c);				\
+			longjmp((t)->abort, 1);				\
+		}							\
+	} while (0)
+#define KUNIT_ASSERT_EQ(t, a, b)  KUNIT_ASSERT_TRUE(t, (a) == (b))
+#define KUNIT_ASSERT_NOT_NULL(t, p) KUNIT_ASSERT_TRUE(t, (p) != NULL)
+#define KUNIT_ASSERT_TRUE_MSG(t, c, fmt, ...)				\
+	do {								\
+		if (!(c)) {						\
+			KUNIT_FAIL_AT(t, #c);				\
+			printf("      " fmt "\n", ##__VA_ARGS__);	\
+			longjmp((t)->abort, 1);				\
+		}							\
+	} while (0)
+
+static inline void *kunit_kzalloc(struct kunit *t, size_t n, int gfp)
+{
+	void *p = calloc(1, n);
+
+	t->res[t->nres] = p;
+	t->res_free[t->nres++] = free;
+	return p;
+}
+
+struct kunit_resource {
+	void *data;
+	void (*free)(struct kunit_resource *res);
+};
+
+typedef int (*kunit_resource_init_t)(struct kunit_resource *, void *);
+typedef void (*kunit_resource_free_t)(struct kunit_resource *);
+
+static inline void superp_shim_res_free(void *p)
+{
+	struct kunit_resource *r = p;
+
+	r->free(r);
+	free(r);
+}
+
+static inline void *kunit_alloc_resource(struct kunit *t,
+					 kunit_resource_init_t init,
+					 kunit_resource_free_t fr, int gfp,
+					 void *ctx)
+{
+	struct kunit_resource *r = calloc(1, sizeof(*r));
+
+	r->free = fr;
+	init(r, ctx);
+	t->res[t->nres] = r;
+	t->res_free[t->nres++] = superp_shim_res_free;
+	return r->data;
+}
+
+#endif
