@@ -4,7 +4,11 @@
  * timing; the same code runs as the superp_engine_sim KUnit suite).
  *
  *   superp-sim [-n TRANS] [-l LOSS_PPM] [-d DUP_PPM] [-r REORDER_PPM]
- *              [-s SEED] [-u] [-x MAX_RTX] [-w WINDOW]
+ *              [-s SEED] [-u] [-x MAX_RTX] [-w WINDOW] [-b]
+ *
+ * Exits 0 when the run met its expectation: by default every transaction
+ * completed exactly once with no error event and both nodes quiescent and
+ * unbroken; with -b, the connection broke and every transaction failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +21,15 @@ int main(int argc, char **argv)
 	struct superp_sim_result res;
 	struct superp_sim_cfg cfg;
 	struct timespec t0, t1;
+	bool expect_broken = false, ok;
 	int opt, ret;
 
 	superp_sim_default_cfg(&cfg);
-	while ((opt = getopt(argc, argv, "n:l:d:r:s:ux:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:l:d:r:s:ux:w:b")) != -1) {
 		switch (opt) {
+		case 'b':
+			expect_broken = true;
+			break;
 		case 'n':
 			cfg.ntrans = strtoul(optarg, NULL, 0);
 			break;
@@ -49,7 +57,7 @@ int main(int argc, char **argv)
 			cfg.params.tal_trans_window = cfg.params.pdl_window_size;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-n trans] [-l loss_ppm] [-d dup_ppm] [-r reorder_ppm] [-s seed] [-u] [-x max_rtx] [-w window]\n",
+			fprintf(stderr, "usage: %s [-n trans] [-l loss_ppm] [-d dup_ppm] [-r reorder_ppm] [-s seed] [-u] [-x max_rtx] [-w window] [-b]\n",
 				argv[0]);
 			return 2;
 		}
@@ -78,5 +86,16 @@ int main(int argc, char **argv)
 	       res.broken[0] || res.broken[1] ? ", BROKEN" : "");
 	if (res.fail[0])
 		printf("  FAIL: %s\n", res.fail);
-	return ret ? 1 : 0;
+
+	if (expect_broken)
+		ok = res.broken[0] && res.broken[1] && !res.completed &&
+		     res.failed == res.submitted;
+	else
+		ok = res.completed == res.submitted && !res.failed &&
+		     !res.events && !res.broken[0] && !res.broken[1] &&
+		     res.quiescent[0] && res.quiescent[1];
+	if (!ok)
+		printf("  FAIL: outcome is not the expected %s\n",
+		       expect_broken ? "break" : "clean completion");
+	return ret || !ok ? 1 : 0;
 }

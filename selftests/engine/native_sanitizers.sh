@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The PDL/TAL engine built natively (tools/superp-sim) under AddressSanitizer
+# and UndefinedBehaviorSanitizer: the KUnit procedure and simulation suites,
+# then the simulator at 0%, 1%, 10% and 30% loss, and at 100% loss, where
+# the connection must break with every transaction failed.
+# superp-topology: host
+# superp-timeout: 600
+. "$(dirname "$0")/../lib.sh"
+
+sim=$(cd "$(dirname "$0")/../../tools/superp-sim" && pwd)
+build=$(mktemp -d)
+trap 'rm -rf "$build"' EXIT
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+tap_plan 8
+flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+check "build engine, tests and simulator with ASan/UBSan" \
+	make -s -C "$sim" -B CFLAGS="$flags" superp-sim superp-engine-test superp-sim-test
+for b in superp-sim superp-engine-test superp-sim-test; do
+	mv "$sim/$b" "$build/"
+done
+check "engine procedure suite (native)" "$build/superp-engine-test"
+check "engine simulation suite (native)" "$build/superp-sim-test"
+check "simulator: 50,000 transactions, 0% loss" "$build/superp-sim" -n 50000 -l 0
+check "simulator: 50,000 transactions, 1% loss" "$build/superp-sim" -n 50000 -l 10000
+check "simulator: 50,000 transactions, 10% loss" "$build/superp-sim" -n 50000 -l 100000
+check "simulator: 50,000 transactions, 30% loss (pdl_max_rtx 8)" \
+	"$build/superp-sim" -n 50000 -l 300000 -x 8
+check "simulator: 100% loss breaks the connection, all transactions fail" \
+	"$build/superp-sim" -n 1000 -l 1000000 -b
+tap_exit
