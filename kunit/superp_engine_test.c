@@ -757,6 +757,30 @@ static void target_assembly_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 3);
 }
 
+/*
+ * Receiving a packet, step 2 (TAL by opcode): requests go to the target,
+ * replies (Atomic Response included) to the initiator, and an opcode that
+ * is neither is reported, never delivered.
+ */
+static void opcode_dispatch_test(struct kunit *test)
+{
+	struct tnode *b = t_new(test, NULL, 0);
+	static const u8 unknown[] = { 3, 7, 13, 23, 99, 255 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(unknown); i++)
+		t_rx(b, t_pkt(i, unknown[i], 0, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_BAD_OPCODE], ARRAY_SIZE(unknown));
+	KUNIT_EXPECT_EQ(test, b->nreq, 0);
+
+	/* Nothing was initiated, so any reply is outside the window. */
+	t_rx(b, t_pkt(i++, SUPERP_OP_ATOMIC_RESP, 0, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_INI_XID_OUT_OF_WINDOW], 1);
+
+	t_rx(b, t_pkt(i++, SUPERP_OP_ATOMIC_FADD, 0, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->nreq, 1);
+}
+
 /* Target 2.b duplicate seqno, 3.a duplicate eom, seqno past eom. */
 static void target_dup_seqno_eom_test(struct kunit *test)
 {
@@ -970,6 +994,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(ordered_hold_test),
 	KUNIT_CASE(initiator_window_test),
 	KUNIT_CASE(target_assembly_test),
+	KUNIT_CASE(opcode_dispatch_test),
 	KUNIT_CASE(target_dup_seqno_eom_test),
 	KUNIT_CASE(target_xid_window_test),
 	KUNIT_CASE(initiator_reply_checks_test),

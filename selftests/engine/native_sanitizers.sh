@@ -17,10 +17,8 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 tap_plan 8
 flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 check "build engine, tests and simulator with ASan/UBSan" \
-	make -s -C "$sim" -B CFLAGS="$flags" superp-sim superp-engine-test superp-sim-test
-for b in superp-sim superp-engine-test superp-sim-test; do
-	mv "$sim/$b" "$build/"
-done
+	make -s -C "$sim" OUT="$build" CFLAGS="$flags" \
+	"$build/superp-sim" "$build/superp-engine-test" "$build/superp-sim-test"
 check "engine procedure suite (native)" "$build/superp-engine-test"
 check "engine simulation suite (native)" "$build/superp-sim-test"
 check "simulator: 50,000 transactions, 0% loss" "$build/superp-sim" -n 50000 -l 0

@@ -69,16 +69,36 @@ int superp_pkt_decode(const struct superp_pdl_hdr *pdl,
 		      const struct superp_tal_hdr *tal, struct superp_pkt *p);
 int superp_pkt_parse(const void *hdr, unsigned int len, struct superp_pkt *p);
 
+/* Target -> initiator opcodes (Documentation/wire-format.rst). */
 static inline bool superp_opcode_is_reply(u8 op)
 {
-	return op == SUPERP_OP_TRANS_ERROR || op == SUPERP_OP_READ_RESP;
+	switch (op) {
+	case SUPERP_OP_TRANS_ERROR:
+	case SUPERP_OP_READ_RESP:
+	case SUPERP_OP_ATOMIC_RESP:
+		return true;
+	}
+	return false;
 }
 
+/* Initiator -> target opcodes. An opcode that is neither is unknown. */
 static inline bool superp_opcode_is_request(u8 op)
 {
-	return op == SUPERP_OP_NOOP || op == SUPERP_OP_LAST_NULL ||
-	       (op >= SUPERP_OP_RMA_READ && op <= SUPERP_OP_SEND_QP &&
-		op != SUPERP_OP_READ_RESP) || op > SUPERP_OP_PURE_ACK;
+	switch (op) {
+	case SUPERP_OP_NOOP:
+	case SUPERP_OP_LAST_NULL:
+	case SUPERP_OP_RMA_READ:
+	case SUPERP_OP_RMA_WRITE:
+	case SUPERP_OP_SEND:
+	case SUPERP_OP_SEND_QP:
+	case SUPERP_OP_SEND_QP_IMM:
+	case SUPERP_OP_WRITE_COMPLETE:
+	case SUPERP_OP_ATOMIC_CAS:
+	case SUPERP_OP_ATOMIC_FADD:
+	case SUPERP_OP_RD_SEND:
+		return true;
+	}
+	return false;
 }
 
 /* Errors the spec reports to the connection manager, plus state changes. */
