@@ -1,39 +1,196 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SUNH: the SUPERp network layer. Module entry and per-namespace state.
+ * SUNH: the SUPERp network layer (Scale Up Network Header). Module entry,
+ * per-namespace state, device events and ageing of dynamic entries.
  */
+#include <linux/if_ether.h>
 #include <linux/module.h>
-#include <net/net_namespace.h>
-#include <net/netns/generic.h>
+#include <linux/moduleparam.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/genetlink.h>
+#include "sunh_private.h"
 
-struct sunh_net {
-	u8 addr_bits;
+u16 sunh_ethertype __read_mostly = ETH_P_SUNH;
+module_param_named(ethertype, sunh_ethertype, ushort, 0444);
+MODULE_PARM_DESC(ethertype, "EtherType of SUNH frames (default 0x88B5)");
+
+unsigned int sunh_net_id __read_mostly;
+
+#define SUNH_AGEING_DEFAULT	(300 * HZ)
+#define SUNH_GC_INTERVAL	(5 * HZ)
+
+/**
+ * sunh_stats_fold() - sum the per-cpu counters of a namespace
+ * @sn: namespace state
+ * @sum: __SUNH_STAT_MAX counters
+ */
+void sunh_stats_fold(struct sunh_net *sn, u64 *sum)
+{
+	unsigned int cpu, i;
+
+	memset(sum, 0, sizeof(*sum) * __SUNH_STAT_MAX);
+	for_each_possible_cpu(cpu) {
+		const struct sunh_stats *s = per_cpu_ptr(sn->stats, cpu);
+
+		for (i = 0; i < __SUNH_STAT_MAX; i++)
+			sum[i] += READ_ONCE(s->cnt[i]);
+	}
+}
+
+/**
+ * sunh_subnet_change() - set or remove the subnet of a namespace
+ * @net: the namespace
+ * @s: the new subnet, or NULL to turn SUNH off
+ *
+ * The forwarding table starts empty (addresses change meaning).
+ *
+ * Context: RTNL held.
+ * Return: 0 or -ENOMEM.
+ */
+int sunh_subnet_change(struct net *net, const struct sunh_subnet *s)
+{
+	struct sunh_net *sn = sunh_pernet(net);
+	struct sunh_domain *d = NULL, *old;
+
+	ASSERT_RTNL();
+	if (s) {
+		d = sunh_domain_alloc(s);
+		if (!d)
+			return -ENOMEM;
+	}
+	old = rtnl_dereference(sn->domain);
+	rcu_assign_pointer(sn->domain, d);
+	sunh_domain_release(old);
+	return 0;
+}
+
+static void sunh_gc_work(struct work_struct *work)
+{
+	struct sunh_net *sn = container_of(to_delayed_work(work),
+					   struct sunh_net, gc_work);
+	struct sunh_domain *d;
+	unsigned int n;
+
+	rcu_read_lock();
+	d = rcu_dereference(sn->domain);
+	if (d) {
+		n = sunh_route_flush(d, NULL, false, READ_ONCE(sn->ageing));
+		SUNH_ADD(sn, ROUTES_AGED, n);
+	}
+	rcu_read_unlock();
+	schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
+}
+
+static int sunh_netdev_event(struct notifier_block *nb, unsigned long event,
+			     void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct sunh_net *sn = sunh_pernet(dev_net(dev));
+	struct sunh_domain *d;
+
+	switch (event) {
+	case NETDEV_DOWN:
+	case NETDEV_UNREGISTER:
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+	d = rtnl_dereference(sn->domain);
+	if (d)
+		sunh_route_flush(d, dev, event == NETDEV_UNREGISTER, 0);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block sunh_netdev_notifier = {
+	.notifier_call = sunh_netdev_event,
 };
-
-static unsigned int sunh_net_id __read_mostly;
 
 static int __net_init sunh_net_init(struct net *net)
 {
-	struct sunh_net *sn = net_generic(net, sunh_net_id);
+	struct sunh_net *sn = sunh_pernet(net);
 
-	sn->addr_bits = 12;
+	sn->stats = alloc_percpu(struct sunh_stats);
+	if (!sn->stats)
+		return -ENOMEM;
+	sn->net = net;
+	sn->hop_limit = SUNH_HOP_LIMIT_DEFAULT;
+	sn->forwarding = false;
+	sn->learning = true;
+	sn->udp_port = 7777;
+	sn->ageing = SUNH_AGEING_DEFAULT;
+	spin_lock_init(&sn->echo_lock);
+	INIT_LIST_HEAD(&sn->echo_pending);
+	INIT_DELAYED_WORK(&sn->gc_work, sunh_gc_work);
+	schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 	return 0;
+}
+
+static void __net_exit sunh_net_exit(struct net *net)
+{
+	struct sunh_net *sn = sunh_pernet(net);
+
+	cancel_delayed_work_sync(&sn->gc_work);
+	/* The namespace's devices are gone: no reader or writer is left. */
+	sunh_domain_release(rcu_dereference_protected(sn->domain, 1));
+	RCU_INIT_POINTER(sn->domain, NULL);
+	free_percpu(sn->stats);
 }
 
 static struct pernet_operations sunh_net_ops = {
 	.init = sunh_net_init,
+	.exit = sunh_net_exit,
 	.id = &sunh_net_id,
 	.size = sizeof(struct sunh_net),
 };
 
+static struct packet_type sunh_packet_type __read_mostly = {
+	.func = sunh_rcv,
+};
+
 static int __init sunh_init(void)
 {
-	return register_pernet_subsys(&sunh_net_ops);
+	int err;
+
+	if (sunh_ethertype < ETH_P_802_3_MIN) {
+		pr_err("sunh: ethertype 0x%04x is a length, not an EtherType\n",
+		       sunh_ethertype);
+		return -EINVAL;
+	}
+	err = register_pernet_subsys(&sunh_net_ops);
+	if (err)
+		return err;
+	err = register_netdevice_notifier(&sunh_netdev_notifier);
+	if (err)
+		goto err_pernet;
+	err = sunh_echo_init();
+	if (err)
+		goto err_notifier;
+	sunh_packet_type.type = htons(sunh_ethertype);
+	dev_add_pack(&sunh_packet_type);
+	err = sunh_netlink_init();
+	if (err)
+		goto err_pack;
+	return 0;
+
+err_pack:
+	dev_remove_pack(&sunh_packet_type);
+	sunh_echo_exit();
+err_notifier:
+	unregister_netdevice_notifier(&sunh_netdev_notifier);
+err_pernet:
+	unregister_pernet_subsys(&sunh_net_ops);
+	return err;
 }
 
 static void __exit sunh_exit(void)
 {
+	sunh_netlink_exit();
+	dev_remove_pack(&sunh_packet_type);
+	sunh_echo_exit();
+	unregister_netdevice_notifier(&sunh_netdev_notifier);
 	unregister_pernet_subsys(&sunh_net_ops);
+	rcu_barrier();
 }
 
 module_init(sunh_init);
@@ -41,3 +198,4 @@ module_exit(sunh_exit);
 
 MODULE_DESCRIPTION("SUNH: Scale Up Network Header layer of SUPERp");
 MODULE_LICENSE("GPL");
+MODULE_ALIAS_GENL_FAMILY(SUNH_GENL_NAME);

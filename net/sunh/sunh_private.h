@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SUNH internals shared by the files of sunh.ko: per-namespace state, the
+ * forwarding table, counters.
+ */
+#ifndef _SUNH_PRIVATE_H
+#define _SUNH_PRIVATE_H
+
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/sunh.h>
+#include <uapi/linux/sunh_netlink.h>
+
+/**
+ * struct sunh_route - one forwarding entry (immutable once published,
+ * except @updated and the counters)
+ * @dev: output device (a reference is held)
+ * @dev_tracker: reference tracker of @dev
+ * @updated: jiffies when created or last confirmed
+ * @packets: packets sent through the entry
+ * @bytes: bytes sent through the entry
+ * @origin: enum sunh_origin
+ * @ha_len: length of @ha (@dev->addr_len)
+ * @ha: next-hop link-layer address
+ * @rcu: deferred free
+ */
+struct sunh_route {
+	struct net_device *dev;
+	netdevice_tracker dev_tracker;
+	unsigned long updated;
+	atomic64_t packets;
+	atomic64_t bytes;
+	u8 origin;
+	u8 ha_len;
+	u8 ha[MAX_ADDR_LEN];
+	struct rcu_head rcu;
+};
+
+/**
+ * struct sunh_domain - a configured SUPERp subnet and its forwarding table
+ * @subnet: prefix and address width
+ * @lock: serialises writers of @routes (softirq learners included)
+ * @size: 1 << @subnet.addr_bits entries
+ * @rcu: deferred free
+ * @routes: the table, indexed by destination address
+ *
+ * Replaced as a whole when the subnet changes; readers use RCU.
+ */
+struct sunh_domain {
+	struct sunh_subnet subnet;
+	spinlock_t lock;		/* protects @routes updates */
+	unsigned int size;
+	struct rcu_head rcu;
+	struct sunh_route __rcu *routes[];
+};
+
+struct sunh_stats {
+	unsigned long cnt[__SUNH_STAT_MAX];
+};
+
+/**
+ * struct sunh_net - per network namespace state
+ * @net: the namespace
+ * @domain: subnet and table; NULL until configured (writers hold RTNL)
+ * @stats: per-cpu counters
+ * @hop_limit: default hop limit for sending
+ * @forwarding: forward frames addressed to other nodes
+ * @learning: learn entries from received frames
+ * @udp_port: nh_udp_port
+ * @ageing: lifetime of dynamic entries, in jiffies
+ * @gc_work: ages dynamic entries out
+ * @echo_lock: protects @echo_pending
+ * @echo_pending: echo requests waiting for their reply
+ * @echo_ident: identifier of the next echo request
+ */
+struct sunh_net {
+	struct net *net;
+	struct sunh_domain __rcu *domain;
+	struct sunh_stats __percpu *stats;
+	u8 hop_limit;
+	bool forwarding;
+	bool learning;
+	u16 udp_port;
+	unsigned long ageing;
+	struct delayed_work gc_work;
+	spinlock_t echo_lock;		/* protects @echo_pending */
+	struct list_head echo_pending;
+	atomic_t echo_ident;
+};
+
+extern unsigned int sunh_net_id;
+extern u16 sunh_ethertype;
+
+static inline struct sunh_net *sunh_pernet(const struct net *net)
+{
+	return net_generic(net, sunh_net_id);
+}
+
+#define SUNH_INC(sn, stat) this_cpu_inc((sn)->stats->cnt[SUNH_STAT_##stat])
+#define SUNH_ADD(sn, stat, v) \
+	this_cpu_add((sn)->stats->cnt[SUNH_STAT_##stat], (v))
+
+static inline struct sunhhdr *sunh_hdr(const struct sk_buff *skb)
+{
+	return (struct sunhhdr *)skb_network_header(skb);
+}
+
+/* sunh_table.c */
+struct sunh_domain *sunh_domain_alloc(const struct sunh_subnet *s);
+void sunh_domain_release(struct sunh_domain *d);
+struct sunh_route *sunh_route_lookup(struct sunh_domain *d, u16 addr);
+int sunh_route_insert(struct sunh_domain *d, u16 addr, struct net_device *dev,
+		      const u8 *ha, u8 origin, bool replace);
+int sunh_route_delete(struct sunh_domain *d, u16 addr);
+unsigned int sunh_route_flush(struct sunh_domain *d,
+			      const struct net_device *dev, bool all,
+			      unsigned long max_age);
+bool sunh_route_is_dynamic(const struct sunh_route *rt);
+
+/* sunh_addr.c */
+bool sunh_addr_is_local(struct net *net, const struct sunh_domain *d,
+			u16 addr);
+int sunh_dev_addr(struct net *net, const struct sunh_domain *d,
+		  const struct net_device *dev, u16 *addr);
+
+/* sunh_output.c */
+/**
+ * struct sunh_nexthop - where a packet goes next
+ * @dev: output device
+ * @rt: forwarding entry (RCU), or NULL when @neigh is set
+ * @neigh: neighbour still resolving (a reference is held)
+ * @local: the destination is this node
+ */
+struct sunh_nexthop {
+	struct net_device *dev;
+	struct sunh_route *rt;
+	struct neighbour *neigh;
+	bool local;
+};
+
+int sunh_nexthop_get(struct sunh_net *sn, struct sunh_domain *d, u16 daddr,
+		     struct sunh_nexthop *nh);
+int sunh_nexthop_xmit(struct sunh_net *sn, struct sk_buff *skb,
+		      struct sunh_nexthop *nh);
+void sunh_nexthop_put(struct sunh_nexthop *nh);
+
+/* sunh_rcv.c */
+int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
+	     struct packet_type *pt, struct net_device *orig_dev);
+int sunh_deliver(struct net *net, struct sk_buff *skb);
+const struct sunh_protocol *sunh_protocol_get(u8 nexthdr);
+
+/* sunh_fwd.c */
+bool sunh_hop_limit_forward(u8 hop_limit, u8 *next);
+int sunh_forward(struct sunh_net *sn, struct sunh_domain *d,
+		 struct sk_buff *skb);
+
+/* sunh_echo.c */
+int sunh_echo_init(void);
+void sunh_echo_exit(void);
+struct sunh_echo_result {
+	u16 saddr;
+	u16 seq;
+	u16 size;
+	u8 hop_limit;
+	u8 req_hop_limit;
+	u8 tclass;
+	u64 rtt_ns;
+};
+
+int sunh_echo_ping(struct net *net, u16 daddr, u16 seq, int hop_limit,
+		   u8 tclass, u16 size, unsigned int timeout_ms,
+		   struct sunh_echo_result *res);
+
+/* sunh_netlink.c */
+int sunh_netlink_init(void);
+void sunh_netlink_exit(void);
+
+/* sunh_main.c */
+void sunh_stats_fold(struct sunh_net *sn, u64 *sum);
+int sunh_subnet_change(struct net *net, const struct sunh_subnet *s);
+
+#endif /* _SUNH_PRIVATE_H */

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SUNH receive: the EtherType handler, header checks, learning, and the
+ * demultiplexing of local packets by Next Header to upper protocols.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
+#include <linux/mutex.h>
+#include <kunit/visibility.h>
+#include "sunh_private.h"
+
+static const struct sunh_protocol __rcu *sunh_protos[256];
+static DEFINE_MUTEX(sunh_protos_mutex);
+
+/**
+ * sunh_add_protocol() - receive the packets of one Next Header value
+ * @prot: the protocol; must stay valid until sunh_del_protocol()
+ *
+ * Return: 0, -EINVAL (no handler) or -EBUSY (the value is taken).
+ */
+int sunh_add_protocol(const struct sunh_protocol *prot)
+{
+	int err = 0;
+
+	if (!prot->handler)
+		return -EINVAL;
+	mutex_lock(&sunh_protos_mutex);
+	if (rcu_dereference_protected(sunh_protos[prot->nexthdr],
+				      lockdep_is_held(&sunh_protos_mutex)))
+		err = -EBUSY;
+	else
+		rcu_assign_pointer(sunh_protos[prot->nexthdr], prot);
+	mutex_unlock(&sunh_protos_mutex);
+	return err;
+}
+EXPORT_SYMBOL_GPL(sunh_add_protocol);
+
+/**
+ * sunh_del_protocol() - stop receiving a Next Header value
+ * @prot: the protocol given to sunh_add_protocol()
+ *
+ * Waits until no handler call of @prot is running.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -ENOENT if @prot was not registered.
+ */
+int sunh_del_protocol(const struct sunh_protocol *prot)
+{
+	int err = 0;
+
+	mutex_lock(&sunh_protos_mutex);
+	if (rcu_dereference_protected(sunh_protos[prot->nexthdr],
+				      lockdep_is_held(&sunh_protos_mutex)) ==
+	    prot)
+		RCU_INIT_POINTER(sunh_protos[prot->nexthdr], NULL);
+	else
+		err = -ENOENT;
+	mutex_unlock(&sunh_protos_mutex);
+	if (!err)
+		synchronize_net();
+	return err;
+}
+EXPORT_SYMBOL_GPL(sunh_del_protocol);
+
+/**
+ * sunh_protocol_get() - the protocol registered for a Next Header value
+ * @nexthdr: the value
+ *
+ * Context: rcu_read_lock().
+ * Return: the protocol or NULL.
+ */
+const struct sunh_protocol *sunh_protocol_get(u8 nexthdr)
+{
+	return rcu_dereference(sunh_protos[nexthdr]);
+}
+EXPORT_SYMBOL_IF_KUNIT(sunh_protocol_get);
+
+/**
+ * sunh_deliver() - hand a local packet to its upper protocol
+ * @net: namespace of the packet
+ * @skb: the packet, skb->data at the SUNH header, SUNH_CB(skb) filled in
+ *
+ * Context: rcu_read_lock().
+ * Return: the handler's verdict, or NET_RX_DROP (counted) when no protocol
+ * is registered for the Next Header.
+ */
+int sunh_deliver(struct net *net, struct sk_buff *skb)
+{
+	struct sunh_net *sn = sunh_pernet(net);
+	const struct sunh_protocol *prot;
+	u8 nexthdr = SUNH_CB(skb)->hdr.nexthdr;
+
+	prot = sunh_protocol_get(nexthdr);
+	if (!prot) {
+		SUNH_INC(sn, RX_DROP_UNKNOWN_NEXTHDR);
+		net_dbg_ratelimited("sunh: no protocol for Next Header %u\n",
+				    nexthdr);
+		kfree_skb(skb);
+		return NET_RX_DROP;
+	}
+	__skb_pull(skb, SUNH_HLEN);
+	skb_reset_transport_header(skb);
+	SUNH_INC(sn, RX_DELIVERED);
+	return prot->handler(skb);
+}
+EXPORT_SYMBOL_IF_KUNIT(sunh_deliver);
+
+/* Remember that @saddr is reached through the frame's device and source. */
+static void sunh_learn(struct sunh_net *sn, struct sunh_domain *d,
+		       struct sk_buff *skb, u16 saddr)
+{
+	struct net_device *dev = skb->dev;
+	struct sunh_route *rt;
+	const u8 *src;
+
+	if (dev->type != ARPHRD_ETHER || !skb_mac_header_was_set(skb) ||
+	    skb_mac_header_len(skb) < ETH_HLEN)
+		return;
+	src = eth_hdr(skb)->h_source;
+	rt = sunh_route_lookup(d, saddr);
+	if (rt) {
+		if (rt->origin != SUNH_ORIGIN_LEARNED)
+			return;
+		if (rt->dev == dev && ether_addr_equal(rt->ha, src)) {
+			if (time_after(jiffies, READ_ONCE(rt->updated) + HZ))
+				WRITE_ONCE(rt->updated, jiffies);
+			return;
+		}
+	}
+	if (!is_valid_ether_addr(src) || sunh_addr_is_local(sn->net, d, saddr))
+		return;
+	if (!sunh_route_insert(d, saddr, dev, src, SUNH_ORIGIN_LEARNED, false))
+		SUNH_INC(sn, ROUTES_LEARNED);
+}
+
+/**
+ * sunh_rcv() - the SUNH EtherType handler
+ * @skb: received frame, skb->data at the SUNH header
+ * @dev: receiving device
+ * @pt: our packet_type
+ * @orig_dev: original receiving device
+ *
+ * Context: softirq, rcu_read_lock().
+ * Return: NET_RX_SUCCESS or NET_RX_DROP.
+ */
+int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
+	     struct packet_type *pt, struct net_device *orig_dev)
+{
+	struct net *net = dev_net(dev);
+	struct sunh_net *sn = sunh_pernet(net);
+	struct sunh_domain *d;
+	struct sunh_skb_cb *cb;
+
+	BUILD_BUG_ON(sizeof(struct sunh_skb_cb) > sizeof(skb->cb));
+
+	if (skb->pkt_type == PACKET_OTHERHOST) {
+		SUNH_INC(sn, RX_DROP_OTHERHOST);
+		goto drop;
+	}
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb) {
+		SUNH_INC(sn, RX_DROP_NOMEM);
+		return NET_RX_DROP;
+	}
+	SUNH_INC(sn, RX_PACKETS);
+	SUNH_ADD(sn, RX_BYTES, skb->len);
+
+	if (!pskb_may_pull(skb, SUNH_HLEN)) {
+		SUNH_INC(sn, RX_DROP_TRUNCATED);
+		net_dbg_ratelimited("sunh: %s: truncated frame of %u bytes\n",
+				    dev->name, skb->len);
+		goto drop;
+	}
+	skb_reset_network_header(skb);
+	cb = SUNH_CB(skb);
+	memset(cb, 0, sizeof(*cb));
+	sunh_hdr_unpack(sunh_hdr(skb), &cb->hdr);
+	cb->iif = dev->ifindex;
+
+	d = rcu_dereference(sn->domain);
+	if (!d) {
+		SUNH_INC(sn, RX_DROP_NO_SUBNET);
+		goto drop;
+	}
+	if (cb->hdr.daddr >= d->size || cb->hdr.saddr >= d->size) {
+		SUNH_INC(sn, RX_DROP_ADDR_RANGE);
+		net_dbg_ratelimited("sunh: %s: address %u -> %u outside %u bits\n",
+				    dev->name, cb->hdr.saddr, cb->hdr.daddr,
+				    d->subnet.addr_bits);
+		goto drop;
+	}
+	if (READ_ONCE(sn->learning))
+		sunh_learn(sn, d, skb, cb->hdr.saddr);
+
+	if (sunh_addr_is_local(net, d, cb->hdr.daddr))
+		return sunh_deliver(net, skb);
+	if (!READ_ONCE(sn->forwarding) || skb->pkt_type != PACKET_HOST) {
+		SUNH_INC(sn, RX_DROP_NOT_LOCAL);
+		goto drop;
+	}
+	return sunh_forward(sn, d, skb);
+
+drop:
+	kfree_skb(skb);
+	return NET_RX_DROP;
+}

@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Two nodes on one segment: SUNH echo between them, entries resolved through
+# ARP on the sender and learned from received frames on the receiver, hop
+# limit untouched without a router, unprivileged users cannot change
+# anything, and `rmmod sunh` while echo traffic flows is clean.
+# superp-topology: pair
+# superp-kernel: both
+# superp-timeout: 300
+. "$SUPERP_ROOT/selftests/lib.sh"
+. "$SUPERP_ROOT/selftests/sunh/sunh_lib"
+
+me=$SUPERP_ID
+peer=$((3 - me))
+
+tap_plan 13
+
+check "load sunh" load_sunh
+check "subnet set 10.23.0.0/16 bits 12" sunh subnet set 10.23.0.0/16 bits 12
+check "subnet show" sh -c 'sunh subnet show | grep -q "^subnet 10.23.0.0/16 bits 12$"'
+check "own address $me is local on eth0" sh -c "sunh route show | grep -q '^$me dev eth0 local$'"
+barrier sunh-configured
+
+# Guest 1 pings first: it resolves 2 through ARP (made valid by an IP ping
+# first), 2 learns 1.
+if is_coordinator; then
+	ping -c 1 -W 2 "$(guest_ip "$peer")" >/dev/null
+	check "ping $peer" sh -c "sunh ping $peer -c 3 -i 0.2 | tee /tmp/ping.out"
+	check "one hop: hop limit 15 both ways" grep -q "hlim=15 req_hlim=15" /tmp/ping.out
+	check "entry for $peer is resolved" sh -c "sunh route show | tee /dev/stderr | grep -q '^$peer dev eth0 lladdr 52:54:00:23:00:0$peer resolved'"
+else
+	ok "# guest 1 pings"
+	ok "# guest 1 pings"
+	ok "# guest 1 pings"
+fi
+barrier sunh-pinged
+if is_coordinator; then
+	ok "# guest 2 checks learning"
+else
+	check "entry for $peer is learned" sh -c "sunh -j route show | grep -q '\"addr\":$peer,\"dev\":\"eth0\",\"lladdr\":\"52:54:00:23:00:0$peer\",\"origin\":\"learned\"'"
+fi
+if is_coordinator; then
+	check "echo replies counted" stat_ge echo_rep_rx 3
+else
+	check "echo requests counted" stat_ge echo_req_rx 3
+fi
+
+check_fail "unprivileged route add is refused" /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
+	sunh route add 9 dev eth0 lladdr 02:00:00:00:00:09
+check "... with EPERM" sh -c "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
+	sunh forwarding on 2>&1 | grep -q 'Operation not permitted'"
+check "unprivileged route show works" /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups sunh route show
+barrier sunh-perm
+
+# Echo traffic in both directions while guest 1 unloads, then guest 2.
+sunh ping "$peer" -i 0.01 -W 0.1 -c 300 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+if is_coordinator; then
+	check "rmmod sunh under traffic" rmmod sunh
+	barrier sunh-rmmod1
+else
+	barrier sunh-rmmod1
+	check "rmmod sunh under traffic" rmmod sunh
+fi
+wait $pid
+barrier sunh-done
+tap_exit

@@ -1,0 +1,885 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sunh: configure and test the SUNH network layer of SUPERp over the "sunh"
+ * generic netlink family (iproute2 style). See Documentation/sunh.rst.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <net/if.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/if_packet.h>
+#include <sys/socket.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/sunh_netlink.h>
+
+static struct mnl_socket *nl;
+static uint16_t family_id;
+static unsigned int seq;
+static bool json;
+static char buf[32768];
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "sunh: ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void __attribute__((noreturn)) usage(void)
+{
+	fprintf(stderr,
+		"Usage: sunh [-j] OBJECT COMMAND\n"
+		"  sunh subnet set PREFIX/LEN [bits 8..16]\n"
+		"  sunh subnet show\n"
+		"  sunh subnet del\n"
+		"  sunh set [hoplimit N] [forwarding on|off] [learning on|off]\n"
+		"           [ageing SECONDS] [udpport PORT]\n"
+		"  sunh forwarding on|off\n"
+		"  sunh route add|replace ADDR dev IFNAME lladdr MAC\n"
+		"  sunh route del ADDR\n"
+		"  sunh route flush [all]\n"
+		"  sunh route show [ADDR]\n"
+		"  sunh ping ADDR [-c COUNT] [-i SECONDS] [-W SECONDS] [-t HOPLIMIT]\n"
+		"                 [-Q TCLASS] [-s SIZE]\n"
+		"  sunh stats\n"
+		"  sunh inject dev IFNAME lladdr MAC [ethertype N] HEXBYTES\n");
+	exit(2);
+}
+
+/* ---- netlink plumbing ---- */
+
+static int err_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *attr;
+	unsigned int off;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err))) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	if (!err->error)
+		return MNL_CB_STOP;
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		off = sizeof(*err);
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			off += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
+		mnl_attr_for_each(attr, nlh, off) {
+			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG)
+				*(const char **)data = mnl_attr_get_str(attr);
+		}
+	}
+	errno = -err->error;
+	return MNL_CB_ERROR;
+}
+
+/*
+ * mnl_cb_run2() hands the same @data to data and control callbacks, so
+ * every request passes a struct reply: err_cb() stores the extack message
+ * in its first member, data callbacks use @arg.
+ */
+struct reply {
+	const char *ext;
+	void *arg;
+};
+
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return MNL_CB_STOP;
+}
+
+static int noop_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return MNL_CB_OK;
+}
+
+static int overrun_cb(const struct nlmsghdr *nlh, void *data)
+{
+	errno = ENOSPC;
+	return MNL_CB_ERROR;
+}
+
+/* Send a request and run @cb on every answer; returns 0 or -errno. */
+static int request(struct nlmsghdr *nlh, mnl_cb_t cb, struct reply *r)
+{
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {};
+	unsigned int portid = mnl_socket_get_portid(nl);
+	int ret;
+
+	r->ext = NULL;
+	nlh->nlmsg_flags |= NLM_F_ACK;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		die("send: %s", strerror(errno));
+	/* With a control array, mnl has no defaults for these: set them all. */
+	ctl[NLMSG_NOOP] = noop_cb;
+	ctl[NLMSG_ERROR] = err_cb;
+	ctl[NLMSG_DONE] = done_cb;
+	ctl[NLMSG_OVERRUN] = overrun_cb;
+	do {
+		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (ret <= 0)
+			die("receive: %s", strerror(errno));
+		ret = mnl_cb_run2(buf, ret, nlh->nlmsg_seq, portid, cb, r,
+				  ctl, NLMSG_MIN_TYPE);
+	} while (ret > 0);
+	return ret < 0 ? -errno : 0;
+}
+
+static void check(int err, struct reply *r, const char *what)
+{
+	if (!err)
+		return;
+	if (r->ext)
+		die("%s: %s (%s)", what, strerror(-err), r->ext);
+	die("%s: %s", what, strerror(-err));
+}
+
+static struct nlmsghdr *msg_start(uint16_t type, uint8_t cmd, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = ++seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = type == GENL_ID_CTRL ? 1 : SUNH_GENL_VERSION;
+	return nlh;
+}
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nlattr *attr;
+
+	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID)
+			family_id = mnl_attr_get_u16(attr);
+	return MNL_CB_OK;
+}
+
+static void nl_open(void)
+{
+	struct nlmsghdr *nlh;
+	struct reply r = {};
+	int one = 1, err;
+
+	nl = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		die("netlink: %s", strerror(errno));
+	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &one, sizeof(one));
+	nlh = msg_start(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, SUNH_GENL_NAME);
+	err = request(nlh, family_cb, &r);
+	if (err || !family_id)
+		die("generic netlink family \"%s\" not found (is sunh.ko loaded?)",
+		    SUNH_GENL_NAME);
+}
+
+/* Collect the top-level attributes of a sunh message. */
+static const struct nlattr *attrs[SUNH_A_MAX + 1];
+
+static void parse(const struct nlmsghdr *nlh)
+{
+	struct nlattr *attr;
+
+	memset(attrs, 0, sizeof(attrs));
+	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(attr) <= SUNH_A_MAX)
+			attrs[mnl_attr_get_type(attr)] = attr;
+}
+
+static int parse_cb(const struct nlmsghdr *nlh, void *data)
+{
+	parse(nlh);
+	return MNL_CB_OK;
+}
+
+/* ---- argument helpers ---- */
+
+static bool matches(const char *arg, const char *word)
+{
+	return *arg && !strncmp(word, arg, strlen(arg));
+}
+
+static unsigned long get_num(const char *s, unsigned long max, const char *what)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || end == s || v > max)
+		die("invalid %s \"%s\"", what, s);
+	return v;
+}
+
+static double get_seconds(const char *s, const char *what)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*end || end == s || v < 0 || v > 3600)
+		die("invalid %s \"%s\"", what, s);
+	return v;
+}
+
+static uint8_t get_onoff(const char *s)
+{
+	if (!strcmp(s, "on"))
+		return 1;
+	if (!strcmp(s, "off"))
+		return 0;
+	die("expected on or off, not \"%s\"", s);
+}
+
+static const char *origin_name(unsigned int o)
+{
+	static const char *const names[] = { "static", "resolved", "learned" };
+
+	return o < 3 ? names[o] : "unknown";
+}
+
+static const char *const stat_names[__SUNH_STAT_MAX] = {
+	[SUNH_STAT_RX_PACKETS] = "rx_packets",
+	[SUNH_STAT_RX_BYTES] = "rx_bytes",
+	[SUNH_STAT_RX_DELIVERED] = "rx_delivered",
+	[SUNH_STAT_TX_PACKETS] = "tx_packets",
+	[SUNH_STAT_TX_BYTES] = "tx_bytes",
+	[SUNH_STAT_FWD_PACKETS] = "fwd_packets",
+	[SUNH_STAT_ROUTES_RESOLVED] = "routes_resolved",
+	[SUNH_STAT_ROUTES_LEARNED] = "routes_learned",
+	[SUNH_STAT_ROUTES_AGED] = "routes_aged",
+	[SUNH_STAT_RESOLVE_QUEUED] = "resolve_queued",
+	[SUNH_STAT_ECHO_REQ_RX] = "echo_req_rx",
+	[SUNH_STAT_ECHO_REP_TX] = "echo_rep_tx",
+	[SUNH_STAT_ECHO_REP_RX] = "echo_rep_rx",
+	[SUNH_STAT_RX_DROP_OTHERHOST] = "rx_drop_otherhost",
+	[SUNH_STAT_RX_DROP_NOMEM] = "rx_drop_nomem",
+	[SUNH_STAT_RX_DROP_TRUNCATED] = "rx_drop_truncated",
+	[SUNH_STAT_RX_DROP_NO_SUBNET] = "rx_drop_no_subnet",
+	[SUNH_STAT_RX_DROP_ADDR_RANGE] = "rx_drop_addr_range",
+	[SUNH_STAT_RX_DROP_NOT_LOCAL] = "rx_drop_not_local",
+	[SUNH_STAT_RX_DROP_UNKNOWN_NEXTHDR] = "rx_drop_unknown_nexthdr",
+	[SUNH_STAT_RX_DROP_ECHO_MALFORMED] = "rx_drop_echo_malformed",
+	[SUNH_STAT_RX_DROP_ECHO_UNMATCHED] = "rx_drop_echo_unmatched",
+	[SUNH_STAT_FWD_DROP_HOP_LIMIT] = "fwd_drop_hop_limit",
+	[SUNH_STAT_FWD_DROP_NO_ROUTE] = "fwd_drop_no_route",
+	[SUNH_STAT_FWD_DROP_MTU] = "fwd_drop_mtu",
+	[SUNH_STAT_FWD_DROP_NOMEM] = "fwd_drop_nomem",
+	[SUNH_STAT_TX_DROP_NO_SUBNET] = "tx_drop_no_subnet",
+	[SUNH_STAT_TX_DROP_ADDR_RANGE] = "tx_drop_addr_range",
+	[SUNH_STAT_TX_DROP_NO_ROUTE] = "tx_drop_no_route",
+	[SUNH_STAT_TX_DROP_NO_SOURCE] = "tx_drop_no_source",
+	[SUNH_STAT_TX_DROP_NOMEM] = "tx_drop_nomem",
+	[SUNH_STAT_TX_DROP_DEV] = "tx_drop_dev",
+};
+
+/* ---- subnet and settings ---- */
+
+static int config_cb(const struct nlmsghdr *nlh, void *data)
+{
+	char addr[INET6_ADDRSTRLEN] = "";
+	bool have = false;
+
+	parse(nlh);
+	if (attrs[SUNH_A_PREFIX4]) {
+		inet_ntop(AF_INET, mnl_attr_get_payload(attrs[SUNH_A_PREFIX4]),
+			  addr, sizeof(addr));
+		have = true;
+	} else if (attrs[SUNH_A_PREFIX6]) {
+		inet_ntop(AF_INET6, mnl_attr_get_payload(attrs[SUNH_A_PREFIX6]),
+			  addr, sizeof(addr));
+		have = true;
+	}
+	if (json) {
+		printf("{");
+		if (have)
+			printf("\"subnet\":\"%s/%u\",\"bits\":%u,", addr,
+			       mnl_attr_get_u8(attrs[SUNH_A_PREFIX_LEN]),
+			       mnl_attr_get_u8(attrs[SUNH_A_ADDR_BITS]));
+		else
+			printf("\"subnet\":null,");
+		printf("\"hoplimit\":%u,\"forwarding\":%s,\"learning\":%s,\"ageing\":%u,\"udpport\":%u,\"ethertype\":%u}\n",
+		       mnl_attr_get_u8(attrs[SUNH_A_HOP_LIMIT]),
+		       mnl_attr_get_u8(attrs[SUNH_A_FORWARDING]) ? "true" : "false",
+		       mnl_attr_get_u8(attrs[SUNH_A_LEARNING]) ? "true" : "false",
+		       mnl_attr_get_u32(attrs[SUNH_A_AGEING]),
+		       mnl_attr_get_u16(attrs[SUNH_A_UDP_PORT]),
+		       mnl_attr_get_u16(attrs[SUNH_A_ETHERTYPE]));
+		return MNL_CB_OK;
+	}
+	if (have)
+		printf("subnet %s/%u bits %u\n", addr,
+		       mnl_attr_get_u8(attrs[SUNH_A_PREFIX_LEN]),
+		       mnl_attr_get_u8(attrs[SUNH_A_ADDR_BITS]));
+	else
+		printf("subnet none\n");
+	printf("hoplimit %u forwarding %s learning %s ageing %u udpport %u ethertype 0x%04x\n",
+	       mnl_attr_get_u8(attrs[SUNH_A_HOP_LIMIT]),
+	       mnl_attr_get_u8(attrs[SUNH_A_FORWARDING]) ? "on" : "off",
+	       mnl_attr_get_u8(attrs[SUNH_A_LEARNING]) ? "on" : "off",
+	       mnl_attr_get_u32(attrs[SUNH_A_AGEING]),
+	       mnl_attr_get_u16(attrs[SUNH_A_UDP_PORT]),
+	       mnl_attr_get_u16(attrs[SUNH_A_ETHERTYPE]));
+	return MNL_CB_OK;
+}
+
+static int cmd_subnet(int argc, char **argv)
+{
+	struct nlmsghdr *nlh;
+	struct reply r = {};
+	unsigned char prefix[16];
+	unsigned long plen, bits = 0;
+	char *slash;
+	int af;
+
+	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list")) {
+		nlh = msg_start(family_id, SUNH_CMD_CONFIG_GET, 0);
+		check(request(nlh, config_cb, &r), &r, "subnet show");
+		return 0;
+	}
+	if (matches(argv[0], "delete")) {
+		nlh = msg_start(family_id, SUNH_CMD_SUBNET_DEL, 0);
+		check(request(nlh, NULL, &r), &r, "subnet del");
+		return 0;
+	}
+	if (!matches(argv[0], "set") || argc < 2)
+		usage();
+	slash = strchr(argv[1], '/');
+	if (!slash)
+		die("subnet needs a prefix length: PREFIX/LEN");
+	*slash = 0;
+	af = strchr(argv[1], ':') ? AF_INET6 : AF_INET;
+	if (inet_pton(af, argv[1], prefix) != 1)
+		die("invalid prefix \"%s\"", argv[1]);
+	plen = get_num(slash + 1, af == AF_INET ? 32 : 128, "prefix length");
+	argc -= 2;
+	argv += 2;
+	while (argc > 0) {
+		if (matches(argv[0], "bits") && argc > 1)
+			bits = get_num(argv[1], 255, "bits");
+		else
+			usage();
+		argc -= 2;
+		argv += 2;
+	}
+	nlh = msg_start(family_id, SUNH_CMD_SUBNET_SET, 0);
+	mnl_attr_put(nlh, af == AF_INET ? SUNH_A_PREFIX4 : SUNH_A_PREFIX6,
+		     af == AF_INET ? 4 : 16, prefix);
+	mnl_attr_put_u8(nlh, SUNH_A_PREFIX_LEN, plen);
+	if (bits)
+		mnl_attr_put_u8(nlh, SUNH_A_ADDR_BITS, bits);
+	check(request(nlh, NULL, &r), &r, "subnet set");
+	return 0;
+}
+
+static int cmd_set(int argc, char **argv)
+{
+	struct nlmsghdr *nlh = msg_start(family_id, SUNH_CMD_CONFIG_SET, 0);
+	struct reply r = {};
+
+	if (argc < 2)
+		usage();
+	while (argc > 0) {
+		if (argc < 2)
+			usage();
+		if (matches(argv[0], "hoplimit"))
+			mnl_attr_put_u8(nlh, SUNH_A_HOP_LIMIT,
+					get_num(argv[1], 255, "hop limit"));
+		else if (matches(argv[0], "forwarding"))
+			mnl_attr_put_u8(nlh, SUNH_A_FORWARDING, get_onoff(argv[1]));
+		else if (matches(argv[0], "learning"))
+			mnl_attr_put_u8(nlh, SUNH_A_LEARNING, get_onoff(argv[1]));
+		else if (matches(argv[0], "ageing") || matches(argv[0], "aging"))
+			mnl_attr_put_u32(nlh, SUNH_A_AGEING,
+					 get_num(argv[1], UINT32_MAX, "ageing"));
+		else if (matches(argv[0], "udpport"))
+			mnl_attr_put_u16(nlh, SUNH_A_UDP_PORT,
+					 get_num(argv[1], 65535, "UDP port"));
+		else
+			usage();
+		argc -= 2;
+		argv += 2;
+	}
+	check(request(nlh, NULL, &r), &r, "set");
+	return 0;
+}
+
+/* ---- routes ---- */
+
+static int route_count;
+
+static int route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	char ifname[IF_NAMESIZE] = "?";
+	const uint8_t *ha = NULL;
+	unsigned int i, halen = 0;
+	char mac[3 * 32] = "";
+	bool local;
+
+	parse(nlh);
+	if (!attrs[SUNH_A_ADDR])
+		return MNL_CB_OK;
+	if (attrs[SUNH_A_IFINDEX] &&
+	    !if_indextoname(mnl_attr_get_u32(attrs[SUNH_A_IFINDEX]), ifname))
+		snprintf(ifname, sizeof(ifname), "if%u",
+			 mnl_attr_get_u32(attrs[SUNH_A_IFINDEX]));
+	if (attrs[SUNH_A_LLADDR]) {
+		ha = mnl_attr_get_payload(attrs[SUNH_A_LLADDR]);
+		halen = mnl_attr_get_payload_len(attrs[SUNH_A_LLADDR]);
+		for (i = 0; i < halen && i < 32; i++)
+			sprintf(mac + (i ? 3 * i - 1 : 0), "%s%02x",
+				i ? ":" : "", ha[i]);
+	}
+	local = attrs[SUNH_A_LOCAL];
+
+	if (json) {
+		printf("%s{\"addr\":%u,\"dev\":\"%s\"", route_count ? "," : "",
+		       mnl_attr_get_u16(attrs[SUNH_A_ADDR]), ifname);
+		if (local) {
+			printf(",\"origin\":\"local\"}");
+		} else {
+			printf(",\"lladdr\":\"%s\",\"origin\":\"%s\",\"age_ms\":%" PRIu64
+			       ",\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
+			       mac,
+			       origin_name(mnl_attr_get_u8(attrs[SUNH_A_ORIGIN])),
+			       mnl_attr_get_u64(attrs[SUNH_A_AGE_MS]),
+			       mnl_attr_get_u64(attrs[SUNH_A_PACKETS]),
+			       mnl_attr_get_u64(attrs[SUNH_A_BYTES]));
+		}
+	} else if (local) {
+		printf("%u dev %s local\n", mnl_attr_get_u16(attrs[SUNH_A_ADDR]),
+		       ifname);
+	} else {
+		printf("%u dev %s lladdr %s %s age %.1fs packets %" PRIu64
+		       " bytes %" PRIu64 "\n",
+		       mnl_attr_get_u16(attrs[SUNH_A_ADDR]), ifname, mac,
+		       origin_name(mnl_attr_get_u8(attrs[SUNH_A_ORIGIN])),
+		       mnl_attr_get_u64(attrs[SUNH_A_AGE_MS]) / 1000.0,
+		       mnl_attr_get_u64(attrs[SUNH_A_PACKETS]),
+		       mnl_attr_get_u64(attrs[SUNH_A_BYTES]));
+	}
+	route_count++;
+	return MNL_CB_OK;
+}
+
+static void get_mac(const char *s, uint8_t *mac)
+{
+	unsigned int b[6], i;
+	char c;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3],
+		   &b[4], &b[5], &c) != 6)
+		die("invalid lladdr \"%s\"", s);
+	for (i = 0; i < 6; i++) {
+		if (b[i] > 255)
+			die("invalid lladdr \"%s\"", s);
+		mac[i] = b[i];
+	}
+}
+
+static int cmd_route(int argc, char **argv)
+{
+	struct nlmsghdr *nlh;
+	struct reply r = {};
+	const char *dev = NULL;
+	uint8_t mac[6];
+	bool have_mac = false, replace;
+	unsigned long addr;
+	unsigned int ifindex;
+	int err;
+
+	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list")) {
+		if (argc > 1) {
+			nlh = msg_start(family_id, SUNH_CMD_ROUTE_GET, 0);
+			mnl_attr_put_u16(nlh, SUNH_A_ADDR,
+					 get_num(argv[1], 65535, "address"));
+		} else {
+			nlh = msg_start(family_id, SUNH_CMD_ROUTE_GET, NLM_F_DUMP);
+		}
+		if (json)
+			printf("[");
+		err = request(nlh, route_cb, &r);
+		if (json)
+			printf("]\n");
+		check(err, &r, "route show");
+		return 0;
+	}
+	if (matches(argv[0], "flush")) {
+		nlh = msg_start(family_id, SUNH_CMD_ROUTE_DEL, 0);
+		mnl_attr_put(nlh, SUNH_A_FLUSH, 0, NULL);
+		if (argc > 1 && !strcmp(argv[1], "all"))
+			mnl_attr_put_u8(nlh, SUNH_A_ORIGIN, SUNH_ORIGIN_STATIC);
+		check(request(nlh, NULL, &r), &r, "route flush");
+		return 0;
+	}
+	if (matches(argv[0], "delete")) {
+		if (argc != 2)
+			usage();
+		nlh = msg_start(family_id, SUNH_CMD_ROUTE_DEL, 0);
+		mnl_attr_put_u16(nlh, SUNH_A_ADDR,
+				 get_num(argv[1], 65535, "address"));
+		check(request(nlh, NULL, &r), &r, "route del");
+		return 0;
+	}
+	if (!strcmp(argv[0], "add"))
+		replace = false;
+	else if (matches(argv[0], "replace"))
+		replace = true;
+	else
+		usage();
+	if (argc < 2)
+		usage();
+	addr = get_num(argv[1], 65535, "address");
+	argc -= 2;
+	argv += 2;
+	while (argc > 1) {
+		if (!strcmp(argv[0], "dev")) {
+			dev = argv[1];
+		} else if (matches(argv[0], "lladdr")) {
+			get_mac(argv[1], mac);
+			have_mac = true;
+		} else {
+			usage();
+		}
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc || !dev || !have_mac)
+		usage();
+	ifindex = if_nametoindex(dev);
+	if (!ifindex)
+		die("no such device \"%s\"", dev);
+	nlh = msg_start(family_id, SUNH_CMD_ROUTE_NEW, 0);
+	mnl_attr_put_u16(nlh, SUNH_A_ADDR, addr);
+	mnl_attr_put_u32(nlh, SUNH_A_IFINDEX, ifindex);
+	mnl_attr_put(nlh, SUNH_A_LLADDR, sizeof(mac), mac);
+	if (replace)
+		mnl_attr_put(nlh, SUNH_A_REPLACE, 0, NULL);
+	check(request(nlh, NULL, &r), &r, "route add");
+	return 0;
+}
+
+/* ---- stats ---- */
+
+static int stats_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *nest, *attr;
+	bool first = true;
+	unsigned int t;
+
+	parse(nlh);
+	nest = attrs[SUNH_A_STATS];
+	if (!nest)
+		return MNL_CB_OK;
+	if (json)
+		printf("{");
+	mnl_attr_for_each_nested(attr, nest) {
+		t = mnl_attr_get_type(attr);
+		if (!t || t > __SUNH_STAT_MAX || !stat_names[t - 1])
+			continue;
+		if (json)
+			printf("%s\"%s\":%" PRIu64, first ? "" : ",",
+			       stat_names[t - 1], mnl_attr_get_u64(attr));
+		else
+			printf("%-26s %" PRIu64 "\n", stat_names[t - 1],
+			       mnl_attr_get_u64(attr));
+		first = false;
+	}
+	if (json)
+		printf("}\n");
+	return MNL_CB_OK;
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+	struct nlmsghdr *nlh = msg_start(family_id, SUNH_CMD_STATS_GET, 0);
+	struct reply r = {};
+
+	check(request(nlh, stats_cb, &r), &r, "stats");
+	return 0;
+}
+
+/* ---- ping ---- */
+
+struct echo_reply {
+	unsigned int saddr, seq, size, hop_limit, req_hop_limit, tclass;
+	double rtt_ms;
+};
+
+static int echo_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct echo_reply *e = ((struct reply *)data)->arg;
+
+	parse(nlh);
+	if (!attrs[SUNH_A_SADDR] || !attrs[SUNH_A_RTT_NS])
+		return MNL_CB_OK;
+	e->saddr = mnl_attr_get_u16(attrs[SUNH_A_SADDR]);
+	e->seq = mnl_attr_get_u16(attrs[SUNH_A_SEQ]);
+	e->size = mnl_attr_get_u16(attrs[SUNH_A_SIZE]);
+	e->hop_limit = mnl_attr_get_u8(attrs[SUNH_A_HOP_LIMIT]);
+	e->req_hop_limit = mnl_attr_get_u8(attrs[SUNH_A_REQ_HOP_LIMIT]);
+	if (attrs[SUNH_A_TCLASS])
+		e->tclass = mnl_attr_get_u8(attrs[SUNH_A_TCLASS]);
+	e->rtt_ms = mnl_attr_get_u64(attrs[SUNH_A_RTT_NS]) / 1e6;
+	return MNL_CB_OK;
+}
+
+#define JSON_REPLY \
+	"{\"bytes\":%u,\"from\":%u,\"seq\":%u,\"hlim\":%u,\"req_hlim\":%u,\"tclass\":%u,\"time_ms\":%.3f}\n"
+#define TEXT_REPLY "%u bytes from %u: seq=%u hlim=%u req_hlim=%u tclass=0x%02x time=%.3f ms\n"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = 1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmd_ping(int argc, char **argv)
+{
+	unsigned long count = 0, size = 56, daddr, tclass = 0;
+	double interval = 1, wait = 1, t0, min = 0, max = 0, sum = 0;
+	unsigned long sent = 0, received = 0;
+	long hop_limit = -1;
+	struct sigaction sa = { .sa_handler = on_signal };
+	const char *target = NULL;
+	int opt;
+
+	/* Options may come before or after the address. */
+	optind = 0;
+	while (optind < argc) {
+		opt = getopt(argc, argv, "+c:i:W:t:Q:s:");
+		if (opt == -1) {
+			if (target)
+				usage();
+			target = argv[optind++];
+			continue;
+		}
+		switch (opt) {
+		case 'c':
+			count = get_num(optarg, ULONG_MAX, "count");
+			break;
+		case 'i':
+			interval = get_seconds(optarg, "interval");
+			break;
+		case 'W':
+			wait = get_seconds(optarg, "timeout");
+			break;
+		case 't':
+			hop_limit = get_num(optarg, 255, "hop limit");
+			break;
+		case 'Q':
+			tclass = get_num(optarg, 255, "traffic class");
+			break;
+		case 's':
+			size = get_num(optarg, 65535, "size");
+			break;
+		default:
+			usage();
+		}
+	}
+	if (!target)
+		usage();
+	daddr = get_num(target, 65535, "address");
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!json)
+		printf("SUNH PING %lu: %lu data bytes\n", daddr, size);
+	while (!interrupted && (!count || sent < count)) {
+		struct echo_reply e = {};
+		struct reply r = { .arg = &e };
+		struct nlmsghdr *nlh;
+		double left;
+		int err;
+
+		t0 = now();
+		nlh = msg_start(family_id, SUNH_CMD_ECHO, 0);
+		mnl_attr_put_u16(nlh, SUNH_A_ADDR, daddr);
+		mnl_attr_put_u16(nlh, SUNH_A_SEQ, sent + 1);
+		mnl_attr_put_u16(nlh, SUNH_A_SIZE, size);
+		mnl_attr_put_u32(nlh, SUNH_A_TIMEOUT_MS,
+				 wait < 0.01 ? 10 : wait * 1000);
+		if (hop_limit >= 0)
+			mnl_attr_put_u8(nlh, SUNH_A_HOP_LIMIT, hop_limit);
+		if (tclass)
+			mnl_attr_put_u8(nlh, SUNH_A_TCLASS, tclass);
+		sent++;
+		err = request(nlh, echo_cb, &r);
+		if (!err) {
+			received++;
+			sum += e.rtt_ms;
+			if (received == 1 || e.rtt_ms < min)
+				min = e.rtt_ms;
+			if (e.rtt_ms > max)
+				max = e.rtt_ms;
+			printf(json ? JSON_REPLY : TEXT_REPLY, e.size, e.saddr,
+			       e.seq, e.hop_limit, e.req_hop_limit, e.tclass,
+			       e.rtt_ms);
+		} else if (err == -EINTR || interrupted) {
+			sent--;
+			break;
+		} else if (err == -ETIMEDOUT) {
+			if (!json)
+				printf("no reply: seq=%lu\n", sent);
+		} else if (err == -EPERM || err == -ENETUNREACH ||
+			   err == -ERANGE || err == -EINVAL) {
+			check(err, &r, "ping");
+		} else {
+			printf("seq=%lu: %s%s%s\n", sent, strerror(-err),
+			       r.ext ? ": " : "", r.ext ? r.ext : "");
+		}
+		fflush(stdout);
+		if (count && sent >= count)
+			break;
+		left = interval - (now() - t0);
+		if (left > 0 && !interrupted) {
+			struct timespec ts = {
+				.tv_sec = (time_t)left,
+				.tv_nsec = (long)((left - (time_t)left) * 1e9),
+			};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (!json) {
+		printf("--- %lu sunh ping statistics ---\n", daddr);
+		printf("%lu packets transmitted, %lu received, %lu%% packet loss\n",
+		       sent, received,
+		       sent ? (sent - received) * 100 / sent : 0);
+		if (received)
+			printf("rtt min/avg/max = %.3f/%.3f/%.3f ms\n", min,
+			       sum / received, max);
+	}
+	return received ? 0 : 1;
+}
+
+/* ---- raw frames (tests and troubleshooting) ---- */
+
+static uint16_t config_ethertype(void)
+{
+	struct nlmsghdr *nlh = msg_start(family_id, SUNH_CMD_CONFIG_GET, 0);
+	struct reply r = {};
+
+	check(request(nlh, parse_cb, &r), &r, "config");
+	return attrs[SUNH_A_ETHERTYPE] ?
+		mnl_attr_get_u16(attrs[SUNH_A_ETHERTYPE]) : 0x88b5;
+}
+
+/* Send one frame with the SUNH EtherType and an arbitrary payload. */
+static int cmd_inject(int argc, char **argv)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_halen = 6 };
+	unsigned long ethertype = 0;
+	unsigned char data[9000];
+	const char *hex = NULL;
+	size_t len = 0;
+	int fd;
+
+	while (argc > 0) {
+		if (!strcmp(argv[0], "dev") && argc > 1) {
+			sll.sll_ifindex = if_nametoindex(argv[1]);
+			if (!sll.sll_ifindex)
+				die("no such device \"%s\"", argv[1]);
+		} else if (matches(argv[0], "lladdr") && argc > 1) {
+			get_mac(argv[1], sll.sll_addr);
+		} else if (matches(argv[0], "ethertype") && argc > 1) {
+			ethertype = get_num(argv[1], 65535, "ethertype");
+		} else if (argc != 1) {
+			usage();
+		} else {
+			hex = argv[0];
+			break;
+		}
+		argc -= 2;
+		argv += 2;
+	}
+	if (!hex || !sll.sll_ifindex || strlen(hex) % 2)
+		usage();
+	for (; hex[0] && len < sizeof(data); hex += 2) {
+		unsigned int b;
+
+		if (sscanf(hex, "%2x", &b) != 1)
+			die("invalid hex bytes");
+		data[len++] = b;
+	}
+	if (!ethertype)
+		ethertype = config_ethertype();
+	sll.sll_protocol = htons(ethertype);
+	fd = socket(AF_PACKET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		die("packet socket: %s", strerror(errno));
+	if (sendto(fd, data, len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		die("send: %s", strerror(errno));
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	while (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "-json"))
+			json = true;
+		else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "-help"))
+			usage();
+		else
+			die("unknown option \"%s\"", argv[1]);
+		argc--;
+		argv++;
+	}
+	if (argc < 2)
+		usage();
+	nl_open();
+	argc -= 2;
+	argv += 2;
+	if (matches(argv[-1], "subnet"))
+		return cmd_subnet(argc, argv);
+	if (!strcmp(argv[-1], "set"))
+		return cmd_set(argc, argv);
+	if (matches(argv[-1], "forwarding")) {
+		if (argc != 1)
+			usage();
+		argv[-1] = "forwarding";
+		return cmd_set(2, argv - 1);
+	}
+	if (matches(argv[-1], "route"))
+		return cmd_route(argc, argv);
+	if (matches(argv[-1], "ping"))
+		return cmd_ping(argc + 1, argv - 1);
+	if (matches(argv[-1], "stats") || matches(argv[-1], "statistics"))
+		return cmd_stats(argc, argv);
+	if (!strcmp(argv[-1], "inject"))
+		return cmd_inject(argc, argv);
+	usage();
+}
