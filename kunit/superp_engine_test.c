@@ -259,22 +259,6 @@ static u64 t_settle(struct tnode *a, struct tnode *b, u64 now)
 	return now;
 }
 
-static void t_set_base(struct superp_conn *c, u32 psn, u16 xid)
-{
-	c->next_spsn = psn;
-	c->unacked_spsn = psn;
-	c->unsent_spsn = psn;
-	c->max_spsn = psn + c->rwin_peer;
-	c->next_acked_rpsn = psn;
-	c->ack_psn_sent = psn - 1;
-	c->next_ixid = xid;
-	c->unacked_ixid = xid;
-	c->acked_ixid = xid;
-	c->send_ixid = xid;
-	c->next_acked_txid = xid;
-	c->ack_xid_sent = xid - 1;
-}
-
 /* Configuration parameters: defaults valid, each range enforced by name. */
 static void params_validate_test(struct kunit *test)
 {
@@ -635,8 +619,8 @@ static void psn_wrap_test(struct kunit *test)
 	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
 	int i;
 
-	t_set_base(a->c, 0xfffffffe, 0);
-	t_set_base(b->c, 0xfffffffe, 0);
+	superp_conn_set_base(a->c, 0xfffffffe, 0);
+	superp_conn_set_base(b->c, 0xfffffffe, 0);
 	t_submit(a, SUPERP_OP_RMA_WRITE, 4, 0);
 	KUNIT_ASSERT_EQ(test, a->qn, 4);
 	KUNIT_EXPECT_EQ(test, a->q[2].psn, 0);
@@ -658,8 +642,8 @@ static void xid_wrap_read_reply_test(struct kunit *test)
 	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
 	int i;
 
-	t_set_base(a->c, 0, 0xfffe);
-	t_set_base(b->c, 0, 0xfffe);
+	superp_conn_set_base(a->c, 0, 0xfffe);
+	superp_conn_set_base(b->c, 0, 0xfffe);
 	b->reply_pkts = 3;
 	for (i = 0; i < 4; i++)
 		KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_READ, 1, 0), 0);
@@ -679,12 +663,12 @@ static void psn_reuse_test(struct kunit *test)
 	u64 now = 10ULL * 1000 * MS;
 	u64 *epoch = a->c->cold->psn_epoch;
 
-	t_set_base(a->c, 0, 0);
+	superp_conn_set_base(a->c, 0, 0);
 	epoch[0] = 1;			/* block 0 was used before */
 	epoch[1] = now - 1000 * MS;	/* and left 1 s ago */
 	t_submit(a, SUPERP_OP_NOOP, 1, now);
 	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_PSN_REUSE], 1);
-	t_set_base(a->c, 0x10000000, 1);
+	superp_conn_set_base(a->c, 0x10000000, 1);
 	epoch[2] = now - 3000 * MS;	/* block 1 left 3 s ago: fine */
 	t_submit(a, SUPERP_OP_NOOP, 1, now);
 	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_PSN_REUSE], 1);

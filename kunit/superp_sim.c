@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "superp_engine_int.h"
 #include "superp_sim.h"
 
 #define SIM_POOL	16384
@@ -483,23 +484,6 @@ static void sim_workload(struct superp_sim *s, struct sim_node *n)
 	}
 }
 
-/* Start both sides at chosen PSN and XID values (wrap-around tests). */
-static void sim_set_base(struct superp_conn *c, u32 psn, u16 xid)
-{
-	c->next_spsn = psn;
-	c->unacked_spsn = psn;
-	c->unsent_spsn = psn;
-	c->max_spsn = psn + c->rwin_peer;
-	c->next_acked_rpsn = psn;
-	c->ack_psn_sent = psn - 1;
-	c->next_ixid = xid;
-	c->unacked_ixid = xid;
-	c->acked_ixid = xid;
-	c->send_ixid = xid;
-	c->next_acked_txid = xid;
-	c->ack_xid_sent = xid - 1;
-}
-
 void superp_sim_default_cfg(struct superp_sim_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -595,7 +579,7 @@ static int sim_setup(struct superp_sim *s)
 					  SUPERP_CONN_ORDERED_RX : 0);
 		if (!n->x || !n->tgt || !n->c)
 			return -ENOMEM;
-		sim_set_base(n->c, cfg->psn_base, cfg->xid_base);
+		superp_conn_set_base(n->c, cfg->psn_base, cfg->xid_base);
 		sim_workload(s, n);
 	}
 	return 0;

@@ -15,7 +15,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 tap_plan 8
-flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+flags="-O1 -g -Werror -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 check "build engine, tests and simulator with ASan/UBSan" \
 	make -s -C "$sim" OUT="$build" CFLAGS="$flags" \
 	"$build/superp-sim" "$build/superp-engine-test" "$build/superp-sim-test"

@@ -54,6 +54,10 @@ make_base() {
 	for a in modprobe insmod rmmod lsmod depmod modinfo; do
 		ln -s ../bin/kmod "$stage/usr/sbin/$a"
 	done
+	# /bin/sh is dash, not busybox ash: busybox's shell runs its own
+	# applets ahead of PATH, so tests would get busybox's ip, tc or setpriv
+	# instead of the real tools. Busybox only fills in what is missing.
+	ln -s dash "$stage/usr/bin/sh"
 	cp /bin/busybox "$stage/usr/bin/busybox"
 	# No busybox init: if /init fails the kernel must panic, not wait.
 	for a in $(/bin/busybox --list | grep -vxE 'init|linuxrc'); do

@@ -45,11 +45,11 @@ else
 	check "echo requests counted" stat_ge echo_req_rx 3
 fi
 
-check_fail "unprivileged route add is refused" /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
+check_fail "unprivileged route add is refused" setpriv --reuid=65534 --regid=65534 --clear-groups \
 	sunh route add 9 dev eth0 lladdr 02:00:00:00:00:09
-check "... with EPERM" sh -c "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
+check "... with EPERM" sh -c "setpriv --reuid=65534 --regid=65534 --clear-groups \
 	sunh forwarding on 2>&1 | grep -q 'Operation not permitted'"
-check "unprivileged route show works" /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups sunh route show
+check "unprivileged route show works" setpriv --reuid=65534 --regid=65534 --clear-groups sunh route show
 barrier sunh-perm
 
 # Echo traffic in both directions while guest 1 unloads, then guest 2.

@@ -129,6 +129,32 @@ int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_init);
 
 /**
+ * superp_conn_set_base() - start a fresh connection at chosen sequence numbers.
+ * @c: a connection just initialised: nothing sent or received yet
+ * @psn: the first PSN, of both directions
+ * @xid: the first XID, of both directions
+ *
+ * The spec starts PSNs and XIDs at zero; tests start elsewhere to reach the
+ * wrap-around without sending four billion packets first.
+ */
+void superp_conn_set_base(struct superp_conn *c, u32 psn, u16 xid)
+{
+	c->next_spsn = psn;
+	c->unacked_spsn = psn;
+	c->unsent_spsn = psn;
+	c->max_spsn = psn + c->rwin_peer;
+	c->next_acked_rpsn = psn;
+	c->ack_psn_sent = psn - 1;
+	c->next_ixid = xid;
+	c->unacked_ixid = xid;
+	c->acked_ixid = xid;
+	c->send_ixid = xid;
+	c->next_acked_txid = xid;
+	c->ack_xid_sent = xid - 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_set_base);
+
+/**
  * superp_conn_create() - allocate a connection in its initial state.
  * @p: parameters (validated and copied).
  * @ops: callbacks.

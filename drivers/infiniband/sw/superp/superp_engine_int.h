@@ -129,6 +129,8 @@ static inline void superp_bm_shift(unsigned long *bm, unsigned int bits,
 }
 
 /* superp_conn.c */
+/* Tests only: start at chosen PSN and XID (wrap-around). */
+void superp_conn_set_base(struct superp_conn *c, u32 psn, u16 xid);
 void superp_event(struct superp_conn *c, enum superp_event ev, u32 info);
 void superp_conn_begin(struct superp_conn *c, u64 now);
 void superp_conn_end(struct superp_conn *c, u64 now);
