@@ -6,6 +6,7 @@
 #include <linux/errno.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "superp_engine_int.h"
@@ -302,7 +303,7 @@ static void sim_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
 	struct sim_node *n = c->priv;
 	struct superp_sim *s = n->sim;
 	const struct sim_pkt *sp = buf;
-	struct sim_tgt *t = &n->tgt[p->xid % c->tal_window];
+	struct sim_tgt *t = &n->tgt[p->xid & (c->tslots - 1)];
 
 	sim_delivered(n, p->psn);
 	if (p->opcode == SUPERP_OP_LAST_NULL || p->opcode == SUPERP_OP_NOOP)
@@ -330,7 +331,7 @@ static int sim_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 {
 	struct sim_node *n = c->priv;
 	struct superp_sim *s = n->sim;
-	struct sim_tgt *t = &n->tgt[xid % c->tal_window];
+	struct sim_tgt *t = &n->tgt[xid & (c->tslots - 1)];
 	int ret;
 
 	t->rcvd = 0;
@@ -572,8 +573,8 @@ static int sim_setup(struct superp_sim *s)
 		n->idx = i;
 		n->last_psn = cfg->psn_base - 1;
 		n->x = kvcalloc(cfg->ntrans + 1, sizeof(*n->x), GFP_KERNEL);
-		n->tgt = kvcalloc(cfg->params.tal_trans_window, sizeof(*n->tgt),
-				  GFP_KERNEL);
+		n->tgt = kvcalloc(roundup_pow_of_two(cfg->params.tal_trans_window),
+				  sizeof(*n->tgt), GFP_KERNEL);
 		n->c = superp_conn_create(&cfg->params, &sim_ops, n, i, !i,
 					  cfg->ordered[i] ?
 					  SUPERP_CONN_ORDERED_RX : 0);

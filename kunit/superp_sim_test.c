@@ -109,6 +109,16 @@ static void sim_window_1024_test(struct kunit *test)
  * timer retransmissions of the first PSN (the second and later ones are
  * sent twice) and every pending transaction fails.
  */
+/*
+ * Windows need not be powers of two (spec: 16..1024): with a window of 100
+ * the PSN and XID windows cross the wrap (the runs start just below it)
+ * without two in-flight sequence numbers sharing per-PSN or per-XID state.
+ */
+static void sim_window_100_test(struct kunit *test)
+{
+	sim_lossy(test, 50000, 4, 100, 20000);
+}
+
 static void sim_blackhole_test(struct kunit *test)
 {
 	struct superp_sim_result *r;
@@ -141,6 +151,7 @@ static struct kunit_case superp_sim_cases[] = {
 	KUNIT_CASE(sim_loss_10_test),
 	KUNIT_CASE(sim_loss_30_test),
 	KUNIT_CASE(sim_window_1024_test),
+	KUNIT_CASE(sim_window_100_test),
 	KUNIT_CASE(sim_blackhole_test),
 	{}
 };

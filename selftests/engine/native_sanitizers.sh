@@ -14,7 +14,7 @@ trap 'rm -rf "$build"' EXIT
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-tap_plan 8
+tap_plan 9
 flags="-O1 -g -Werror -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 check "build engine, tests and simulator with ASan/UBSan" \
 	make -s -C "$sim" OUT="$build" CFLAGS="$flags" \
@@ -26,6 +26,8 @@ check "simulator: 50,000 transactions, 1% loss" "$build/superp-sim" -n 50000 -l 
 check "simulator: 50,000 transactions, 10% loss" "$build/superp-sim" -n 50000 -l 100000
 check "simulator: 50,000 transactions, 30% loss (pdl_max_rtx 8)" \
 	"$build/superp-sim" -n 50000 -l 300000 -x 8
+check "simulator: a window of 100 (not a power of two) across the wrap" \
+	"$build/superp-sim" -n 20000 -w 100 -l 50000
 check "simulator: 100% loss breaks the connection, all transactions fail" \
 	"$build/superp-sim" -n 1000 -l 1000000 -b
 tap_exit

@@ -8,6 +8,7 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/limits.h>
+#include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -16,7 +17,7 @@
 
 struct superp_layout {
 	size_t spsn, ixid, txid, bm, rq, held, iseq, size;
-	unsigned int wlongs, tlongs, seq_longs;
+	unsigned int wslots, tslots, wlongs, tlongs, seq_longs;
 };
 
 static size_t superp_al8(size_t n)
@@ -24,31 +25,40 @@ static size_t superp_al8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-/* Place the cold arrays after the cold header, each sized by its window. */
+/*
+ * Place the cold arrays after the cold header. Per-PSN and per-XID state is
+ * indexed by sequence number modulo a power of two (the window rounded up):
+ * a power of two divides 2^32 and 2^16, so the sequence numbers of a window
+ * keep distinct slots across the wrap whatever the window size; the spec's
+ * "PSN % pdl_window_size" would not for, say, a window of 24.
+ */
 static void superp_layout(const struct superp_params *p, unsigned int flags,
 			  struct superp_layout *l)
 {
 	size_t w = p->pdl_window_size, t = p->tal_trans_window, off;
+	size_t ws = roundup_pow_of_two(w), ts = roundup_pow_of_two(t);
 
 	l->wlongs = BITS_TO_LONGS(w);
 	l->tlongs = BITS_TO_LONGS(t);
 	l->seq_longs = BITS_TO_LONGS(p->tal_max_pkt_per_trans);
 	off = superp_al8(sizeof(struct superp_conn_cold));
+	l->wslots = ws;
+	l->tslots = ts;
 	l->spsn = off;
-	off += w * sizeof(struct superp_spsn);
+	off += ws * sizeof(struct superp_spsn);
 	l->ixid = off;
-	off += t * sizeof(struct superp_ixid);
+	off += ts * sizeof(struct superp_ixid);
 	l->txid = off;
-	off += t * sizeof(struct superp_txid);
+	off += ts * sizeof(struct superp_txid);
 	l->bm = off;
 	off += (2 * l->wlongs + 3 * l->tlongs) * sizeof(long);
 	l->rq = off;
 	off = superp_al8(off + t * sizeof(u16));
 	l->held = off;
 	if (flags & SUPERP_CONN_ORDERED_RX)
-		off += w * sizeof(struct superp_held);
+		off += ws * sizeof(struct superp_held);
 	l->iseq = off;
-	off += 2 * t * l->seq_longs * sizeof(long);
+	off += 2 * ts * l->seq_longs * sizeof(long);
 	l->size = off;
 }
 
@@ -105,6 +115,8 @@ int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
 	c->off_rq = l.rq >> 3;
 	c->off_held = l.held >> 3;
 	c->off_iseq = l.iseq >> 3;
+	c->wslots = l.wslots;
+	c->tslots = l.tslots;
 	c->wlongs = l.wlongs;
 	c->tlongs = l.tlongs;
 	c->seq_longs = l.seq_longs;

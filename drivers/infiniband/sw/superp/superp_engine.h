@@ -336,6 +336,8 @@ struct superp_conn {
 	u16 off_iseq;		/* seqno bitmaps of ixid[], then of txid[] */
 	u16 off_rq;		/* reply queue */
 	u16 off_held;		/* ordered connections only */
+	u16 wslots;		/* per-PSN slots: window rounded up to 2^n */
+	u16 tslots;		/* per-XID slots: tal_window rounded up to 2^n */
 	u8 wlongs;		/* longs per window bitmap */
 	u8 tlongs;		/* longs per transaction-window bitmap */
 	u8 seq_longs;		/* longs per seqno bitmap */

@@ -40,7 +40,7 @@ static inline struct superp_spsn *superp_spsn(const struct superp_conn *c,
 {
 	struct superp_spsn *s = superp_cold_at(c, c->off_spsn);
 
-	return &s[psn % c->window];
+	return &s[psn & (c->wslots - 1)];
 }
 
 static inline struct superp_ixid *superp_ixid(const struct superp_conn *c,
@@ -48,7 +48,7 @@ static inline struct superp_ixid *superp_ixid(const struct superp_conn *c,
 {
 	struct superp_ixid *s = superp_cold_at(c, c->off_ixid);
 
-	return &s[xid % c->tal_window];
+	return &s[xid & (c->tslots - 1)];
 }
 
 static inline struct superp_txid *superp_txid(const struct superp_conn *c,
@@ -56,7 +56,7 @@ static inline struct superp_txid *superp_txid(const struct superp_conn *c,
 {
 	struct superp_txid *s = superp_cold_at(c, c->off_txid);
 
-	return &s[xid % c->tal_window];
+	return &s[xid & (c->tslots - 1)];
 }
 
 static inline struct superp_held *superp_held(const struct superp_conn *c,
@@ -64,7 +64,7 @@ static inline struct superp_held *superp_held(const struct superp_conn *c,
 {
 	struct superp_held *s = superp_cold_at(c, c->off_held);
 
-	return &s[psn % c->window];
+	return &s[psn & (c->wslots - 1)];
 }
 
 /* Bitmaps, each based at the left edge of its window. */
@@ -97,15 +97,15 @@ static inline unsigned long *superp_iseq(const struct superp_conn *c, u16 xid)
 {
 	unsigned long *b = superp_cold_at(c, c->off_iseq);
 
-	return b + (size_t)(xid % c->tal_window) * c->seq_longs;
+	return b + (size_t)(xid & (c->tslots - 1)) * c->seq_longs;
 }
 
 static inline unsigned long *superp_tseq(const struct superp_conn *c, u16 xid)
 {
 	unsigned long *b = superp_cold_at(c, c->off_iseq);
 
-	b += (size_t)c->tal_window * c->seq_longs;
-	return b + (size_t)(xid % c->tal_window) * c->seq_longs;
+	b += (size_t)c->tslots * c->seq_longs;
+	return b + (size_t)(xid & (c->tslots - 1)) * c->seq_longs;
 }
 
 static inline u16 *superp_rq(const struct superp_conn *c)
