@@ -7,7 +7,9 @@
 # opcode, every encapsulation and each malformed kind; tshark decodes them
 # with tools/wireshark/superp.lua; every decoded field is compared with what
 # was generated. Sizes and offsets come from the uapi headers through
-# `superp-gen --describe`, never from a table kept here.
+# `superp-gen --describe`, never from a table kept here. SUPERp-lite shares
+# next header 253 with SUPERp (a per-connection mode), so lite frames go to
+# a second capture decoded with -o superp.lite:TRUE.
 # Needs: make -C tools/superp-gen, and tshark.
 
 set -u
@@ -25,7 +27,6 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pcap=$tmp/frames.pcap
 
 # ------------------------------------------------------------ the layout
 declare -A C HLEN DATA STRUCT
@@ -70,18 +71,24 @@ lite_block() { max "$MINB" $((MINP - SUNH - TAL - HLEN[$1] * $2)); }
 # add NAME "FIELD=VALUE ..." GEN-ARGS...: one frame and what tshark must show.
 # VALUE "*" means present, an empty VALUE absent. Expert fields not named
 # must be absent. LAYOUT[i] names the opcode whose op header layout is
-# checked against the headers in that frame.
-declare -a NAME EXP LAYOUT
+# checked against the headers in that frame. SET[i] is the capture the frame
+# goes to: "superp", or "lite" (ADD_SET=lite add ...) decoded with the
+# superp.lite preference on; IDX[i] is its frame number there.
+declare -a NAME EXP LAYOUT SET IDX
+declare -A CNT=([superp]=0 [lite]=0)
 n=0
 add() {
-	local name=$1 exp=$2
+	local name=$1 exp=$2 set=${ADD_SET:-superp}
 	shift 2
-	if ! "$GEN" -a -w "$pcap" "$@" 2> "$tmp/err"; then
+	if ! "$GEN" -a -w "$tmp/$set.pcap" "$@" 2> "$tmp/err"; then
 		echo "# superp-gen failed for $name: $(cat "$tmp/err")"
 		exp="gen.failed=1"
 	fi
 	NAME[n]=$name
 	EXP[n]=$exp
+	SET[n]=$set
+	CNT[$set]=$((CNT[$set] + 1))
+	IDX[n]=${CNT[$set]}
 	n=$((n + 1))
 }
 layout() { LAYOUT[n - 1]=$1; }
@@ -172,9 +179,16 @@ add "pdl: DCID and RWIN 0xffff, ACK PSN none" \
 add "vlan: SUNH behind an 802.1Q tag" \
 	"vlan.id=5 superp.pdl.psn=3 superp.tal.opcode=9" \
 	--vlan 5 --opcode write --psn 3 --op payload=16
-add "lite: no PDL, next header 254, block enlarged past Ethernet padding" \
-	"sunh.nexthdr=${C[SUNH_NEXTHDR_SUPERP_LITE]} superp.pdl.psn= superp.tal.opcode=12 superp.data_offset=$((TAL + HLEN[send-qp])) superp.block_size=$(lite_block send-qp 1) superp.block.payload_len=1 frame.len=$(flen $S 0 send-qp 1 "$(lite_block send-qp 1)")" \
+ADD_SET=lite add "lite: no PDL, next header 253, block enlarged past Ethernet padding" \
+	"sunh.nexthdr=${C[SUNH_NEXTHDR_SUPERP]} superp.pdl.psn= superp.tal.opcode=12 superp.data_offset=$((TAL + HLEN[send-qp])) superp.block_size=$(lite_block send-qp 1) superp.block.payload_len=1 frame.len=$(flen $S 0 send-qp 1 "$(lite_block send-qp 1)")" \
 	--encap lite --opcode send-qp --op qpn=1,payload=1
+# A SUNH echo request (net/sunh/sunh_echo.c) made of the first TAL bytes of
+# a lite frame: eom sets type 128, opcode 0 is the hop limit byte, and the
+# little-endian XID 0x0100 and seqno 0x0200 read as big-endian 1 and 2.
+ADD_SET=lite add "echo: next header 254 is the SUNH echo, not SUPERp-lite" \
+	"sunh.nexthdr=${C[SUNH_NEXTHDR_ECHO]} sunh.echo.type=128 sunh.echo.req_hop_limit=0 sunh.echo.ident=1 sunh.echo.seq=2 superp.tal.opcode= superp.pdl.psn= superp.data_offset=" \
+	--encap lite --nexthdr "${C[SUNH_NEXTHDR_ECHO]}" --eom --opcode noop \
+	--xid 0x0100 --seqno 0x0200 --ack-xid 0
 add "udp/ipv4: port 7777, checksums good, write" \
 	"udp.dstport=${C[SUPERP_UDP_PORT]} ip.checksum.status=1 udp.checksum.status=1 superp.pdl.psn=9 superp.op.qpn=4 frame.len=$(flen $IP4 $PDL write 1 32)" \
 	--encap ipv4 --opcode write --psn 9 --op qpn=4,payload=32
@@ -193,6 +207,9 @@ add "malformed: frame cut inside the PDL" \
 add "malformed: frame cut inside the SUNH header" \
 	"sunh.expert.short_frame=*" \
 	--opcode noop --truncate $((ETH + 4))
+add "malformed: frame cut inside the SUNH echo header" \
+	"sunh.nexthdr=${C[SUNH_NEXTHDR_ECHO]} sunh.expert.echo_short=* superp.tal.opcode=" \
+	--encap lite --nexthdr "${C[SUNH_NEXTHDR_ECHO]}" --truncate $((ETH + SUNH + 4))
 add "malformed: num_ops larger than the op headers present" \
 	"superp.tal.num_ops=3 superp.expert.num_ops_len=*" \
 	--opcode read --op qpn=1 --num-ops 3
@@ -228,7 +245,7 @@ add "malformed: pure ACK with eom" \
 experts="superp.expert.short_frame superp.expert.block_small superp.expert.num_ops_len
 	superp.expert.num_ops_opcode superp.expert.unknown_opcode superp.expert.pad_too_large
 	superp.expert.reserved superp.expert.trailing superp.expert.pure_ack superp.expert.nack
-	sunh.expert.short_frame sunh.expert.hop_limit_zero"
+	sunh.expert.short_frame sunh.expert.hop_limit_zero sunh.expert.echo_short"
 declare -A want_field
 for e in "${EXP[@]}"; do
 	for kv in $e; do want_field[${kv%%=*}]=1; done
@@ -238,19 +255,29 @@ fields=(frame.number "${!want_field[@]}")
 targs=()
 for x in "${fields[@]}"; do targs+=(-e "$x"); done
 
-tshark_run() {
-	tshark -n -X "lua_script:$LUA" -o ip.check_checksum:TRUE \
-		-o udp.check_checksum:TRUE -r "$pcap" "$@" 2> "$tmp/tshark.err"
+tshark_run() { # set tshark-args...
+	local set=$1 lite=FALSE
+	shift
+	[ "$set" = lite ] && lite=TRUE
+	tshark -n -X "lua_script:$LUA" -o "superp.lite:$lite" -o ip.check_checksum:TRUE \
+		-o udp.check_checksum:TRUE -r "$tmp/$set.pcap" "$@" 2>> "$tmp/tshark.err"
 }
-tshark_run -T fields -E "separator=|" -E occurrence=a -E aggregator=, \
-	"${targs[@]}" > "$tmp/fields.out"
-tshark_run -T pdml > "$tmp/pdml"
+: > "$tmp/tshark.err"
+ndec=0
+for set in superp lite; do
+	tshark_run "$set" -T fields -E "separator=|" -E occurrence=a -E aggregator=, \
+		"${targs[@]}" > "$tmp/fields-$set.out"
+	tshark_run "$set" -T pdml > "$tmp/pdml-$set"
+	ndec=$((ndec + $(wc -l < "$tmp/fields-$set.out")))
+done
 
 nlayout=0
 for i in "${!LAYOUT[@]}"; do nlayout=$((nlayout + 1)); done
 tap_plan $((n + 1 + nlayout + 4))
 
-if [ "$(wc -l < "$tmp/fields.out")" -eq "$n" ] && ! grep -qi 'lua.*error' "$tmp/tshark.err"; then
+# A preference tshark does not know is an error, so this also checks that
+# the dissector registered superp.lite.
+if [ "$ndec" -eq "$n" ] && ! grep -qi 'lua.*error\|preference' "$tmp/tshark.err"; then
 	ok "tshark decodes $n frames with the dissector"
 else
 	not_ok "tshark decodes $n frames with the dissector"
@@ -259,7 +286,7 @@ fi
 
 # ------------------------------------------------------------ compare
 for i in $(seq 0 $((n - 1))); do
-	IFS="|" read -r -a row < <(sed -n "$((i + 1))p" "$tmp/fields.out")
+	IFS="|" read -r -a row < <(sed -n "${IDX[i]}p" "$tmp/fields-${SET[i]}.out")
 	declare -A got=()
 	for j in "${!fields[@]}"; do got[${fields[j]}]=${row[j]:-}; done
 	declare -A exp=()
@@ -284,16 +311,17 @@ for i in $(seq 0 $((n - 1))); do
 done
 
 # ------------------------------------------------------------ layouts
-# Fields of frame N as "name pos size", in tree order.
+# Fields of case N (1-based) as "name pos size", in tree order.
 pdml_frame() {
-	awk -v want="$1" '
+	local c=$(($1 - 1))
+	awk -v want="${IDX[c]}" '
 		/<packet>/ { pk++ }
 		pk == want && /<(field|proto) name="/ {
 			match($0, /name="[^"]*"/); nm = substr($0, RSTART + 6, RLENGTH - 7)
 			match($0, /pos="[0-9]*"/); ps = substr($0, RSTART + 5, RLENGTH - 6)
 			match($0, /size="[0-9]*"/); sz = substr($0, RSTART + 6, RLENGTH - 7)
 			print nm, ps, sz
-		}' "$tmp/pdml"
+		}' "$tmp/pdml-${SET[c]}"
 }
 
 # The dissector's names for a C member of an operation header.

@@ -4,6 +4,7 @@
  * that tests take offsets and sizes from the headers, not from a copy.
  */
 #include <stddef.h>
+#include <linux/sunh_netlink.h>
 #include "gen.h"
 
 #define CONST(c)	fprintf(out, "const %s %lu\n", #c, (unsigned long)(c))
@@ -32,7 +33,7 @@ void gen_describe(FILE *out)
 	CONST(ETH_P_SUNH);
 	CONST(SUNH_HLEN);
 	CONST(SUNH_NEXTHDR_SUPERP);
-	CONST(SUNH_NEXTHDR_SUPERP_LITE);
+	CONST(SUNH_NEXTHDR_ECHO);
 	CONST(SUNH_HOP_LIMIT_MAX);
 	CONST(SUPERP_UDP_PORT);
 	CONST(SUPERP_PDL_HLEN);

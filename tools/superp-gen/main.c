@@ -37,7 +37,8 @@ static const char help[] =
 "\n"
 "ETHERNET\n"
 "    --encap sunh|lite|ipv4|ipv6   encapsulation (default sunh); lite is\n"
-"                         SUNH without PDL, next header 254\n"
+"                         SUNH without PDL, next header 253 as SUPERp (a\n"
+"                         per-connection mode, not marked on the wire)\n"
 "    --dmac MAC --smac MAC (default 02:00:00:00:00:02, 02:00:00:00:00:01)\n"
 "    --vlan VID           add an 802.1Q tag\n"
 "    --ethertype N        override the EtherType (default 0x88b5 for SUNH)\n"
@@ -45,7 +46,7 @@ static const char help[] =
 "SUNH (and traffic class / flow label of IP)\n"
 "    --saddr N --daddr N  16-bit SUNH addresses (default 1, 2)\n"
 "    --tclass N           DSCP << 2 | ECN\n"
-"    --nexthdr N          default 253 (254 for lite)\n"
+"    --nexthdr N          default 253 (also for lite; 254 is the SUNH echo)\n"
 "    --hop-limit N        0..15 (default 15)\n"
 "    --flow-label N       0..4095 (also the IPv6 flow label)\n"
 "\n"
@@ -466,9 +467,9 @@ int main(int argc, char **argv)
 		die("unexpected argument: %s", argv[optind]);
 	if (!wfile && !ifname && !dump)
 		die("nothing to do: give -w FILE, -i IFNAME or -x%s", "");
+	/* Lite is a per-connection mode: the same next header as SUPERp. */
 	if (!f.nexthdr_set)
-		f.nexthdr = f.encap == ENCAP_LITE ? SUNH_NEXTHDR_SUPERP_LITE :
-			    SUNH_NEXTHDR_SUPERP;
+		f.nexthdr = SUNH_NEXTHDR_SUPERP;
 	if (!f.sport)
 		f.sport = 49152 + f.flow_label;
 	if (wfile && out_pcap_open(wfile, append, &fp))

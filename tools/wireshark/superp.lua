@@ -1,6 +1,8 @@
 -- SPDX-License-Identifier: GPL-2.0
--- Wireshark dissector for SUNH (EtherType 0x88B5) and SUPERp (SUNH next
--- header 253, SUPERp-lite 254, UDP port 7777).
+-- Wireshark dissector for SUNH (EtherType 0x88B5), SUPERp (SUNH next
+-- header 253, UDP port 7777) and the SUNH echo (next header 254).
+-- SUPERp-lite shares next header 253 (a per-connection mode), so a capture
+-- of a lite domain needs the preference: -o superp.lite:TRUE.
 -- Layout: Documentation/wire-format.rst and include/uapi/rdma/superp_wire.h.
 --   tshark -X lua_script:tools/wireshark/superp.lua -r capture.pcap -V
 
@@ -9,12 +11,17 @@ local superp = Proto("superp", "SUPERp")
 
 local ETH_P_SUNH = 0x88B5
 local NEXTHDR_SUPERP = 253
-local NEXTHDR_LITE = 254
+local NEXTHDR_ECHO = 254
+local ECHO_HLEN = 8
 local PDL_HLEN, TAL_HLEN, SUNH_HLEN = 16, 8, 8
 local MIN_BLOCK = 16
 local ETH_MIN_PAYLOAD = 46
 
 superp.prefs.udp_port = Pref.uint("UDP port", 7777, "UDP destination port of SUPERp")
+-- Nothing on the wire tells lite from SUPERp: the receiver knows it from the
+-- connection, a capture from the user.
+superp.prefs.lite = Pref.bool("SUNH next header 253 carries SUPERp-lite (no PDL)", false,
+	"Decode SUNH next header 253 without the PDL header, as in a lossless (lite) domain")
 
 ------------------------------------------------------------------ SUNH
 local sf = {
@@ -22,11 +29,21 @@ local sf = {
 	dscp = ProtoField.uint8("sunh.dscp", "DSCP", base.DEC, nil, 0xfc),
 	ecn = ProtoField.uint8("sunh.ecn", "ECN", base.DEC, nil, 0x03),
 	nexthdr = ProtoField.uint8("sunh.nexthdr", "Next Header", base.DEC,
-		{ [NEXTHDR_SUPERP] = "SUPERp", [NEXTHDR_LITE] = "SUPERp-lite" }),
+		{ [NEXTHDR_SUPERP] = "SUPERp", [NEXTHDR_ECHO] = "SUNH echo" }),
 	hop_limit = ProtoField.uint16("sunh.hop_limit", "Hop Limit", base.DEC, nil, 0xf000),
 	flow_label = ProtoField.uint16("sunh.flow_label", "Flow Label", base.DEC, nil, 0x0fff),
 	src = ProtoField.uint16("sunh.src", "Source Address", base.DEC),
 	dst = ProtoField.uint16("sunh.dst", "Destination Address", base.DEC),
+
+	-- Echo header: net/sunh/sunh_echo.c, all fields big-endian.
+	echo = ProtoField.none("sunh.echo", "SUNH echo"),
+	echo_type = ProtoField.uint8("sunh.echo.type", "Type", base.DEC,
+		{ [128] = "Echo request", [129] = "Echo reply" }),
+	echo_hop = ProtoField.uint8("sunh.echo.req_hop_limit", "Request hop limit", base.DEC),
+	echo_ident = ProtoField.uint16("sunh.echo.ident", "Identifier", base.DEC),
+	echo_seq = ProtoField.uint16("sunh.echo.seq", "Sequence number", base.DEC),
+	echo_rsvd = ProtoField.bytes("sunh.echo.rsvd", "Reserved"),
+	echo_payload = ProtoField.bytes("sunh.echo.payload", "Payload"),
 }
 sunh.fields = sf
 
@@ -36,6 +53,8 @@ local se = {
 	hop0 = ProtoExpert.new("sunh.expert.hop_limit_zero",
 		"Hop limit 0: accepted by the destination, dropped by a forwarder",
 		expert.group.PROTOCOL, expert.severity.NOTE),
+	echo_short = ProtoExpert.new("sunh.expert.echo_short", "Frame shorter than the SUNH echo header",
+		expert.group.MALFORMED, expert.severity.ERROR),
 }
 sunh.experts = se
 
@@ -344,6 +363,26 @@ local function dissect_superp(tvb, pinfo, tree, lite, minlen)
 	return tvb:len()
 end
 
+local function dissect_echo(tvb, pinfo, tree)
+	local t = tree:add(sf.echo, tvb())
+	pinfo.cols.protocol = "SUNH echo"
+	if tvb:len() < ECHO_HLEN then
+		t:add_proto_expert_info(se.echo_short)
+		return
+	end
+	local ty = tvb(0, 1):uint()
+	local name = ty == 128 and "Echo request" or ty == 129 and "Echo reply" or
+		("Echo type " .. ty)
+	t:add(sf.echo_type, tvb(0, 1))
+	t:add(sf.echo_hop, tvb(1, 1))
+	t:add(sf.echo_ident, tvb(2, 2))
+	t:add(sf.echo_seq, tvb(4, 2))
+	t:add(sf.echo_rsvd, tvb(6, 2))
+	if tvb:len() > ECHO_HLEN then t:add(sf.echo_payload, tvb(ECHO_HLEN)) end
+	t:set_text(string.format("SUNH echo, %s", name))
+	pinfo.cols.info = string.format("%s id=%d seq=%d", name, tvb(2, 2):uint(), tvb(4, 2):uint())
+end
+
 function sunh.dissector(tvb, pinfo, tree)
 	pinfo.cols.protocol = "SUNH"
 	local t = tree:add(sunh, tvb(0, math.min(tvb:len(), SUNH_HLEN)))
@@ -354,7 +393,7 @@ function sunh.dissector(tvb, pinfo, tree)
 	local tc = t:add(sf.tclass, tvb(0, 1))
 	tc:add(sf.dscp, tvb(0, 1))
 	tc:add(sf.ecn, tvb(0, 1))
-	t:add(sf.nexthdr, tvb(1, 1))
+	local nhi = t:add(sf.nexthdr, tvb(1, 1))
 	local hl = t:add(sf.hop_limit, tvb(2, 2))
 	t:add(sf.flow_label, tvb(2, 2))
 	t:add(sf.src, tvb(4, 2))
@@ -366,12 +405,20 @@ function sunh.dissector(tvb, pinfo, tree)
 	pinfo.cols.dst = tostring(dst)
 	local nh = tvb(1, 1):uint()
 	local rest = tvb:len() - SUNH_HLEN
-	if nh == NEXTHDR_SUPERP or nh == NEXTHDR_LITE then
+	if nh == NEXTHDR_SUPERP then
+		local lite = superp.prefs.lite
+		if lite then nhi:append_text(" (decoded as SUPERp-lite: preference superp.lite)") end
 		if rest == 0 then
 			t:add_proto_expert_info(e.short, "No SUPERp headers after SUNH")
 		else
-			dissect_superp(tvb(SUNH_HLEN):tvb(), pinfo, tree, nh == NEXTHDR_LITE,
+			dissect_superp(tvb(SUNH_HLEN):tvb(), pinfo, tree, lite,
 				ETH_MIN_PAYLOAD - SUNH_HLEN)
+		end
+	elseif nh == NEXTHDR_ECHO then
+		if rest == 0 then
+			t:add_proto_expert_info(se.echo_short)
+		else
+			dissect_echo(tvb(SUNH_HLEN):tvb(), pinfo, tree)
 		end
 	elseif rest > 0 then
 		Dissector.get("data"):call(tvb(SUNH_HLEN):tvb(), pinfo, tree)

@@ -12,8 +12,13 @@
 
 #define ETH_P_SUNH		0x88B5	/* IEEE 802 local experimental 1 */
 #define SUNH_HLEN		8
-#define SUNH_NEXTHDR_SUPERP	253	/* RFC 3692 experimental protocol */
-#define SUNH_NEXTHDR_SUPERP_LITE 254	/* SUPERp-lite: no PDL header */
+/*
+ * SUPERp and SUPERp-lite (no PDL header) share one RFC 3692 experimental
+ * value: lite is a per-connection mode, known to the receiver from the
+ * connection of the source SUNH address. The other value, 254, is the SUNH
+ * echo (SUNH_NEXTHDR_ECHO in <linux/sunh_netlink.h>).
+ */
+#define SUNH_NEXTHDR_SUPERP	253
 #define SUNH_HOP_LIMIT_MAX	15
 #define SUNH_HOP_LIMIT_DEFAULT	15
 #define SUNH_HOP_LIMIT_SHIFT	12
