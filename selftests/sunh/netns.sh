@@ -4,8 +4,8 @@
 # pair run two SUPERp domains (10.23.0.0/16 bits 12 and 10.99.0.0/24 bits
 # 8): neither sees the other's configuration, and frames crossing between
 # them are dropped and counted, not delivered. Malformed frames (made with
-# `sunh inject`) are each dropped and counted; netlink requests with bad or
-# missing attributes fail with an error message.
+# the frame generator tools/superp-gen) are each dropped and counted;
+# netlink requests with bad or missing attributes fail with an error message.
 # superp-topology: single
 # superp-kernel: both
 # superp-timeout: 300
@@ -50,26 +50,26 @@ check "sn2: subnet set again" n2 sunh subnet set 10.99.0.0/24 bits 8
 check "sn2: forwarding on" n2 sunh forwarding on
 check "sn1 forwarding stays off" sh -c 'ip netns exec sn1 sunh subnet show | grep -q "forwarding off"'
 
-# Malformed frames, sent from sn1 to sn2 (local address 5, 8 bits).
-inject() { n1 sunh inject dev v1 lladdr "${MAC:-$M2}" "$@"; }
-bad() { # counter hexbytes
-	local before
-	before=$(sunh_stat "$1" sn2)
-	inject "$2"
+# Malformed frames from the frame generator, sent from sn1 to sn2 (local
+# address 5, 8 address bits). Later options override the defaults of gen().
+gen() { n1 superp-gen -i v1 --smac "$M1" --dmac "$M2" --saddr 1 --daddr 5 "$@"; }
+bad() { # counter superp-gen-options...
+	local counter=$1 before
+	shift
+	before=$(sunh_stat "$counter" sn2)
+	gen "$@" > /dev/null
 	sleep 0.2
-	stat_grew "$1" "$before" sn2
+	stat_grew "$counter" "$before" sn2
 }
-#        tc nh hl|flow saddr daddr
-check "truncated frame" bad rx_drop_truncated 00fd
-check "destination outside 8 bits" bad rx_drop_addr_range 00fdf0000001012c
-check "source outside 8 bits" bad rx_drop_addr_range 00fdf00002000005
-check "unknown Next Header" bad rx_drop_unknown_nexthdr 0063f00000010005
-check "malformed echo" bad rx_drop_echo_malformed 00fef000000100050000
-check "hop limit 1 when forwarding" bad fwd_drop_hop_limit 00fd100000010063
-check "hop limit 0 when forwarding" bad fwd_drop_hop_limit 00fd000000010063
-MAC=02:00:00:00:00:77
-check "frame for another MAC" bad rx_drop_otherhost 00fef00000010005
-unset MAC
+check "truncated frame" bad rx_drop_truncated --truncate 16 --no-pad
+check "destination outside 8 bits" bad rx_drop_addr_range --daddr 300
+check "source outside 8 bits" bad rx_drop_addr_range --saddr 0x200
+check "unknown Next Header" bad rx_drop_unknown_nexthdr --nexthdr 99
+check "malformed echo" bad rx_drop_echo_malformed --nexthdr 254 --truncate 24 --no-pad
+check "hop limit 1 when forwarding" bad fwd_drop_hop_limit --hop-limit 1 --daddr 0x63
+check "hop limit 0 when forwarding" bad fwd_drop_hop_limit --hop-limit 0 --daddr 0x63
+check "frame for another MAC" bad rx_drop_otherhost --dmac 02:00:00:00:00:77
+# A well-formed echo request with hop limit 0, built byte by byte.
 check "hop limit 0 is accepted by the destination" sh -c \
 	"ip netns exec sn1 sunh inject dev v1 lladdr $M2 00fe000000010005800000010001000000 && sleep 0.2 && [ \$(ip netns exec sn2 sunh stats | awk '\$1==\"echo_req_rx\" {print \$2}') -ge 1 ]"
 
