@@ -8,6 +8,10 @@ set -euo pipefail
 
 kernel=$1
 mkdir -p "$SUPERP_BUILD"
+# One writer at a time: a second run waits rather than mixing its objects
+# and initramfs with ours.
+exec 9> "$SUPERP_BUILD/.lock"
+flock 9
 
 case "$kernel" in
 test)

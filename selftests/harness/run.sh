@@ -73,7 +73,12 @@ for t in "${tests[@]}"; do
 	done
 done
 
+# Runs sharing a results directory would delete each other's logs under
+# running guests: refuse. Separate runs set SUPERP_RESULTS (and, when they
+# rebuild, SUPERP_BUILD, which prepare.sh locks while it writes).
 mkdir -p "$SUPERP_RESULTS"
+exec 8> "$SUPERP_RESULTS/.lock"
+flock -n 8 || die "another run is using $SUPERP_RESULTS (set SUPERP_RESULTS)"
 passed=0 failed=0 skipped=0 testno=0
 
 report() { # verdict name detail
@@ -205,6 +210,7 @@ run_group() { # group
 			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
 			-append "console=ttyS0 acpi=off panic=-1 loglevel=6 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel" \
 			-serial "file:$dir/guest$i.console" -serial "file:$dir/guest$i.out" \
+			-d guest_errors,cpu_reset -D "$dir/guest$i.qemu-log" \
 			"${nics[@]}" > "$dir/guest$i.qemu" 2>&1 &
 		pids+=($!)
 	done
@@ -237,8 +243,13 @@ run_group() { # group
 		if [ "${rcs[$((i - 1))]}" = 124 ] || [ "${rcs[$((i - 1))]}" = 137 ]; then
 			failed=$((failed + 1)); report fail "$what" "(timed out after ${gtimeout}s)"
 		elif ! grep -q '^@@SUPERP-DONE' "$dir/guest$i.out"; then
-			failed=$((failed + 1)); report fail "$what" "(died before finishing)"
+			failed=$((failed + 1))
+			report fail "$what" "(died before finishing; qemu exit ${rcs[$((i - 1))]})"
 			tail -30 "$dir/guest$i.console" | sed 's/^/#   /'
+			# A reset without a console message (e.g. a triple fault) is
+			# only visible in QEMU's CPU reset log.
+			grep -c 'CPU Reset' "$dir/guest$i.qemu-log" 2>/dev/null |
+				sed 's/^/#   CPU resets logged by QEMU: /'
 		elif grep -qE "$SPLAT" "$dir/guest$i.console"; then
 			failed=$((failed + 1)); report fail "$what" "(kernel reported a problem)"
 			grep -E -A 12 "$SPLAT" "$dir/guest$i.console" | head -60 | sed 's/^/#   /'
