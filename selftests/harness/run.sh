@@ -90,12 +90,22 @@ report() { # verdict name detail
 	esac
 }
 
-# Count the TAP result lines of one test's output (top level only).
-tally_tap() { # file -> sets tp tf ts
-	tp=$(grep -cE '^ok [0-9]+' "$1" | head -1)
+# Count the TAP result lines of one test's output (top level only). A
+# missing plan, or one that does not match the results (a test that stopped
+# early), is one more failure.
+tally_tap() { # file -> sets tp tf ts, appends to detail
+	local plan n
+	tp=$(grep -cE '^ok [0-9]+' "$1")
 	ts=$(grep -cE '^ok [0-9]+.*# *SKIP' "$1")
 	tf=$(grep -cE '^not ok [0-9]+' "$1")
+	n=$((tp + tf))
 	tp=$((tp - ts))
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)\( *#.*\)\{0,1\}$/\1/p' "$1" | tail -1)
+	if [ -z "$plan" ]; then
+		tf=$((tf + 1)); detail+=" [guest $g: no TAP plan]"
+	elif [ "$plan" != "$n" ]; then
+		tf=$((tf + 1)); detail+=" [guest $g: planned $plan, ran $n]"
+	fi
 }
 
 # Count a KUnit module's cases with the kernel tree's KTAP parser.
@@ -208,7 +218,7 @@ run_group() { # group
 			qemu-system-x86_64 -machine pc -accel tcg -cpu max,la57=off -smp "$smp" -m "$mem" \
 			-nodefaults -display none -no-reboot \
 			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
-			-append "console=ttyS0 acpi=off panic=-1 loglevel=6 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel" \
+			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel" \
 			-serial "file:$dir/guest$i.console" -serial "file:$dir/guest$i.out" \
 			-d guest_errors,cpu_reset -D "$dir/guest$i.qemu-log" \
 			"${nics[@]}" > "$dir/guest$i.qemu" 2>&1 &

@@ -27,8 +27,9 @@ expect_red() { # test why-pattern [env...]
 }
 
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 expect_red selftests/harness/selfcheck/failing-test.sh '^not ok .*failing-test.sh'
+expect_red selftests/harness/selfcheck/stops-early.sh '^not ok .*stops-early.sh .*planned 3, ran 1'
 expect_red kunit/harness_selfcheck_test '^not ok .*kunit/harness_selfcheck_test \(1 passed, 1 failed'
 expect_red selftests/harness/selfcheck/kernel-warning.sh '^not ok .*guest 1 \(kernel reported a problem\)'
 expect_red selftests/harness/selfcheck/hung-guest.sh '^not ok .*guest 1 \(timed out' SUPERP_GROUP_TIMEOUT=45

@@ -13,7 +13,7 @@
 me=$SUPERP_ID
 peer=$((3 - me))
 
-tap_plan 13
+tap_begin
 
 check "load sunh" load_sunh
 check "subnet set 10.23.0.0/16 bits 12" sunh subnet set 10.23.0.0/16 bits 12
@@ -28,15 +28,9 @@ if is_coordinator; then
 	check "ping $peer" sh -c "sunh ping $peer -c 3 -i 0.2 | tee /tmp/ping.out"
 	check "one hop: hop limit 15 both ways" grep -q "hlim=15 req_hlim=15" /tmp/ping.out
 	check "entry for $peer is resolved" sh -c "sunh route show | tee /dev/stderr | grep -q '^$peer dev eth0 lladdr 52:54:00:23:00:0$peer resolved'"
-else
-	ok "# guest 1 pings"
-	ok "# guest 1 pings"
-	ok "# guest 1 pings"
 fi
 barrier sunh-pinged
-if is_coordinator; then
-	ok "# guest 2 checks learning"
-else
+if ! is_coordinator; then
 	check "entry for $peer is learned" sh -c "sunh -j route show | grep -q '\"addr\":$peer,\"dev\":\"eth0\",\"lladdr\":\"52:54:00:23:00:0$peer\",\"origin\":\"learned\"'"
 fi
 if is_coordinator; then

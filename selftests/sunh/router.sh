@@ -13,11 +13,12 @@
 R=1 A=2 B=3
 B_ADDR=259
 
-tap_plan 14
+tap_begin
 
 check "load sunh" load_sunh
 check "subnet set 10.23.0.0/16 bits 12" sunh subnet set 10.23.0.0/16 bits 12
 [ "$SUPERP_ID" = $R ] && sunh forwarding on
+
 barrier sunh-configured
 
 # 1. A pings B through R.
@@ -27,12 +28,9 @@ $A)
 	check "B received hop limit 14, A got the reply with 14" \
 		grep -q "from $B_ADDR: seq=.* hlim=14 req_hlim=14" /tmp/ping.out
 	;;
-*)
-	ok "# A pings"
-	ok "# A pings"
-	;;
 esac
 barrier sunh-pinged
+
 case $SUPERP_ID in
 $R) check "R forwarded both ways" stat_ge fwd_packets 6 ;;
 $B) check "B learned A (2) behind R" sh -c "sunh route show | grep -q '^2 dev eth0 lladdr 52:54:00:23:01:01 learned'" ;;
@@ -47,39 +45,25 @@ if [ "$SUPERP_ID" = $A ]; then
 	check "hop limit 2 reaches B with 1" sh -c "sunh ping $B_ADDR -c 1 -t 2 | grep -q 'req_hlim=1 '"
 	check "traffic class with ECN CE kept through R both ways" \
 		sh -c "sunh ping $B_ADDR -c 1 -Q 0xbb | grep -q 'tclass=0xbb '"
-else
-	ok "# A sends"
-	ok "# A sends"
-	ok "# A sends"
 fi
 barrier sunh-hl1-sent
 if [ "$SUPERP_ID" = $R ]; then
 	check "R counted the hop-limit drop" stat_grew fwd_drop_hop_limit "$hl0"
-else
-	ok "# R counts"
 fi
 
 # 3. Forwarding off at R.
 if [ "$SUPERP_ID" = $R ]; then
 	nl0=$(sunh_stat rx_drop_not_local)
 	check "forwarding off" sunh forwarding off
-else
-	ok "# R switches forwarding off"
 fi
 barrier sunh-fwd-off
 if [ "$SUPERP_ID" = $A ]; then
 	check_fail "B is unreachable" sunh ping $B_ADDR -c 1 -W 1
 	check "R itself still answers on 257" sunh ping 257 -c 1
-else
-	ok "# A sends"
-	ok "# A sends"
 fi
 barrier sunh-fwd-off-sent
 if [ "$SUPERP_ID" = $R ]; then
 	check "R counted the not-forwarded frame" stat_grew rx_drop_not_local "$nl0"
-	check "rmmod sunh" rmmod sunh
-else
-	ok "# R counts"
-	check "rmmod sunh" rmmod sunh
 fi
+check "rmmod sunh" rmmod sunh
 tap_exit
