@@ -177,6 +177,35 @@ static void superp_tal_tgt_complete(struct superp_conn *c, u16 xid, u16 off)
 	superp_tal_check_quiesce(c);
 }
 
+/*
+ * Receive processing step 3, the same for target and initiator: the eom
+ * packet fixes the transaction's packet count and may come only once, and
+ * no seqno may lie at or past it. Reports @dup_eom or SUPERP_EV_SEQNO_RANGE
+ * and returns false, or records the seqno in @seq and returns true.
+ */
+static bool superp_tal_track_seqno(struct superp_conn *c, unsigned long *seq,
+				   u16 *num_packets, const struct superp_pkt *p,
+				   enum superp_event dup_eom)
+{
+	if (p->eom) {
+		if (*num_packets) {
+			superp_event(c, dup_eom, p->seqno);
+			return false;
+		}
+		if (find_next_bit(seq, c->max_pkts, p->seqno + 1) <
+		    c->max_pkts) {
+			superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
+			return false;
+		}
+		*num_packets = p->seqno + 1;
+	} else if (*num_packets && p->seqno >= *num_packets) {
+		superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
+		return false;
+	}
+	__set_bit(p->seqno, seq);
+	return true;
+}
+
 /* Receive target processing, steps 1-5. */
 static void superp_tal_tgt_rx(struct superp_conn *c, const struct superp_pkt *p,
 			      void *buf)
@@ -209,22 +238,9 @@ static void superp_tal_tgt_rx(struct superp_conn *c, const struct superp_pkt *p,
 		superp_event(c, SUPERP_EV_BAD_OPCODE, p->opcode);
 		return;
 	}
-	if (p->eom) {						/* 3 */
-		if (t->num_packets) {
-			superp_event(c, SUPERP_EV_TGT_DUP_EOM, p->seqno);
-			return;
-		}
-		if (find_next_bit(seq, c->max_pkts, p->seqno + 1) <
-		    c->max_pkts) {
-			superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
-			return;
-		}
-		t->num_packets = p->seqno + 1;
-	} else if (t->num_packets && p->seqno >= t->num_packets) {
-		superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
+	if (!superp_tal_track_seqno(c, seq, &t->num_packets, p,	/* 3 */
+				    SUPERP_EV_TGT_DUP_EOM))
 		return;
-	}
-	__set_bit(p->seqno, seq);
 	t->rcvd++;
 	if (c->ops->target_pkt)
 		c->ops->target_pkt(c, p, buf);			/* 4 */
@@ -266,22 +282,9 @@ static void superp_tal_ini_rx(struct superp_conn *c, const struct superp_pkt *p,
 		superp_event(c, SUPERP_EV_INI_DUP_SEQNO, p->seqno);
 		return;
 	}
-	if (p->eom) {						/* 3 */
-		if (e->rx_num) {
-			superp_event(c, SUPERP_EV_INI_DUP_EOM, p->seqno);
-			return;
-		}
-		if (find_next_bit(seq, c->max_pkts, p->seqno + 1) <
-		    c->max_pkts) {
-			superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
-			return;
-		}
-		e->rx_num = p->seqno + 1;
-	} else if (e->rx_num && p->seqno >= e->rx_num) {
-		superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
+	if (!superp_tal_track_seqno(c, seq, &e->rx_num, p,	/* 3, 4 */
+				    SUPERP_EV_INI_DUP_EOM))
 		return;
-	}
-	__set_bit(p->seqno, seq);				/* 4 */
 	e->rx_cnt++;
 	if (p->opcode == SUPERP_OP_TRANS_ERROR) {
 		e->flags |= SUPERP_IX_ERROR;
