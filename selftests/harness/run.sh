@@ -9,8 +9,12 @@
 #   # superp-topology: host | single | pair | router   (default single)
 #   # superp-kernel: test | stock | both               (default test)
 #   # superp-timeout: SECONDS                          (default 300)
+#   # superp-capture: CHECK   (a script beside the test, run on the host)
 # Tests sharing a kernel and topology run in one boot, in the order given.
-# Logs: $SUPERP_RESULTS/<group>/guestN.{console,out}.
+# When a test of the boot declares a capture, every segment's bridge is
+# captured for the whole boot and CHECK runs afterwards with the captures
+# (segment order) as arguments; its TAP counts as part of the test.
+# Logs: $SUPERP_RESULTS/<group>/guestN.{console,out}, segN.pcap.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -21,7 +25,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) force_kernel=$2; shift ;;
 	--no-prepare) prepare= ;;
-	-h | --help) sed -n '3,14p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,18p' "$0"; exit 0 ;;
 	*) tests+=("$1") ;;
 	esac
 	shift
@@ -102,9 +106,9 @@ tally_tap() { # file -> sets tp tf ts, appends to detail
 	tp=$((tp - ts))
 	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)\( *#.*\)\{0,1\}$/\1/p' "$1" | tail -1)
 	if [ -z "$plan" ]; then
-		tf=$((tf + 1)); detail+=" [guest $g: no TAP plan]"
+		tf=$((tf + 1)); detail+=" [$who: no TAP plan]"
 	elif [ "$plan" != "$n" ]; then
-		tf=$((tf + 1)); detail+=" [guest $g: planned $plan, ran $n]"
+		tf=$((tf + 1)); detail+=" [$who: planned $plan, ran $n]"
 	fi
 }
 
@@ -125,19 +129,20 @@ tally_kunit() { # file -> sets tp tf ts
 
 # Judge one test from its output segment(s); adds to the totals.
 judge() { # name kind seg...
-	local name=$1 kind=$2 seg rc detail="" verdict=ok g=0
+	local name=$1 kind=$2 seg rc detail="" verdict=ok g=0 who
 	shift 2
 	local p=0 f=0 s=0
 	for seg in "$@"; do
-		g=$((g + 1))
+		g=$((g + 1)) who="guest $g"
+		case "$seg" in */capture.*) who="capture check" ;; esac
 		if [ ! -s "$seg" ] || ! grep -q '^@@SUPERP-END ' "$seg"; then
-			f=$((f + 1)); detail+=" [guest $g: did not finish]"
+			f=$((f + 1)); detail+=" [$who: did not finish]"
 			continue
 		fi
 		rc=$(sed -n 's/^@@SUPERP-END .* rc=\([0-9]*\).*/\1/p' "$seg" | tail -1)
 		if [ "$kind" = kunit ]; then tally_kunit "$seg"; else tally_tap "$seg"; fi
 		if [ "$rc" != 0 ] && [ "$rc" != 4 ] && [ "$tf" = 0 ]; then
-			tf=1; detail+=" [guest $g: exit $rc]"
+			tf=1; detail+=" [$who: exit $rc]"
 		fi
 		if [ "$rc" = 4 ] && [ $((tp + tf + ts)) = 0 ]; then ts=1; fi
 		p=$((p + tp)) f=$((f + tf)) s=$((s + ts))
@@ -167,9 +172,49 @@ run_host_tests() {
 }
 
 netns=
+cap_pids=()
 cleanup() {
+	stop_capture
 	[ -n "$netns" ] && ip netns del "$netns" 2>/dev/null
 	netns=
+}
+
+# Capture every segment's bridge of the running group (promiscuous: the
+# bridge device then sees the frames it forwards between guests).
+start_capture() { # dir nseg
+	local s t
+	for s in $(seq 0 $(($2 - 1))); do
+		ip netns exec "$netns" dumpcap -q -P -i "br$s" -w "$1/seg$s.pcap" \
+			2> "$1/seg$s.dumpcap" &
+		cap_pids+=($!)
+	done
+	# Guests boot for seconds; still, nothing is sent before every
+	# capture is running.
+	for s in $(seq 0 $(($2 - 1))); do
+		for t in $(seq 50); do
+			[ -s "$1/seg$s.pcap" ] && break
+			sleep 0.2
+		done
+		[ -s "$1/seg$s.pcap" ] || { log "capture on br$s did not start"; cat "$1/seg$s.dumpcap" >&2; return 1; }
+	done
+}
+
+stop_capture() {
+	[ ${#cap_pids[@]} -gt 0 ] || return 0
+	kill -TERM "${cap_pids[@]}" 2>/dev/null
+	wait "${cap_pids[@]}" 2>/dev/null
+	cap_pids=()
+}
+
+# Run a test's capture check on the host; prints its output segment.
+run_capture_check() { # dir test nseg
+	local check out s pcaps=()
+	check=$(dirname "$2")/$(prop "$2" capture "")
+	out=$1/capture.$(echo "$2" | tr / _).seg
+	for s in $(seq 0 $(($3 - 1))); do pcaps+=("$1/seg$s.pcap"); done
+	(cd "$SUPERP_TOP/$(dirname "$2")" &&
+		timeout 120 "$SUPERP_TOP/$check" "${pcaps[@]}"; echo "@@SUPERP-END $check rc=$?") > "$out" 2>&1
+	echo "$out"
 }
 trap cleanup EXIT
 
@@ -197,6 +242,13 @@ run_group() { # group
 		ip -n "$netns" link add "br$s" type bridge
 		ip -n "$netns" link set "br$s" mtu 9000 up
 	done
+	local capture=()
+	while read -r kind name _; do
+		[ "$kind" = selftest ] && [ -n "$(prop "$name" capture "")" ] && capture+=("$name")
+	done < "$plan"
+	if [ ${#capture[@]} -gt 0 ]; then
+		start_capture "$dir" "$nseg" || { cleanup; return 1; }
+	fi
 	smp=$(( $(nproc) / n )); [ "$smp" -ge 1 ] || smp=1
 	[ "$kernel" = test ] && mem=1024 || mem=512
 	for i in $(seq 1 "$n"); do
@@ -229,6 +281,7 @@ run_group() { # group
 		wait "${pids[$((i - 1))]}"
 		rcs+=($?)
 	done
+	stop_capture
 	cleanup
 	rm -f "$dir/initrd.cpio"
 	# Serial lines end in CRLF.
@@ -244,6 +297,8 @@ run_group() { # group
 				"$dir/guest$i.out" > "$seg"
 			segs+=("$seg")
 		done
+		[ "$kind" = selftest ] && [ -n "$(prop "$name" capture "")" ] &&
+			segs+=("$(run_capture_check "$dir" "$name" "$nseg")")
 		judge "$([ "$kind" = kunit ] && echo "kunit/$name" || echo "$name")" "$kind" "${segs[@]}"
 	done < "$plan"
 
@@ -267,6 +322,7 @@ run_group() { # group
 			passed=$((passed + 1)); report ok "$what" "(clean console)"
 		fi
 	done
+	return 0
 }
 
 if [ -n "$prepare" ]; then
@@ -284,7 +340,9 @@ if [ ${#host_tests[@]} -gt 0 ]; then
 fi
 for g in $(printf '%s\n' "${!group_tests[@]}" | LC_ALL=C sort); do
 	phase_begin "guests $g"
-	run_group "$g"
+	if ! run_group "$g"; then
+		failed=$((failed + 1)); report fail "$g" "(the boot could not be set up)"
+	fi
 	phase_end
 done
 echo "1..$testno"

@@ -3,10 +3,12 @@
 # SUNH forwarding: A (10.23.0.2, SUNH 2) reaches B (10.23.1.3, SUNH 259)
 # through the router R (10.23.0.1 and 10.23.1.1, SUNH 1 and 257). The hop
 # limit drops by one per hop, a packet sent with hop limit 1 dies at R and
-# is counted there, and with forwarding off R drops and counts.
+# is counted there, and with forwarding off R drops and counts. The host
+# checks the captures of both segments afterwards (router_capture).
 # superp-topology: router
 # superp-kernel: both
 # superp-timeout: 300
+# superp-capture: router_capture
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/sunh/sunh_lib"
 
