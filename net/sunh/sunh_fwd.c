@@ -6,6 +6,7 @@
  */
 #include <linux/skbuff.h>
 #include <kunit/visibility.h>
+#include <net/route.h>
 #include "sunh_private.h"
 
 /**
@@ -67,6 +68,8 @@ int sunh_forward(struct sunh_net *sn, struct sunh_domain *d,
 			    f->flow_label);
 	skb_forward_csum(skb);
 	skb_clear_tstamp(skb);
+	/* Queue by traffic class on the way out, as IPv4 forwarding does. */
+	skb->priority = rt_tos2priority(f->tclass);
 	SUNH_INC(sn, FWD_PACKETS);
 	return sunh_nexthop_xmit(sn, skb, &nh) ? NET_RX_DROP : NET_RX_SUCCESS;
 

@@ -217,6 +217,8 @@ drop:
  *
  * Looks up (or resolves) the next hop of @p->daddr, prepends the SUNH
  * header and transmits. A destination owned by this node is looped back.
+ * Unless the caller set skb->priority, the traffic class sets it (IPv4's
+ * TOS to priority map), so qdiscs and egress QoS maps see the class.
  *
  * Context: any context that may call dev_queue_xmit().
  * Return: 0 when the packet was handed to the device or queued for address
@@ -277,6 +279,11 @@ int sunh_output(struct net *net, struct sk_buff *skb,
 	}
 	sh = skb_push(skb, SUNH_HLEN);
 	sunh_hdr_pack(sh, &f);
+	/* A priority chosen by the sender wins; otherwise the traffic class
+	 * picks the queue, as the TOS byte does for IPv4.
+	 */
+	if (!skb->priority)
+		skb->priority = rt_tos2priority(f.tclass);
 	SUNH_INC(sn, TX_PACKETS);
 	SUNH_ADD(sn, TX_BYTES, skb->len);
 	err = sunh_nexthop_xmit(sn, skb, &nh);

@@ -101,7 +101,7 @@ make_base() {
 # project's modules in extra/, indexed by depmod so modprobe resolves deps.
 make_modules() {
 	local out=$1 ver=$2 modroot=$3 kodir=$4 m f
-	local want="virtio_pci virtio_net ib_core ib_uverbs rdma_ucm rdma_cm rdma_rxe siw sch_netem veth"
+	local want="virtio_pci virtio_net ib_core ib_uverbs rdma_ucm rdma_cm rdma_rxe siw sch_netem sch_prio veth"
 
 	mkdir -p "$stage/usr/lib/modules/$ver/extra"
 	for m in $want; do

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Two nodes on one segment: SUNH echo between them, entries resolved through
 # ARP on the sender and learned from received frames on the receiver, hop
-# limit untouched without a router, unprivileged users cannot change
+# limit untouched without a router, the traffic class picks the transmit
+# queue, unprivileged users cannot change
 # anything, and `rmmod sunh` while echo traffic flows is clean.
 # superp-topology: pair
 # superp-kernel: both
@@ -35,6 +36,16 @@ if ! is_coordinator; then
 fi
 if is_coordinator; then
 	check "echo replies counted" stat_ge echo_rep_rx 3
+	# The traffic class picks the queue (IPv4's TOS map): 0x08 (throughput)
+	# is bulk, band 2 (class 1:3) of a default prio qdisc; class 0 is not.
+	check "prio qdisc on eth0" tc qdisc add dev eth0 root handle 1: prio
+	bulk=$(band_packets eth0 3)
+	check "ping with traffic class 0x08" sunh ping "$peer" -c 3 -i 0.1 -Q 0x08
+	check "... queued in the bulk band" band_grew eth0 3 "${bulk:-0}" 3
+	bulk=$(band_packets eth0 3)
+	check "ping with traffic class 0" sunh ping "$peer" -c 3 -i 0.1
+	check "... not queued in the bulk band" band_same eth0 3 "${bulk:-0}"
+	check "prio qdisc removed" tc qdisc del dev eth0 root
 else
 	check "echo requests counted" stat_ge echo_req_rx 3
 fi

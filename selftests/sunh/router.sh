@@ -3,8 +3,9 @@
 # SUNH forwarding: A (10.23.0.2, SUNH 2) reaches B (10.23.1.3, SUNH 259)
 # through the router R (10.23.0.1 and 10.23.1.1, SUNH 1 and 257). The hop
 # limit drops by one per hop, a packet sent with hop limit 1 dies at R and
-# is counted there, and with forwarding off R drops and counts. The host
-# checks the captures of both segments afterwards (router_capture).
+# is counted there, R queues forwarded frames by traffic class, and with
+# forwarding off R drops and counts. The host checks the captures of both
+# segments afterwards (router_capture).
 # superp-topology: router
 # superp-kernel: both
 # superp-timeout: 300
@@ -39,7 +40,21 @@ $B) check "B learned A (2) behind R" sh -c "sunh route show | grep -q '^2 dev et
 $A) check "A resolved B (259) to R's MAC" sh -c "sunh route show | grep -q '^$B_ADDR dev eth0 lladdr 52:54:00:23:00:01 resolved'" ;;
 esac
 
-# 2. Hop limit 1 from A: R must drop it.
+# 2. R queues forwarded frames by traffic class: 0x08 is bulk, band 2
+# (class 1:3) of a default prio qdisc on its output device.
+if [ "$SUPERP_ID" = $R ]; then
+	check "prio qdisc on R's eth1" tc qdisc add dev eth1 root handle 1: prio
+	bulk=$(band_packets eth1 3)
+fi
+barrier sunh-prio
+[ "$SUPERP_ID" = $A ] && check "A pings B with traffic class 0x08" sunh ping $B_ADDR -c 3 -i 0.1 -Q 0x08
+barrier sunh-prio-sent
+if [ "$SUPERP_ID" = $R ]; then
+	check "R queued the forwarded requests in the bulk band" band_grew eth1 3 "${bulk:-0}" 3
+	check "prio qdisc removed" tc qdisc del dev eth1 root
+fi
+
+# 3. Hop limit 1 from A: R must drop it.
 [ "$SUPERP_ID" = $R ] && hl0=$(sunh_stat fwd_drop_hop_limit)
 barrier sunh-hl1
 if [ "$SUPERP_ID" = $A ]; then
@@ -53,7 +68,7 @@ if [ "$SUPERP_ID" = $R ]; then
 	check "R counted the hop-limit drop" stat_grew fwd_drop_hop_limit "$hl0"
 fi
 
-# 3. Forwarding off at R.
+# 4. Forwarding off at R.
 if [ "$SUPERP_ID" = $R ]; then
 	nl0=$(sunh_stat rx_drop_not_local)
 	check "forwarding off" sunh forwarding off
