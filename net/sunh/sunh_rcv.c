@@ -150,6 +150,7 @@ int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
 	struct sunh_net *sn = sunh_pernet(net);
 	struct sunh_domain *d;
 	struct sunh_skb_cb *cb;
+	u16 own;
 
 	BUILD_BUG_ON(sizeof(struct sunh_skb_cb) > sizeof(skb->cb));
 
@@ -187,6 +188,16 @@ int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
 		net_dbg_ratelimited("sunh: %s: address %u -> %u outside %u bits\n",
 				    dev->name, cb->hdr.saddr, cb->hdr.daddr,
 				    d->subnet.addr_bits);
+		goto drop;
+	}
+	/* Only the domain's interfaces (those with an IP address in the
+	 * subnet) take part: a frame arriving on any other port is neither
+	 * learned from, delivered nor forwarded. Local traffic loops back.
+	 */
+	if (!(dev->flags & IFF_LOOPBACK) && sunh_dev_addr(net, d, dev, &own)) {
+		SUNH_INC(sn, RX_DROP_NO_DEV_ADDR);
+		net_dbg_ratelimited("sunh: %s: no address in the subnet, frame %u -> %u dropped\n",
+				    dev->name, cb->hdr.saddr, cb->hdr.daddr);
 		goto drop;
 	}
 	if (READ_ONCE(sn->learning))

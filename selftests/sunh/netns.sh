@@ -3,7 +3,8 @@
 # Namespaces and bad input, in one guest. Two namespaces joined by a veth
 # pair run two SUPERp domains (10.23.0.0/16 bits 12 and 10.99.0.0/24 bits
 # 8): neither sees the other's configuration, and frames crossing between
-# them are dropped and counted, not delivered. Malformed frames (made with
+# them are dropped and counted, not delivered; a port without an address
+# in the subnet does not take part. Malformed frames (made with
 # the frame generator tools/superp-gen) are each dropped and counted;
 # netlink requests with bad or missing attributes fail with an error message.
 # superp-topology: single
@@ -12,7 +13,7 @@
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/sunh/sunh_lib"
 
-tap_plan 46
+tap_plan 51
 
 n1() { ip netns exec sn1 "$@"; }
 n2() { ip netns exec sn2 "$@"; }
@@ -72,6 +73,29 @@ check "frame for another MAC" bad rx_drop_otherhost --dmac 02:00:00:00:00:77
 # A well-formed echo request with hop limit 0, built byte by byte.
 check "hop limit 0 is accepted by the destination" sh -c \
 	"ip netns exec sn1 sunh inject dev v1 lladdr $M2 00fe000000010005800000010001000000 && sleep 0.2 && [ \$(ip netns exec sn2 sunh stats | awk '\$1==\"echo_req_rx\" {print \$2}') -ge 1 ]"
+
+# A port of sn2 with no address in its subnet (a management port, say) is
+# not an interface of the domain: a well-formed echo request arriving there
+# is dropped and counted, and teaches sn2 nothing; with an address in the
+# subnet the same frame is answered.
+ip link add v3 netns sn1 type veth peer name v4 netns sn2
+ip -n sn2 addr add 192.168.77.4/24 dev v4
+ip -n sn1 link set v3 up
+ip -n sn2 link set v4 up
+M4=$(mac v4 sn2)
+# Echo request 33 -> 5, hop limit 15, identifier 1, sequence 1.
+mgmt_echo() { n1 sunh inject dev v3 lladdr "$M4" 00fef00000210005800000010001000000; sleep 0.2; }
+nd=$(sunh_stat rx_drop_no_dev_addr sn2)
+rq=$(sunh_stat echo_req_rx sn2)
+mgmt_echo
+check "echo on a port outside the subnet is dropped and counted" stat_grew rx_drop_no_dev_addr "$nd" sn2
+check "... not answered" sh -c "[ \$(ip netns exec sn2 sunh stats | awk '\$1==\"echo_req_rx\" {print \$2}') = $rq ]"
+check_fail "... and not learned" sh -c "ip netns exec sn2 sunh route show | grep -q '^33 '"
+ip -n sn2 addr add 10.99.0.6/24 dev v4
+mgmt_echo
+check "with an address in the subnet the port takes part" stat_grew echo_req_rx "$rq" sn2
+check "... and its sender is learned" sh -c "ip netns exec sn2 sunh route show | grep -q '^33 dev v4 .* learned'"
+ip -n sn1 link del v3
 
 # Bad netlink requests: errno plus an extack message, nothing changed.
 check "prefix too short: message" sh -c 'sunh subnet set 10.0.0.0/8 2>&1 | grep -q "host part"'

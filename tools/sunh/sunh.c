@@ -294,6 +294,7 @@ static const char *const stat_names[__SUNH_STAT_MAX] = {
 	[SUNH_STAT_TX_DROP_NO_SOURCE] = "tx_drop_no_source",
 	[SUNH_STAT_TX_DROP_NOMEM] = "tx_drop_nomem",
 	[SUNH_STAT_TX_DROP_DEV] = "tx_drop_dev",
+	[SUNH_STAT_RX_DROP_NO_DEV_ADDR] = "rx_drop_no_dev_addr",
 };
 
 /* ---- subnet and settings ---- */

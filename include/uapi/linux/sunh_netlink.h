@@ -146,7 +146,8 @@ enum sunh_origin {
 
 /**
  * enum sunh_stat - per-namespace counters (Documentation/sunh.rst explains
- * each one); RX_DROP_* and TX_DROP_* and FWD_DROP_* count discarded frames
+ * each one); RX_DROP_* and TX_DROP_* and FWD_DROP_* count discarded frames.
+ * New counters are appended: the values are ABI.
  */
 enum sunh_stat {
 	SUNH_STAT_RX_PACKETS,
@@ -181,6 +182,7 @@ enum sunh_stat {
 	SUNH_STAT_TX_DROP_NO_SOURCE,
 	SUNH_STAT_TX_DROP_NOMEM,
 	SUNH_STAT_TX_DROP_DEV,
+	SUNH_STAT_RX_DROP_NO_DEV_ADDR,
 
 	__SUNH_STAT_MAX
 };
