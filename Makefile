@@ -11,23 +11,32 @@ HARNESS := selftests/harness
 BUILD := build
 KDIR ?= $(shell $(HARNESS)/build-kernel.sh)
 TOOLS := $(patsubst %/Makefile,%,$(wildcard tools/*/Makefile))
+PROVIDER := providers/superp
 
-.PHONY: all modules userspace tools $(TOOLS) setup kernel check test demo clean
+.PHONY: all modules userspace tools $(TOOLS) provider setup kernel check test demo clean
 
 all: modules userspace
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-userspace: tools $(BUILD)/superp-barrier
+userspace: tools provider $(BUILD)/superp-barrier $(BUILD)/superp-verbs-probe
 
 tools: $(TOOLS)
 $(TOOLS):
 	$(MAKE) -C $@
 
+# The rdma-core provider (libibverbs loads it for superp* devices).
+provider:
+	$(MAKE) -C $(PROVIDER)
+
 $(BUILD)/superp-barrier: $(HARNESS)/superp-barrier.c
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -o $@ $<
+
+$(BUILD)/superp-verbs-probe: selftests/verbs/superp-verbs-probe.c include/uapi/rdma/superp-abi.h
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -Wextra -Werror -Iinclude/uapi -o $@ $< -libverbs
 
 setup:
 	$(HARNESS)/setup.sh
@@ -46,7 +55,7 @@ demo: setup
 
 # Needs no kernel tree (KDIR would build one): remove kbuild output by name.
 clean:
-	for t in $(TOOLS); do $(MAKE) -C $$t clean; done
+	for t in $(TOOLS) $(PROVIDER); do $(MAKE) -C $$t clean; done
 	find include net drivers kunit \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
 		-o -name '*.mod.c' -o -name '.*.cmd' -o -name modules.order \) -delete
 	rm -f Module.symvers modules.order .*.cmd

@@ -68,12 +68,10 @@ make_base() {
 	# libibverbs: only the soft providers (and ours) are useful in a guest.
 	mkdir -p "$stage/etc/libibverbs.d"
 	cp /etc/libibverbs.d/rxe.driver /etc/libibverbs.d/siw.driver "$stage/etc/libibverbs.d/"
-	if [ -f "$SUPERP_TOP/providers/superp/libsuperp-rdmav34.so" ]; then
-		copy_with_libs "$SUPERP_TOP/providers/superp/libsuperp-rdmav34.so"
-		mv "$stage$SUPERP_TOP/providers/superp/libsuperp-rdmav34.so" \
-			"$stage/usr/lib/x86_64-linux-gnu/libibverbs/"
-		cp "$SUPERP_TOP/providers/superp/superp.driver" "$stage/etc/libibverbs.d/"
-	fi
+	copy_with_libs "$SUPERP_TOP/providers/superp/libsuperp-rdmav34.so"
+	mv "$stage$SUPERP_TOP/providers/superp/libsuperp-rdmav34.so" \
+		"$stage/usr/lib/x86_64-linux-gnu/libibverbs/"
+	cp "$SUPERP_TOP/providers/superp/superp.driver" "$stage/etc/libibverbs.d/"
 
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' \
 		> "$stage/etc/passwd"
@@ -84,8 +82,10 @@ make_base() {
 	mkdir -p "$stage/superp/bin"
 	install -m 755 "$SUPERP_TOP/selftests/harness/guest-init" "$stage/init"
 	cp -r "$SUPERP_TOP/selftests" "$stage/superp/selftests"
-	copy_with_libs "$SUPERP_BUILD/superp-barrier"
-	mv "$stage$SUPERP_BUILD/superp-barrier" "$stage/superp/bin/"
+	for b in superp-barrier superp-verbs-probe; do
+		copy_with_libs "$SUPERP_BUILD/$b"
+		mv "$stage$SUPERP_BUILD/$b" "$stage/superp/bin/"
+	done
 	for t in "$SUPERP_TOP"/tools/*/; do
 		t=${t%/}
 		if [ -x "$t/$(basename "$t")" ]; then

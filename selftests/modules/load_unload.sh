@@ -8,7 +8,7 @@
 # superp-timeout: 300
 . "$SUPERP_ROOT/selftests/lib.sh"
 
-tap_plan 14
+tap_plan 15
 
 link_present() { rdma link show | grep -q "link $1/1 "; }
 
@@ -21,6 +21,8 @@ check_fail "a second device on eth0 is refused" rdma link add superp1 type super
 check_fail "a missing netdev is refused" rdma link add superp1 type superp netdev nosuchdev
 check "rdma link delete superp0" rdma link delete superp0
 check_fail "superp0 is gone" link_present superp0
+# eth0 is free again: only the name can be the reason for a refusal.
+check_fail "a name without the superp prefix is refused" rdma link add rdma7 type superp netdev eth0
 
 ip link add sv0 type veth peer name sv1
 ip link set sv0 up

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Every kernel C file and header of the project passes checkpatch --strict
-# (the kernel tree's own script, from the test kernel's source).
+# (the kernel tree's own script, from the test kernel's source), and so does
+# the user-space C written in kernel style.
 # superp-topology: host
 # superp-timeout: 300
 . "$(dirname "$0")/../lib.sh"
@@ -11,12 +12,22 @@ checkpatch=$(test_kernel_dir)/src/scripts/checkpatch.pl
 cd "$SUPERP_TOP" || exit 1
 mapfile -t files < <(git ls-files -- 'net/*.[ch]' 'drivers/*.[ch]' 'kunit/*.[ch]' \
 	'include/*.h' | LC_ALL=C sort)
+# User-space C in kernel style (the provider, test helpers): the same rules
+# minus the kernel-only ones (kernel integer types and attribute macros;
+# C11's _Static_assert is not CamelCase).
+mapfile -t user_files < <(git ls-files -- 'providers/*.[ch]' 'selftests/*.c' | LC_ALL=C sort)
 
-tap_plan ${#files[@]}
+tap_plan $((${#files[@]} + ${#user_files[@]}))
 [ -f "$checkpatch" ] || { tap_diag "no $checkpatch (run make kernel)"; exit "$KSFT_FAIL"; }
+# SPDX_LICENSE_TAG: uapi headers carry the Linux-syscall-note form.
+ignore=FILE_PATH_CHANGES,SPDX_LICENSE_TAG
 for f in "${files[@]}"; do
-	# SPDX_LICENSE_TAG: uapi headers carry the Linux-syscall-note form.
 	check "checkpatch --strict $f" perl "$checkpatch" --no-tree --strict --terse \
-		--show-types --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -q -f "$f"
+		--show-types --ignore "$ignore" -q -f "$f"
+done
+ignore+=,PREFER_KERNEL_TYPES,PREFER_DEFINED_ATTRIBUTE_MACRO,CAMELCASE,MACRO_ARG_REUSE
+for f in "${user_files[@]}"; do
+	check "checkpatch --strict $f (user space)" perl "$checkpatch" --no-tree --strict --terse \
+		--show-types --ignore "$ignore" -q -f "$f"
 done
 tap_exit

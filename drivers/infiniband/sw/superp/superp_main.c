@@ -40,6 +40,17 @@ static int superp_newlink(const char *ibdev_name, struct net_device *ndev)
 
 	if (ndev->type != ARPHRD_ETHER)
 		return -EINVAL;
+	/*
+	 * Out of tree we have no driver ID, so libibverbs finds our provider
+	 * by this name prefix: any other name would hide the device from
+	 * user space.
+	 */
+	if (strncmp(ibdev_name, SUPERP_LINK_TYPE, strlen(SUPERP_LINK_TYPE))) {
+		pr_warn_ratelimited("%s: device name %s does not start with \"%s\" (libibverbs matches the provider by name)\n",
+				    SUPERP_DRV_NAME, ibdev_name,
+				    SUPERP_LINK_TYPE);
+		return -EINVAL;
+	}
 
 	mutex_lock(&superp_link_mutex);
 	sdev = superp_get_by_netdev(ndev);

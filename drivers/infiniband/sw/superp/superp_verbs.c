@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ib_superp: the verbs device. Device and port queries and protection
- * domains work; the verbs that need the transport (QPs, CQs, MRs) answer
- * -EOPNOTSUPP until the PDL/TAL engine is wired in.
+ * ib_superp: the verbs device. Device and port queries, user contexts (for
+ * the rdma-core provider) and protection domains work; the verbs that need
+ * the transport (QPs, CQs, MRs) answer -EOPNOTSUPP until the PDL/TAL engine
+ * is wired in.
  */
 #include <linux/etherdevice.h>
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/superp-abi.h>
 
 #include "superp.h"
 
@@ -92,6 +94,42 @@ static enum rdma_link_layer superp_get_link_layer(struct ib_device *ibdev,
 	return IB_LINK_LAYER_ETHERNET;
 }
 
+/*
+ * ibv_open_device(): the provider and the driver agree on the ABI version
+ * (checked by libibverbs from sysfs, repeated in the response) and on the
+ * optional fields each side filled in (comp_mask).
+ */
+static int superp_alloc_ucontext(struct ib_ucontext *ibuc,
+				 struct ib_udata *udata)
+{
+	struct superp_alloc_ucontext_resp resp = {
+		.abi_version = SUPERP_UVERBS_ABI_VERSION,
+	};
+	struct superp_alloc_ucontext_cmd cmd = {};
+	int err;
+
+	if (udata->inlen > sizeof(cmd) &&
+	    !ib_is_udata_cleared(udata, sizeof(cmd),
+				 udata->inlen - sizeof(cmd))) {
+		ibdev_dbg(ibuc->device, "open: unknown trailing request data\n");
+		return -EOPNOTSUPP;
+	}
+	err = ib_copy_from_udata(&cmd, udata, min(sizeof(cmd), udata->inlen));
+	if (err)
+		return err;
+	if (cmd.comp_mask) {
+		ibdev_dbg(ibuc->device, "open: unknown comp_mask 0x%llx\n",
+			  cmd.comp_mask);
+		return -EOPNOTSUPP;
+	}
+	return ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
+}
+
+/* Nothing is kept per context yet; the core requires the callback. */
+static void superp_dealloc_ucontext(struct ib_ucontext *ibuc)
+{
+}
+
 static int superp_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	return 0;
@@ -174,12 +212,15 @@ static int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 static const struct ib_device_ops superp_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_UNKNOWN,
+	.uverbs_abi_ver = SUPERP_UVERBS_ABI_VERSION,
 
 	.alloc_pd = superp_alloc_pd,
+	.alloc_ucontext = superp_alloc_ucontext,
 	.create_cq = superp_create_cq,
 	.create_qp = superp_create_qp,
 	.dealloc_driver = superp_dealloc_driver,
 	.dealloc_pd = superp_dealloc_pd,
+	.dealloc_ucontext = superp_dealloc_ucontext,
 	.dereg_mr = superp_dereg_mr,
 	.destroy_cq = superp_destroy_cq,
 	.destroy_qp = superp_destroy_qp,

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * superp: the rdma-core (libibverbs) provider of the ib_superp soft-RDMA
+ * device. superp.c binds devices and opens user contexts, verbs.c has the
+ * verbs.
+ */
+#ifndef SUPERP_H
+#define SUPERP_H
+
+#include <stddef.h>
+#include <rdma/superp-abi.h>
+
+#include "ibverbs_provider.h"
+
+#define superp_container_of(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/* One per RDMA device libibverbs matched to us. */
+struct superp_device {
+	struct verbs_device vdev;
+};
+
+/* One per ibv_open_device(). */
+struct superp_context {
+	struct verbs_context vctx;
+};
+
+static inline struct superp_context *to_sctx(struct ibv_context *ibctx)
+{
+	return superp_container_of(ibctx, struct superp_context, vctx.context);
+}
+
+/* GET_CONTEXT: our driver data right after the core command/response. */
+struct superp_get_context_cmd {
+	struct ibv_get_context ibv_cmd;
+	struct superp_alloc_ucontext_cmd drv;
+};
+
+struct superp_get_context_resp {
+	struct ib_uverbs_get_context_resp ibv_resp;
+	struct superp_alloc_ucontext_resp drv;
+};
+
+/* The kernel finds driver data by these offsets; no padding allowed. */
+_Static_assert(offsetof(struct superp_get_context_cmd, drv) ==
+	       sizeof(struct ibv_get_context) &&
+	       sizeof(struct superp_get_context_cmd) ==
+	       sizeof(struct ibv_get_context) +
+	       sizeof(struct superp_alloc_ucontext_cmd),
+	       "GET_CONTEXT command layout");
+_Static_assert(offsetof(struct superp_get_context_resp, drv) ==
+	       sizeof(struct ib_uverbs_get_context_resp) &&
+	       sizeof(struct superp_get_context_resp) ==
+	       sizeof(struct ib_uverbs_get_context_resp) +
+	       sizeof(struct superp_alloc_ucontext_resp),
+	       "GET_CONTEXT response layout");
+
+int superp_query_device_ex(struct ibv_context *ibctx,
+			   const struct ibv_query_device_ex_input *input,
+			   struct ibv_device_attr_ex *attr, size_t attr_size);
+int superp_query_port(struct ibv_context *ibctx, uint8_t port_num,
+		      struct ibv_port_attr *attr);
+struct ibv_pd *superp_alloc_pd(struct ibv_context *ibctx);
+int superp_dealloc_pd(struct ibv_pd *pd);
+
+#endif /* SUPERP_H */

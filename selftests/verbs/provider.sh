@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The rdma-core provider: libibverbs finds superp devices through
+# providers/superp, the stock utilities show them, a program opens one and
+# allocates protection domains, and the kernel side of the provider ABI
+# answers GET_CONTEXT and refuses optional fields it does not know.
+# superp-topology: single
+# superp-kernel: both
+# superp-timeout: 200
+. "$SUPERP_ROOT/selftests/lib.sh"
+
+tap_plan 16
+
+check "modprobe ib_superp" modprobe ib_superp
+check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
+check "ibv_devices lists superp0 with its node GUID (EUI-64 of MAC 52:54:00:23:00:01)" \
+	sh -c 'ibv_devices | grep -q "superp0[[:space:]]*505400fffe230001"'
+
+ibv_devinfo -v -d superp0 > /tmp/devinfo 2>&1
+check "ibv_devinfo opens superp0" grep -q '^hca_id:[[:space:]]*superp0' /tmp/devinfo
+check "... transport InfiniBand, node type CA" sh -c \
+	"grep -q 'transport:[[:space:]]*InfiniBand (0)' /tmp/devinfo"
+check "... port 1 active" grep -q 'state:[[:space:]]*PORT_ACTIVE (4)' /tmp/devinfo
+check "... link layer Ethernet" grep -q 'link_layer:[[:space:]]*Ethernet' /tmp/devinfo
+check "... active MTU 4096 on a 9000-byte netdev" grep -q 'active_mtu:[[:space:]]*4096 (5)' /tmp/devinfo
+check "... max_pd from the driver" grep -q 'max_pd:[[:space:]]*32764' /tmp/devinfo
+check "... RoCE v2 GID of 10.23.0.1" grep -q 'GID\[.*\]:[[:space:]]*::ffff:10.23.0.1, RoCE v2' /tmp/devinfo
+
+check "100 PDs allocated and freed through the provider" superp-verbs-probe pd superp0 100
+check "GET_CONTEXT answers with ABI version 1" sh -c \
+	'superp-verbs-probe context superp0 0 | grep -qx "abi_version 1 comp_mask 0x0 reserved 0"'
+check "an unknown comp_mask bit is refused with EOPNOTSUPP" sh -c \
+	'superp-verbs-probe context superp0 0x1 | grep -q "^error 95 "'
+
+check "rdma link delete superp0" rdma link delete superp0
+check_fail "ibv_devices no longer lists it" sh -c 'ibv_devices | grep -q superp0'
+check "rmmod ib_superp" rmmod ib_superp
+tap_exit
