@@ -29,8 +29,33 @@ struct list_node {
 
 /* Owned by libibverbs; the provider never looks inside. */
 struct verbs_sysfs_dev;
-/* Needed in full once MRs are supported; a pointer for now. */
-struct verbs_mr;
+
+/* How an MR was made; ibv_dereg_mr() reads it back. */
+enum ibv_mr_type {
+	IBV_MR_TYPE_MR,
+	IBV_MR_TYPE_NULL_MR,
+	IBV_MR_TYPE_IMPORTED_MR,
+	IBV_MR_TYPE_DMABUF_MR,
+};
+
+/*
+ * The provider allocates an MR as this; ibv_cmd_reg_mr() fills in all of
+ * it but the pd, addr and length of ibv_mr, which ibv_reg_mr() sets on
+ * return. ibv_dereg_mr() reads mr_type and access behind the ibv_mr it is
+ * given before handing the verbs_mr to the provider.
+ */
+struct verbs_mr {
+	struct ibv_mr ibv_mr;
+	enum ibv_mr_type mr_type;
+	int access;
+};
+
+_Static_assert(sizeof(enum ibv_mr_type) == sizeof(int) &&
+	       offsetof(struct verbs_mr, ibv_mr) == 0 &&
+	       offsetof(struct verbs_mr, mr_type) == sizeof(struct ibv_mr) &&
+	       offsetof(struct verbs_mr, access) ==
+	       sizeof(struct ibv_mr) + sizeof(int),
+	       "verbs_mr layout");
 
 /* Values of verbs_match_ent.kind that we use. */
 enum {
@@ -84,6 +109,7 @@ struct verbs_device {
 
 #ifdef __LP64__
 /* Sizes of the v44.0 layouts on LP64 (x86_64), worked out by hand. */
+_Static_assert(sizeof(struct verbs_mr) == 56, "verbs_mr");
 _Static_assert(sizeof(struct verbs_match_ent) == 24, "verbs_match_ent");
 _Static_assert(sizeof(struct verbs_device_ops) == 72, "verbs_device_ops");
 _Static_assert(offsetof(struct verbs_device, core_support) ==
@@ -253,6 +279,11 @@ struct ibv_alloc_pd {
 	struct ib_uverbs_alloc_pd core_payload;
 };
 
+struct ibv_reg_mr {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_reg_mr core_payload;
+};
+
 #define CHECK_CMD_LAYOUT(cmd, core)					\
 	_Static_assert(offsetof(struct cmd, core_payload) ==		\
 		       sizeof(struct ib_uverbs_cmd_hdr) &&		\
@@ -262,6 +293,7 @@ struct ibv_alloc_pd {
 CHECK_CMD_LAYOUT(ibv_get_context, ib_uverbs_get_context);
 CHECK_CMD_LAYOUT(ibv_query_port, ib_uverbs_query_port);
 CHECK_CMD_LAYOUT(ibv_alloc_pd, ib_uverbs_alloc_pd);
+CHECK_CMD_LAYOUT(ibv_reg_mr, ib_uverbs_reg_mr);
 #undef CHECK_CMD_LAYOUT
 
 /* The registration symbol carries the private ABI number in its name. */
@@ -306,5 +338,15 @@ int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd,
 		     struct ibv_alloc_pd *cmd, size_t cmd_size,
 		     struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size);
 int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
+/*
+ * Fills in the REG_MR command (start, length, hca_va, pd_handle,
+ * access_flags) and on success vmr's handle, keys, context, mr_type and
+ * access; cmd_size and resp_size count any driver data after them.
+ */
+int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+		   uint64_t hca_va, int access, struct verbs_mr *vmr,
+		   struct ibv_reg_mr *cmd, size_t cmd_size,
+		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
+int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
 
 #endif /* SUPERP_IBVERBS_PROVIDER_H */

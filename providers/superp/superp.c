@@ -19,9 +19,11 @@ static void superp_free_context(struct ibv_context *ibctx)
 static const struct verbs_context_ops superp_ctx_ops = {
 	.alloc_pd = superp_alloc_pd,
 	.dealloc_pd = superp_dealloc_pd,
+	.dereg_mr = superp_dereg_mr,
 	.free_context = superp_free_context,
 	.query_device_ex = superp_query_device_ex,
 	.query_port = superp_query_port,
+	.reg_mr = superp_reg_mr,
 };
 
 /*

@@ -2,7 +2,7 @@
 /*
  * superp: the rdma-core (libibverbs) provider of the ib_superp soft-RDMA
  * device. superp.c binds devices and opens user contexts, verbs.c has the
- * verbs.
+ * queries and PDs, mr.c memory registration.
  */
 #ifndef SUPERP_H
 #define SUPERP_H
@@ -62,5 +62,8 @@ int superp_query_port(struct ibv_context *ibctx, uint8_t port_num,
 		      struct ibv_port_attr *attr);
 struct ibv_pd *superp_alloc_pd(struct ibv_context *ibctx);
 int superp_dealloc_pd(struct ibv_pd *pd);
+struct ibv_mr *superp_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			     uint64_t hca_va, int access);
+int superp_dereg_mr(struct verbs_mr *vmr);
 
 #endif /* SUPERP_H */

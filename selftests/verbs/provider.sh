@@ -1,15 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The rdma-core provider: libibverbs finds superp devices through
-# providers/superp, the stock utilities show them, a program opens one and
-# allocates protection domains, and the kernel side of the provider ABI
-# answers GET_CONTEXT and refuses optional fields it does not know.
+# providers/superp, the stock utilities show them, a program opens one,
+# allocates protection domains and registers memory, and the kernel side of
+# the provider ABI answers GET_CONTEXT and refuses optional fields it does
+# not know.
 # superp-topology: single
 # superp-kernel: both
 # superp-timeout: 200
 . "$SUPERP_ROOT/selftests/lib.sh"
 
-tap_plan 16
+tap_plan 25
 
 check "modprobe ib_superp" modprobe ib_superp
 check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
@@ -24,9 +25,37 @@ check "... port 1 active" grep -q 'state:[[:space:]]*PORT_ACTIVE (4)' /tmp/devin
 check "... link layer Ethernet" grep -q 'link_layer:[[:space:]]*Ethernet' /tmp/devinfo
 check "... active MTU 4096 on a 9000-byte netdev" grep -q 'active_mtu:[[:space:]]*4096 (5)' /tmp/devinfo
 check "... max_pd from the driver" grep -q 'max_pd:[[:space:]]*32764' /tmp/devinfo
+check "... max_mr from the driver" grep -q 'max_mr:[[:space:]]*65536' /tmp/devinfo
 check "... RoCE v2 GID of 10.23.0.1" grep -q 'GID\[.*\]:[[:space:]]*::ffff:10.23.0.1, RoCE v2' /tmp/devinfo
 
 check "100 PDs allocated and freed through the provider" superp-verbs-probe pd superp0 100
+# Memory regions: keys distinct, access flags checked, bad ranges refused.
+check "100 MRs of 64 KiB registered (local/remote write, remote read), keys distinct" \
+	sh -c 'superp-verbs-probe mr superp0 100 65536 0x7 | grep -qx "registered 100 MRs, keys distinct"'
+check "a 16 MiB MR with all access flags (atomic too)" \
+	sh -c 'superp-verbs-probe mr superp0 1 16777216 0xf | grep -q "^registered 1 MRs"'
+# mr_refused ACCESS ERRNO: registering with ACCESS fails with ERRNO.
+mr_refused() {
+	local out
+	out=$(superp-verbs-probe mr superp0 1 4096 "$1" 2>&1)
+	printf '%s\n' "$out" | grep -q "(errno $2)" || { printf '%s\n' "$out"; return 1; }
+}
+check "remote write without local write is refused with EINVAL" mr_refused 0x2 22
+check "memory windows (MW_BIND) are refused with EOPNOTSUPP" mr_refused 0x11 95
+check "on-demand paging is refused (by the RDMA core: EINVAL)" mr_refused 0x41 22
+superp-verbs-probe mr-bad superp0 > /tmp/mr-bad 2>&1
+check "an unmapped range is refused with EFAULT" grep -q '^unmapped: error 14 ' /tmp/mr-bad
+check "a zero length is refused with EINVAL" grep -q '^zero-length: error 22 ' /tmp/mr-bad
+# rdma resource: per-device object counts, e.g. "0: superp0: pd 0 cq 0 ...".
+no_objects_left() {
+	local out
+	out=$(rdma resource show superp0) || return 1
+	printf '%s\n' "$out" | grep -Eq ' mr 0( |$)' && printf '%s\n' "$out" | grep -Eq ' pd 0( |$)' &&
+		printf '%s\n' "$out" | grep -Eq ' ctx 0( |$)' || { printf '%s\n' "$out"; return 1; }
+}
+tap_diag "$(rdma resource show superp0)"
+check "no MR, PD or context left behind" no_objects_left
+
 check "GET_CONTEXT answers with ABI version 1" sh -c \
 	'superp-verbs-probe context superp0 0 | grep -qx "abi_version 1 comp_mask 0x0 reserved 0"'
 check "an unknown comp_mask bit is refused with EOPNOTSUPP" sh -c \

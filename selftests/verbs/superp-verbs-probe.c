@@ -10,42 +10,94 @@
  *                                      and send GET_CONTEXT with driver
  *                                      comp_mask MASK; prints the driver
  *                                      response or the error
+ *   superp-verbs-probe mr DEV N SIZE ACCESS  register N buffers of SIZE
+ *                                      bytes with access flags ACCESS in
+ *                                      one PD, check the MRs (keys
+ *                                      distinct), deregister them
+ *   superp-verbs-probe mr-bad DEV      try to register an unmapped range
+ *                                      and a zero-length one; prints the
+ *                                      error of each
+ *
+ * Results the selftests look for go to stdout, other diagnostics to
+ * stderr. The exit status is 0 on success, 1 on failure, 2 for bad usage.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <infiniband/verbs.h>
 #include <rdma/ib_user_verbs.h>
 #include <rdma/superp-abi.h>
 
-static int probe_pd(const char *name, int n)
+/*
+ * Opens a verbs device by name. The device list may go once the device is
+ * open.
+ */
+static struct ibv_context *open_device(const char *name)
 {
 	struct ibv_device **list, *dev = NULL;
-	struct ibv_context *ctx;
-	struct ibv_pd **pds;
-	int i, num, ret = 1;
+	struct ibv_context *ctx = NULL;
+	int i, num;
 
 	list = ibv_get_device_list(&num);
 	if (!list) {
 		perror("ibv_get_device_list");
-		return 1;
+		return NULL;
 	}
 	for (i = 0; i < num; i++)
 		if (!strcmp(ibv_get_device_name(list[i]), name))
 			dev = list[i];
 	if (!dev) {
 		fprintf(stderr, "%s: no such verbs device (provider not loaded?)\n", name);
-		goto out_list;
+		goto out;
 	}
 	ctx = ibv_open_device(dev);
-	if (!ctx) {
+	if (!ctx)
 		perror("ibv_open_device");
-		goto out_list;
+out:
+	ibv_free_device_list(list);
+	return ctx;
+}
+
+static int close_device(struct ibv_context *ctx)
+{
+	if (ibv_close_device(ctx)) {
+		perror("ibv_close_device");
+		return 1;
 	}
+	return 0;
+}
+
+/* Opens a device and allocates one PD in it; NULL (device closed) on error. */
+static struct ibv_pd *open_pd(const char *name, struct ibv_context **ctx)
+{
+	struct ibv_pd *pd;
+
+	*ctx = open_device(name);
+	if (!*ctx)
+		return NULL;
+	pd = ibv_alloc_pd(*ctx);
+	if (!pd) {
+		fprintf(stderr, "ibv_alloc_pd: %s\n", strerror(errno));
+		close_device(*ctx);
+	}
+	return pd;
+}
+
+static int probe_pd(const char *name, int n)
+{
+	struct ibv_context *ctx;
+	struct ibv_pd **pds;
+	int i, ret = 1;
+
+	ctx = open_device(name);
+	if (!ctx)
+		return 1;
 	pds = calloc(n, sizeof(*pds));
 	if (!pds)
 		goto out_ctx;
@@ -68,12 +120,214 @@ static int probe_pd(const char *name, int n)
 	}
 	free(pds);
 out_ctx:
-	if (ibv_close_device(ctx)) {
-		perror("ibv_close_device");
+	if (close_device(ctx))
 		ret = 1;
+	return ret;
+}
+
+static int dealloc_pd(struct ibv_pd *pd)
+{
+	int err = ibv_dealloc_pd(pd);
+
+	if (err) {
+		fprintf(stderr, "ibv_dealloc_pd: %s\n", strerror(err));
+		return 1;
 	}
-out_list:
-	ibv_free_device_list(list);
+	return 0;
+}
+
+/*
+ * ibv_dereg_mr() returns the errno value rather than setting errno. what
+ * names the MR in the message ("#3", "unmapped").
+ */
+static int dereg_mr(struct ibv_mr *mr, const char *what)
+{
+	int err = ibv_dereg_mr(mr);
+
+	if (err) {
+		printf("ibv_dereg_mr %s: %s (errno %d)\n", what, strerror(err),
+		       err);
+		return 1;
+	}
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts keys[0..n) and reports a value found twice. */
+static int keys_distinct(uint32_t *keys, int n, const char *what)
+{
+	int i;
+
+	qsort(keys, n, sizeof(*keys), cmp_u32);
+	for (i = 1; i < n; i++) {
+		if (keys[i] == keys[i - 1]) {
+			printf("%s 0x%x used by more than one MR\n", what, keys[i]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* What ibv_reg_mr() must have filled in for MR #i. */
+static int check_mr(const struct ibv_mr *mr, int i, struct ibv_context *ctx,
+		    struct ibv_pd *pd, void *buf, size_t size)
+{
+	if (mr->context != ctx || mr->pd != pd) {
+		printf("MR #%d: context/pd not set\n", i);
+		return 0;
+	}
+	if (mr->addr != buf || mr->length != size) {
+		printf("MR #%d: addr %p length %zu, registered %p length %zu\n",
+		       i, mr->addr, mr->length, buf, size);
+		return 0;
+	}
+	if (!mr->lkey || !mr->rkey) {
+		printf("MR #%d: lkey 0x%x rkey 0x%x not filled in\n", i,
+		       mr->lkey, mr->rkey);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Registers n buffers of size bytes, each malloc()ed on its own (small ones
+ * may share a page, which costs the kernel no extra pinned memory for
+ * large n), in one PD and checks the MRs. A registration failure is
+ * printed with its errno (exit 1), after the MRs registered so far are
+ * deregistered.
+ */
+static int probe_mr(const char *name, int n, size_t size,
+		    unsigned int access)
+{
+	uint32_t *lkeys = NULL, *rkeys = NULL;
+	struct ibv_mr **mrs = NULL;
+	struct ibv_context *ctx;
+	void **bufs = NULL;
+	struct ibv_pd *pd;
+	int i, reg = 0, ret = 1;
+
+	pd = open_pd(name, &ctx);
+	if (!pd)
+		return 1;
+	bufs = calloc(n, sizeof(*bufs));
+	mrs = calloc(n, sizeof(*mrs));
+	lkeys = calloc(n, sizeof(*lkeys));
+	rkeys = calloc(n, sizeof(*rkeys));
+	if (!bufs || !mrs || !lkeys || !rkeys) {
+		fprintf(stderr, "out of memory for %d MRs\n", n);
+		goto out_free;
+	}
+	for (i = 0; i < n; i++) {
+		bufs[i] = malloc(size);
+		if (!bufs[i]) {
+			fprintf(stderr, "buffer #%d of %zu bytes: %s\n", i,
+				size, strerror(errno));
+			goto out_dereg;
+		}
+		memset(bufs[i], i, size);	/* mapped before registration */
+	}
+	for (reg = 0; reg < n; reg++) {
+		mrs[reg] = ibv_reg_mr(pd, bufs[reg], size, access);
+		if (!mrs[reg]) {
+			int err = errno;
+
+			printf("ibv_reg_mr #%d: %s (errno %d)\n", reg,
+			       strerror(err), err);
+			goto out_dereg;
+		}
+		if (!check_mr(mrs[reg], reg, ctx, pd, bufs[reg], size)) {
+			reg++;
+			goto out_dereg;
+		}
+		lkeys[reg] = mrs[reg]->lkey;
+		rkeys[reg] = mrs[reg]->rkey;
+	}
+	if (keys_distinct(lkeys, n, "lkey") && keys_distinct(rkeys, n, "rkey")) {
+		printf("registered %d MRs, keys distinct\n", n);
+		ret = 0;
+	}
+out_dereg:
+	while (reg-- > 0) {
+		char what[16];
+
+		snprintf(what, sizeof(what), "#%d", reg);
+		if (dereg_mr(mrs[reg], what))
+			ret = 1;
+	}
+	for (i = 0; i < n; i++)
+		free(bufs[i]);
+out_free:
+	free(rkeys);
+	free(lkeys);
+	free(mrs);
+	free(bufs);
+	if (dealloc_pd(pd))
+		ret = 1;
+	if (close_device(ctx))
+		ret = 1;
+	return ret;
+}
+
+/* One registration expected to fail: "what: error E (text)" or "what: ok". */
+static int try_bad_mr(struct ibv_pd *pd, const char *what, void *addr,
+		      size_t length)
+{
+	struct ibv_mr *mr;
+	int err;
+
+	mr = ibv_reg_mr(pd, addr, length, IBV_ACCESS_LOCAL_WRITE);
+	if (!mr) {
+		err = errno;
+		printf("%s: error %d (%s)\n", what, err, strerror(err));
+		return 0;
+	}
+	printf("%s: ok\n", what);
+	return dereg_mr(mr, what);
+}
+
+/*
+ * Registrations the kernel must refuse: a range nothing is mapped at (two
+ * pages unmapped just before), and zero bytes of a valid buffer.
+ */
+static int probe_mr_bad(const char *name)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	char *hole, *buf;
+	int ret = 1;
+
+	pd = open_pd(name, &ctx);
+	if (!pd)
+		return 1;
+	buf = malloc(page);
+	if (!buf) {
+		perror("malloc");
+		goto out_pd;
+	}
+	memset(buf, 0, page);
+	hole = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (hole == MAP_FAILED || munmap(hole, 2 * page)) {
+		perror("mmap/munmap");
+		goto out_buf;
+	}
+	ret = try_bad_mr(pd, "unmapped", hole, 2 * page);
+	if (try_bad_mr(pd, "zero-length", buf, 0))
+		ret = 1;
+out_buf:
+	free(buf);
+out_pd:
+	if (dealloc_pd(pd))
+		ret = 1;
+	if (close_device(ctx))
+		ret = 1;
 	return ret;
 }
 
@@ -144,12 +398,41 @@ static int probe_context(const char *name, uint64_t comp_mask)
 	return 0;
 }
 
+/* A whole-string number in [min, max]; base 0 takes 0x... and 0... too. */
+static int parse_num(const char *s, long min, long max, long *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtol(s, &end, 0);
+	return !errno && end != s && !*end && *val >= min && *val <= max;
+}
+
+static int show_usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s pd DEV N | context DEV COMP_MASK |\n"
+		"       %*s mr DEV N SIZE ACCESS | mr-bad DEV\n",
+		prog, (int)strlen(prog), "");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
+	long n, size, access;
+
 	if (argc == 4 && !strcmp(argv[1], "pd"))
 		return probe_pd(argv[2], atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "context"))
 		return probe_context(argv[2], strtoull(argv[3], NULL, 0));
-	fprintf(stderr, "usage: %s pd DEV N | context DEV COMP_MASK\n", argv[0]);
-	return 2;
+	if (argc == 6 && !strcmp(argv[1], "mr")) {
+		if (!parse_num(argv[3], 1, 1 << 24, &n) ||
+		    !parse_num(argv[4], 1, SSIZE_MAX, &size) ||
+		    !parse_num(argv[5], 0, UINT_MAX, &access))
+			return show_usage(argv[0]);
+		return probe_mr(argv[2], n, size, access);
+	}
+	if (argc == 3 && !strcmp(argv[1], "mr-bad"))
+		return probe_mr_bad(argv[2]);
+	return show_usage(argv[0]);
 }

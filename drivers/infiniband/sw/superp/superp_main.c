@@ -68,6 +68,7 @@ static int superp_newlink(const char *ibdev_name, struct net_device *ndev)
 	sdev->ndev = ndev;
 	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);
 	INIT_LIST_HEAD(&sdev->list);
+	superp_mr_table_init(sdev);
 
 	err = superp_register_device(sdev, ibdev_name);
 	if (err) {
@@ -99,6 +100,7 @@ void superp_dealloc_driver(struct ib_device *ibdev)
 	mutex_lock(&superp_devs_lock);
 	list_del_init(&sdev->list);
 	mutex_unlock(&superp_devs_lock);
+	superp_mr_table_destroy(sdev);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 }
 

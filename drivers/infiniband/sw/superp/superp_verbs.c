@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ib_superp: the verbs device. Device and port queries, user contexts (for
- * the rdma-core provider) and protection domains work; the verbs that need
- * the transport (QPs, CQs, MRs) answer -EOPNOTSUPP until the PDL/TAL engine
- * is wired in.
+ * the rdma-core provider), protection domains and user memory regions
+ * (superp_mr.c) work; the verbs that need the transport (QPs, CQs) answer
+ * -EOPNOTSUPP until the PDL/TAL engine is wired in.
  */
 #include <linux/etherdevice.h>
 #include <net/addrconf.h>
@@ -32,6 +32,7 @@ static int superp_query_device(struct ib_device *ibdev,
 	attr->page_size_cap = PAGE_SIZE;
 	attr->vendor_id = 0xffffff;	/* no OUI: software device */
 	attr->max_pd = SUPERP_MAX_PD;
+	attr->max_mr = SUPERP_MAX_MR;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	return 0;
 }
@@ -195,18 +196,6 @@ static int superp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 static struct ib_mr *superp_get_dma_mr(struct ib_pd *ibpd, int access)
 {
 	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
-					u64 iova, int access,
-					struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
 }
 
 static const struct ib_device_ops superp_dev_ops = {
