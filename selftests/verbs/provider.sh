@@ -10,7 +10,7 @@
 # superp-timeout: 200
 . "$SUPERP_ROOT/selftests/lib.sh"
 
-tap_plan 25
+tap_plan 26
 
 check "modprobe ib_superp" modprobe ib_superp
 check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
@@ -29,6 +29,14 @@ check "... max_mr from the driver" grep -q 'max_mr:[[:space:]]*65536' /tmp/devin
 check "... RoCE v2 GID of 10.23.0.1" grep -q 'GID\[.*\]:[[:space:]]*::ffff:10.23.0.1, RoCE v2' /tmp/devinfo
 
 check "100 PDs allocated and freed through the provider" superp-verbs-probe pd superp0 100
+# pd_limit: max_pd PDs fit, one more fails with ENOMEM; all are freed.
+pd_limit() {
+	local out
+	out=$(superp-verbs-probe pd superp0 32765 2>&1)
+	printf '%s\n' "$out" | grep -q '^ibv_alloc_pd #32764: Cannot allocate memory' ||
+		{ printf '%s\n' "$out"; return 1; }
+}
+check "max_pd (32764) PDs fit, one more is refused with ENOMEM" pd_limit
 # Memory regions: keys distinct, access flags checked, bad ranges refused.
 check "100 MRs of 64 KiB registered (local/remote write, remote read), keys distinct" \
 	sh -c 'superp-verbs-probe mr superp0 100 65536 0x7 | grep -qx "registered 100 MRs, keys distinct"'

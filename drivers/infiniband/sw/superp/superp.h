@@ -22,6 +22,7 @@ struct superp_dev {
 	struct net_device	*ndev;		/* held with ndev_tracker */
 	netdevice_tracker	ndev_tracker;
 	struct list_head	list;		/* in superp_devs, under superp_devs_lock */
+	atomic_t		pd_count;	/* PDs allocated, up to SUPERP_MAX_PD */
 	struct xarray		mrs;		/* MR table, indexed by key >> 8 */
 	u32			mr_next;	/* next index to try */
 	atomic_t		mr_key;		/* low 8 bits of the next key */

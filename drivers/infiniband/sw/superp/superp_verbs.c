@@ -131,13 +131,21 @@ static void superp_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
 }
 
+/* PDs hold nothing yet, but max_pd is a promise: keep it. */
 static int superp_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
+	struct superp_dev *sdev = to_sdev(ibpd->device);
+
+	if (atomic_inc_return(&sdev->pd_count) > SUPERP_MAX_PD) {
+		atomic_dec(&sdev->pd_count);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 static int superp_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
+	atomic_dec(&to_sdev(ibpd->device)->pd_count);
 	return 0;
 }
 
