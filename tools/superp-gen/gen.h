@@ -87,4 +87,8 @@ int out_packet_send(int fd, int ifindex, const uint8_t *buf, size_t len);
 
 void gen_describe(FILE *out);
 
+void gen_fuzz_seed(uint64_t *state, uint64_t seed);
+size_t gen_fuzz(uint64_t *state, uint8_t *buf, size_t len, size_t l2len,
+		size_t max);
+
 #endif

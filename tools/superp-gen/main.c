@@ -97,6 +97,10 @@ static const char help[] =
 "    --truncate N         cut the frame to N bytes (short frame)\n"
 "    --no-pad             do not zero-pad frames shorter than 60 bytes\n"
 "    An unknown --opcode and --hop-limit 0 need no extra option.\n"
+"    --fuzz SEED          hostile variants of the frame, one per --count,\n"
+"                         reproducible from SEED: the Ethernet header is\n"
+"                         kept; after it a few bytes changed, a cut, or\n"
+"                         random bytes of random length\n"
 "\n"
 "EXAMPLES\n"
 "    superp-gen -w w.pcap --opcode write --psn 7 --eom \\\n"
@@ -110,6 +114,7 @@ enum {
 	O_TTL, O_NOCSUM, O_DCID, O_RWIN, O_PSN, O_ACKPSN, O_SACK, O_OPCODE,
 	O_EOM, O_XID, O_SEQNO, O_ACKXID, O_OP, O_PATTERN, O_NUMOPS, O_BLOCK,
 	O_RAWOPLEN, O_TALRSVD, O_EXTRA, O_TRUNCATE, O_NOPAD, O_DESCRIBE,
+	O_FUZZ,
 };
 
 static const struct option longopts[] = {
@@ -156,6 +161,7 @@ static const struct option longopts[] = {
 	{ "tal-rsvd", required_argument, NULL, O_TALRSVD },
 	{ "extra", required_argument, NULL, O_EXTRA },
 	{ "truncate", required_argument, NULL, O_TRUNCATE },
+	{ "fuzz", required_argument, NULL, O_FUZZ },
 	{ "no-pad", no_argument, NULL, O_NOPAD },
 	{ NULL, 0, NULL, 0 }
 };
@@ -423,6 +429,8 @@ int main(int argc, char **argv)
 	const char *wfile = NULL, *ifname = NULL;
 	int c, append = 0, verbose = 0, dump = 0, fd = -1, ifindex = 0;
 	unsigned long count = 1, n;
+	uint64_t fuzz_state = 0;
+	int fuzz = 0;
 	struct gen_result r;
 	struct gen_frame f;
 	FILE *fp = NULL;
@@ -458,6 +466,10 @@ int main(int argc, char **argv)
 		case O_OP:
 			op_arg(&f, optarg);
 			break;
+		case O_FUZZ:
+			fuzz = 1;
+			gen_fuzz_seed(&fuzz_state, strtoull(optarg, NULL, 0));
+			break;
 		default:
 			frame_opt(&f, c, optarg);
 			break;
@@ -481,6 +493,9 @@ int main(int argc, char **argv)
 		if (gen_build(&f, buf, &r))
 			die("frame too long%s", "");
 		check_pads(&f, r.block);
+		if (fuzz)
+			r.len = gen_fuzz(&fuzz_state, buf, r.len,
+					 f.vlan >= 0 ? 18 : 14, sizeof(buf));
 		if (verbose)
 			printf("len %zu superp %zu data %zu block %u\n",
 			       r.len, r.superp_off, r.data_off, r.block);
