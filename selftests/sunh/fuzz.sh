@@ -14,18 +14,8 @@
 
 tap_plan 13
 
-n1() { ip netns exec sn1 "$@"; }
-n2() { ip netns exec sn2 "$@"; }
-
 check "load sunh" load_sunh
-ip netns add sn1
-ip netns add sn2
-ip link add v1 netns sn1 type veth peer name v2 netns sn2
-ip -n sn2 addr add 10.99.0.5/24 dev v2
-ip -n sn1 link set v1 up
-ip -n sn2 link set v2 up
-M1=$(mac v1 sn1)
-M2=$(mac v2 sn2)
+two_namespaces "" 10.99.0.5/24
 # sn2 is a router of a 256-address domain with a route back to the sender,
 # so fuzzed frames can be delivered (5), forwarded (7) or dropped anywhere.
 check "sn2: subnet 10.99.0.0/24 bits 8" n2 sunh subnet set 10.99.0.0/24 bits 8
