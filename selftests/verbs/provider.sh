@@ -4,13 +4,14 @@
 # providers/superp, the stock utilities show them, a program opens one,
 # allocates protection domains and registers memory, and the kernel side of
 # the provider ABI answers GET_CONTEXT and refuses optional fields it does
-# not know.
+# not know. The device can be deleted, and the module unloaded, while a
+# program holds objects on it.
 # superp-topology: single
 # superp-kernel: both
 # superp-timeout: 200
 . "$SUPERP_ROOT/selftests/lib.sh"
 
-tap_plan 26
+tap_plan 31
 
 check "modprobe ib_superp" modprobe ib_superp
 check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
@@ -69,7 +70,32 @@ check "GET_CONTEXT answers with ABI version 1" sh -c \
 check "an unknown comp_mask bit is refused with EOPNOTSUPP" sh -c \
 	'superp-verbs-probe context superp0 0x1 | grep -q "^error 95 "'
 
-check "rdma link delete superp0" rdma link delete superp0
-check_fail "ibv_devices no longer lists it" sh -c 'ibv_devices | grep -q superp0'
-check "rmmod ib_superp" rmmod ib_superp
+# The device can go while a program holds objects on it: the kernel
+# disassociates the program (DEVICE_FATAL, its objects destroyed) instead
+# of waiting for it to exit. hold_start starts such a program.
+hold_start() { # output-file
+	superp-verbs-probe hold superp0 60 > "$1" 2>&1 &
+	hold=$!
+	for _ in $(seq 50); do
+		grep -q '^holding' "$1" && return 0
+		sleep 0.2
+	done
+	cat "$1"
+	return 1
+}
+hold_released() { # output-file
+	wait $hold
+	# DEVICE_FATAL and no other event first (no spurious port error).
+	[ "$(grep '^event' "$1")" = "event device-fatal" ] && grep -q '^released' "$1" ||
+		{ cat "$1"; return 1; }
+}
+check "a program holds a PD and an MR" hold_start /tmp/hold1
+check "rdma link delete superp0 does not wait for it" timeout 20 rdma link delete superp0
+check "... it got DEVICE_FATAL only and released everything" hold_released /tmp/hold1
+check_fail "ibv_devices no longer lists superp0" sh -c 'ibv_devices | grep -q superp0'
+
+check "re-attach superp0" rdma link add superp0 type superp netdev eth0
+check "a program holds a PD and an MR again" hold_start /tmp/hold2
+check "rmmod ib_superp does not wait for it" timeout 20 rmmod ib_superp
+check "... it got DEVICE_FATAL only and released everything" hold_released /tmp/hold2
 tap_exit

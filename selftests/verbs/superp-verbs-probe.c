@@ -17,6 +17,11 @@
  *   superp-verbs-probe mr-bad DEV      try to register an unmapped range
  *                                      and a zero-length one; prints the
  *                                      error of each
+ *   superp-verbs-probe hold DEV SECONDS  open DEV with a PD and an MR,
+ *                                      print "holding", wait up to SECONDS
+ *                                      for an asynchronous event (the
+ *                                      device going away), print it, then
+ *                                      release everything
  *
  * Results the selftests look for go to stdout, other diagnostics to
  * stderr. The exit status is 0 on success, 1 on failure, 2 for bad usage.
@@ -29,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <infiniband/verbs.h>
 #include <rdma/ib_user_verbs.h>
@@ -408,11 +414,73 @@ static int parse_num(const char *s, long min, long max, long *val)
 	return !errno && end != s && !*end && *val >= min && *val <= max;
 }
 
+/*
+ * Holds a context, a PD and an MR while the device is taken away under it:
+ * the kernel must not wait for us, and must tell us (DEVICE_FATAL). What
+ * is released afterwards was already destroyed by the kernel; libibverbs
+ * reports that as success.
+ */
+static int probe_hold(const char *name, int seconds)
+{
+	struct ibv_async_event ev;
+	struct ibv_context *ctx;
+	struct pollfd pfd;
+	struct ibv_mr *mr;
+	struct ibv_pd *pd;
+	int ret = 1, n;
+	char *buf;
+
+	pd = open_pd(name, &ctx);
+	if (!pd)
+		return 1;
+	buf = calloc(1, 4096);
+	mr = buf ? ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE) : NULL;
+	if (!mr) {
+		fprintf(stderr, "ibv_reg_mr: %s\n", strerror(errno));
+		goto out_pd;
+	}
+	printf("holding\n");
+	fflush(stdout);
+
+	/* Every event is printed; the one we wait for is DEVICE_FATAL. */
+	pfd.fd = ctx->async_fd;
+	pfd.events = POLLIN;
+	while (ret) {
+		n = poll(&pfd, 1, seconds * 1000);
+		if (n != 1 || ibv_get_async_event(ctx, &ev)) {
+			printf("no device-fatal event within %d s\n", seconds);
+			break;
+		}
+		if (ev.event_type == IBV_EVENT_DEVICE_FATAL) {
+			printf("event device-fatal\n");
+			ret = 0;
+		} else {
+			printf("event %d (%s)\n", ev.event_type,
+			       ibv_event_type_str(ev.event_type));
+		}
+		ibv_ack_async_event(&ev);
+	}
+
+	if (ibv_dereg_mr(mr)) {
+		printf("ibv_dereg_mr: %s\n", strerror(errno));
+		ret = 1;
+	}
+out_pd:
+	free(buf);
+	if (dealloc_pd(pd))
+		ret = 1;
+	if (close_device(ctx))
+		ret = 1;
+	if (!ret)
+		printf("released\n");
+	return ret;
+}
+
 static int show_usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s pd DEV N | context DEV COMP_MASK |\n"
-		"       %*s mr DEV N SIZE ACCESS | mr-bad DEV\n",
+		"       %*s mr DEV N SIZE ACCESS | mr-bad DEV | hold DEV SECONDS\n",
 		prog, (int)strlen(prog), "");
 	return 2;
 }
@@ -434,5 +502,10 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "mr-bad"))
 		return probe_mr_bad(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "hold")) {
+		if (!parse_num(argv[3], 1, 3600, &n))
+			return show_usage(argv[0]);
+		return probe_hold(argv[2], n);
+	}
 	return show_usage(argv[0]);
 }

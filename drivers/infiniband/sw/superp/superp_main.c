@@ -162,7 +162,6 @@ static void __exit superp_exit(void)
 	struct superp_dev *sdev;
 
 	rdma_link_unregister(&superp_link_ops);
-	unregister_netdevice_notifier(&superp_netdev_nb);
 
 	/*
 	 * Unregistering calls superp_dealloc_driver(), which unlinks sdev. A
@@ -180,6 +179,12 @@ static void __exit superp_exit(void)
 		ib_unregister_device(&sdev->ibdev);
 		put_device(&sdev->ibdev.dev);
 	}
+	/*
+	 * Only now: unregistering the notifier replays DOWN and UNREGISTER
+	 * for every netdev, which would have sent users a spurious port error
+	 * before their device went away.
+	 */
+	unregister_netdevice_notifier(&superp_netdev_nb);
 }
 
 module_init(superp_init);

@@ -131,6 +131,17 @@ static void superp_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
 }
 
+/*
+ * Having this callback tells the core that a device can be removed (rdma
+ * link delete, netdev gone, rmmod) while programs still hold contexts: the
+ * core destroys their objects through the usual destroy callbacks, zaps
+ * their mappings and sends them IB_EVENT_DEVICE_FATAL, instead of waiting
+ * for them to exit. Nothing of ours needs more than that.
+ */
+static void superp_disassociate_ucontext(struct ib_ucontext *ibuc)
+{
+}
+
 /* PDs hold nothing yet, but max_pd is a promise: keep it. */
 static int superp_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
@@ -218,6 +229,7 @@ static const struct ib_device_ops superp_dev_ops = {
 	.dealloc_driver = superp_dealloc_driver,
 	.dealloc_pd = superp_dealloc_pd,
 	.dealloc_ucontext = superp_dealloc_ucontext,
+	.disassociate_ucontext = superp_disassociate_ucontext,
 	.dereg_mr = superp_dereg_mr,
 	.destroy_cq = superp_destroy_cq,
 	.destroy_qp = superp_destroy_qp,
