@@ -53,6 +53,16 @@ check() {
 	fi
 }
 
+# output_has PATTERN command args...: the command's output (stdout and
+# stderr) has a line matching the extended regex PATTERN, whatever its exit
+# status; the output is shown when it does not. For use with check.
+output_has() {
+	local pattern=$1 out
+	shift
+	out=$("$@" 2>&1)
+	printf '%s\n' "$out" | grep -Eq -- "$pattern" || { printf '%s\n' "$out"; return 1; }
+}
+
 # check_fail "description" command args...: the command must fail.
 check_fail() {
 	local desc=$1

@@ -64,21 +64,17 @@ int sunh_dev_addr(struct net *net, const struct sunh_domain *d,
 	{
 		struct inet6_dev *idev = __in6_dev_get(dev);
 		const struct inet6_ifaddr *ifp;
-		int err = -EADDRNOTAVAIL;
 
 		if (!idev)
-			return err;
-		read_lock_bh(&idev->lock);
-		list_for_each_entry(ifp, &idev->addr_list, if_list) {
-			if (ifp->flags & IFA_F_TENTATIVE)
+			return -EADDRNOTAVAIL;
+		/* The receive path asks per frame: walk under RCU, no lock. */
+		list_for_each_entry_rcu(ifp, &idev->addr_list, if_list) {
+			if (READ_ONCE(ifp->flags) & IFA_F_TENTATIVE)
 				continue;
-			if (!sunh_ip6_to_addr(&d->subnet, &ifp->addr, addr)) {
-				err = 0;
-				break;
-			}
+			if (!sunh_ip6_to_addr(&d->subnet, &ifp->addr, addr))
+				return 0;
 		}
-		read_unlock_bh(&idev->lock);
-		return err;
+		return -EADDRNOTAVAIL;
 	}
 #else
 	return -EADDRNOTAVAIL;

@@ -150,7 +150,7 @@ int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
 	struct sunh_net *sn = sunh_pernet(net);
 	struct sunh_domain *d;
 	struct sunh_skb_cb *cb;
-	u16 own;
+	bool to_dev = false;
 
 	BUILD_BUG_ON(sizeof(struct sunh_skb_cb) > sizeof(skb->cb));
 
@@ -194,16 +194,22 @@ int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
 	 * subnet) take part: a frame arriving on any other port is neither
 	 * learned from, delivered nor forwarded. Local traffic loops back.
 	 */
-	if (!(dev->flags & IFF_LOOPBACK) && sunh_dev_addr(net, d, dev, &own)) {
-		SUNH_INC(sn, RX_DROP_NO_DEV_ADDR);
-		net_dbg_ratelimited("sunh: %s: no address in the subnet, frame %u -> %u dropped\n",
-				    dev->name, cb->hdr.saddr, cb->hdr.daddr);
-		goto drop;
+	if (!(dev->flags & IFF_LOOPBACK)) {
+		u16 own;
+
+		if (sunh_dev_addr(net, d, dev, &own)) {
+			SUNH_INC(sn, RX_DROP_NO_DEV_ADDR);
+			net_dbg_ratelimited("sunh: %s: no address in the subnet, frame %u -> %u dropped\n",
+					    dev->name, cb->hdr.saddr, cb->hdr.daddr);
+			goto drop;
+		}
+		/* Usually the frame is for this device's own address. */
+		to_dev = cb->hdr.daddr == own;
 	}
 	if (READ_ONCE(sn->learning))
 		sunh_learn(sn, d, skb, cb->hdr.saddr);
 
-	if (sunh_addr_is_local(net, d, cb->hdr.daddr))
+	if (to_dev || sunh_addr_is_local(net, d, cb->hdr.daddr))
 		return sunh_deliver(net, skb);
 	if (!READ_ONCE(sn->forwarding) || skb->pkt_type != PACKET_HOST) {
 		SUNH_INC(sn, RX_DROP_NOT_LOCAL);

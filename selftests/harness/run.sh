@@ -207,12 +207,11 @@ stop_capture() {
 }
 
 # Run a test's capture check on the host; prints its output segment.
-run_capture_check() { # dir test nseg
-	local check out s pcaps=()
-	check=$(dirname "$2")/$(prop "$2" capture "")
-	out=$1/capture.$(echo "$2" | tr / _).seg
+run_capture_check() { # dir check nseg
+	local check=$2 out s pcaps=()
+	out=$1/capture.$(echo "$check" | tr / _).seg
 	for s in $(seq 0 $(($3 - 1))); do pcaps+=("$1/seg$s.pcap"); done
-	(cd "$SUPERP_TOP/$(dirname "$2")" &&
+	(cd "$SUPERP_TOP/$(dirname "$check")" &&
 		timeout 120 "$SUPERP_TOP/$check" "${pcaps[@]}"; echo "@@SUPERP-END $check rc=$?") > "$out" 2>&1
 	echo "$out"
 }
@@ -242,9 +241,13 @@ run_group() { # group
 		ip -n "$netns" link add "br$s" type bridge
 		ip -n "$netns" link set "br$s" mtu 9000 up
 	done
-	local capture=()
+	# Tests of this boot with a capture check: test -> check script.
+	local -A capture=()
+	local c
 	while read -r kind name _; do
-		[ "$kind" = selftest ] && [ -n "$(prop "$name" capture "")" ] && capture+=("$name")
+		[ "$kind" = selftest ] || continue
+		c=$(prop "$name" capture "")
+		[ -z "$c" ] || capture[$name]=$(dirname "$name")/$c
 	done < "$plan"
 	if [ ${#capture[@]} -gt 0 ]; then
 		start_capture "$dir" "$nseg" || { cleanup; return 1; }
@@ -297,8 +300,8 @@ run_group() { # group
 				"$dir/guest$i.out" > "$seg"
 			segs+=("$seg")
 		done
-		[ "$kind" = selftest ] && [ -n "$(prop "$name" capture "")" ] &&
-			segs+=("$(run_capture_check "$dir" "$name" "$nseg")")
+		[ -z "${capture[$name]:-}" ] ||
+			segs+=("$(run_capture_check "$dir" "${capture[$name]}" "$nseg")")
 		judge "$([ "$kind" = kunit ] && echo "kunit/$name" || echo "$name")" "$kind" "${segs[@]}"
 	done < "$plan"
 
