@@ -81,15 +81,6 @@ static void put16(uint8_t *p, unsigned int v)
 	p[1] = v;
 }
 
-static void put_le(void *dst, uint64_t v, size_t n)
-{
-	uint8_t *p = dst;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = v >> (8 * i);
-}
-
 /* One operation header in the layout of <rdma/superp_wire.h>. */
 static void put_op(uint8_t *p, unsigned int opcode, const struct gen_op *op,
 		   unsigned int pad)
