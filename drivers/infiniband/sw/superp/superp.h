@@ -17,6 +17,8 @@
 #define SUPERP_MAX_PD		0x7ffc
 #define SUPERP_MAX_MR		0x10000	/* MR table size; keys use 24 bits */
 
+struct superp_conns;
+
 struct superp_dev {
 	struct ib_device	ibdev;
 	struct net_device	*ndev;		/* held with ndev_tracker */
@@ -26,7 +28,12 @@ struct superp_dev {
 	struct xarray		mrs;		/* MR table, indexed by key >> 8 */
 	u32			mr_next;	/* next index to try */
 	atomic_t		mr_key;		/* low 8 bits of the next key */
+	struct superp_conns	*conns;		/* superp_conn_table.c */
 };
+
+/* Every superp device; the netlink family looks devices up here by name. */
+extern struct list_head superp_devs;
+extern struct mutex superp_devs_lock;
 
 /* Objects of the verbs; PDs and MRs are functional so far. */
 struct superp_pd {

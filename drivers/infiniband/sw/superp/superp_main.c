@@ -4,7 +4,8 @@
  *
  * Locking: superp_link_mutex serialises link creation (it is held across
  * ib_register_device(), which takes RTNL). superp_devs_lock is a leaf lock
- * that only guards the device list used at module exit. The netdev notifier
+ * that only guards the device list (module exit, and the netlink family's
+ * lookups by name in superp_netlink.c). The netdev notifier
  * runs under RTNL and finds its device through the RDMA core's netdev map,
  * so it takes neither.
  */
@@ -13,9 +14,11 @@
 #include <rdma/rdma_netlink.h>
 
 #include "superp.h"
+#include "superp_conn_table.h"
+#include "superp_netlink.h"
 
-static LIST_HEAD(superp_devs);
-static DEFINE_MUTEX(superp_devs_lock);
+LIST_HEAD(superp_devs);
+DEFINE_MUTEX(superp_devs_lock);	/* guards superp_devs (leaf) */
 static DEFINE_MUTEX(superp_link_mutex);
 
 /* The superp device on @ndev, with a reference, or NULL. */
@@ -70,7 +73,9 @@ static int superp_newlink(const char *ibdev_name, struct net_device *ndev)
 	INIT_LIST_HEAD(&sdev->list);
 	superp_mr_table_init(sdev);
 
-	err = superp_register_device(sdev, ibdev_name);
+	err = superp_conns_init(sdev);
+	if (!err)
+		err = superp_register_device(sdev, ibdev_name);
 	if (err) {
 		/* Calls superp_dealloc_driver(), which drops the netdev. */
 		ib_dealloc_device(&sdev->ibdev);
@@ -100,6 +105,7 @@ void superp_dealloc_driver(struct ib_device *ibdev)
 	mutex_lock(&superp_devs_lock);
 	list_del_init(&sdev->list);
 	mutex_unlock(&superp_devs_lock);
+	superp_conns_destroy(sdev);
 	superp_mr_table_destroy(sdev);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 }
@@ -153,6 +159,11 @@ static int __init superp_init(void)
 	err = register_netdevice_notifier(&superp_netdev_nb);
 	if (err)
 		return err;
+	err = superp_netlink_init();
+	if (err) {
+		unregister_netdevice_notifier(&superp_netdev_nb);
+		return err;
+	}
 	rdma_link_register(&superp_link_ops);
 	return 0;
 }
@@ -179,6 +190,7 @@ static void __exit superp_exit(void)
 		ib_unregister_device(&sdev->ibdev);
 		put_device(&sdev->ibdev.dev);
 	}
+	superp_netlink_exit();
 	/*
 	 * Only now: unregistering the notifier replays DOWN and UNREGISTER
 	 * for every netdev, which would have sent users a spurious port error

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_superp: the connection table of a device. A connection's local CID is
+ * a dense index into an array of RCU-published entries; the receive path
+ * finds the connection of a packet's DCID with one bounds check and one
+ * load (superp_conn_lookup()).
+ *
+ * Locking: superp_conns.lock (a mutex) serialises every change: publishing
+ * and unpublishing an entry, replacing the table (only while it is empty,
+ * when pdl_conn_per_xpu changes), the defaults and the count. Readers take
+ * no lock: they run under rcu_read_lock(), and an entry or table is freed
+ * only after a grace period, so a reader that found one may use it until
+ * it leaves its read-side section. Entries are immutable once published
+ * except for the engine's state, which superp_conn_entry.lock guards (a
+ * BH-safe spinlock taken inside superp_conns.lock, never the other way
+ * round; the engine's event callback runs under it and only allocates with
+ * GFP_ATOMIC).
+ *
+ * Not wired yet: the engine's xmit callback fails with -ENOLINK and no
+ * timer is armed. The data path (issue 11, next step) connects the
+ * encapsulations and timers; until then a connection can be installed,
+ * shown, aborted and removed, but sends nothing.
+ */
+#include <linux/nospec.h>
+#include <linux/slab.h>
+
+#include <rdma/superp_netlink.h>
+
+#include "superp.h"
+#include "superp_conn_table.h"
+#include "superp_netlink.h"
+
+/* Nothing is wired to a netdev yet: the data-path step fills this in. */
+static int superp_ct_xmit(struct superp_conn *c, const struct superp_pkt *p,
+			  void *cookie)
+{
+	return -ENOLINK;
+}
+
+/* No timer yet: with no packet sent, no deadline can matter. */
+static void superp_ct_arm_timer(struct superp_conn *c, u64 expires)
+{
+}
+
+/* Runs under the entry's lock, in any context (softirq included). */
+static void superp_ct_event(struct superp_conn *c, enum superp_event ev,
+			    u32 info)
+{
+	superp_netlink_event(container_of(c, struct superp_conn_entry, conn),
+			     ev, info);
+}
+
+/* No transaction can be submitted yet, so none completes. */
+static void superp_ct_complete(struct superp_conn *c, void *cookie,
+			       int status, u16 err)
+{
+}
+
+static const struct superp_engine_ops superp_ct_ops = {
+	.xmit = superp_ct_xmit,
+	.arm_timer = superp_ct_arm_timer,
+	.event = superp_ct_event,
+	.complete = superp_ct_complete,
+};
+
+static struct superp_conn_table *superp_ct_alloc(u32 size)
+{
+	struct superp_conn_table *t;
+
+	t = kzalloc(struct_size(t, slot, size), GFP_KERNEL);
+	if (t)
+		t->size = size;
+	return t;
+}
+
+static struct superp_conn_table *superp_ct(struct superp_conns *cs)
+{
+	return rcu_dereference_protected(cs->table, lockdep_is_held(&cs->lock));
+}
+
+/**
+ * superp_conns_init() - give a new device an empty table and the spec's
+ * default parameters.
+ * @sdev: the device, not yet registered.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int superp_conns_init(struct superp_dev *sdev)
+{
+	struct superp_conn_table *t;
+	struct superp_conns *cs;
+
+	cs = kzalloc(sizeof(*cs), GFP_KERNEL);
+	if (!cs)
+		return -ENOMEM;
+	cs->defaults = superp_default_params;
+	t = superp_ct_alloc(cs->defaults.pdl_conn_per_xpu);
+	if (!t) {
+		kfree(cs);
+		return -ENOMEM;
+	}
+	mutex_init(&cs->lock);
+	RCU_INIT_POINTER(cs->table, t);
+	sdev->conns = cs;
+	return 0;
+}
+
+static void superp_conn_entry_free(struct superp_conn_entry *e)
+{
+	/* Pending transactions fail; nobody else can reach @e any more. */
+	superp_conn_release(&e->conn);
+	kfree(e);
+}
+
+/**
+ * superp_conns_destroy() - remove every connection of a device going away.
+ * @sdev: the device (from its dealloc_driver: nothing else uses it).
+ *
+ * Safe when superp_conns_init() failed or never ran.
+ */
+void superp_conns_destroy(struct superp_dev *sdev)
+{
+	struct superp_conns *cs = sdev->conns;
+	struct superp_conn_entry *e;
+	struct superp_conn_table *t;
+	u32 i;
+
+	if (!cs)
+		return;
+	mutex_lock(&cs->lock);
+	t = superp_ct(cs);
+	RCU_INIT_POINTER(cs->table, NULL);
+	mutex_unlock(&cs->lock);
+	/* One grace period for all: the receive path may still hold entries. */
+	synchronize_rcu();
+	for (i = 0; i < t->size; i++) {
+		e = rcu_dereference_protected(t->slot[i], true);
+		if (e)
+			superp_conn_entry_free(e);
+	}
+	kfree(t);
+	mutex_destroy(&cs->lock);
+	kfree(cs);
+	sdev->conns = NULL;
+}
+
+/**
+ * superp_conn_lookup() - the connection a received packet belongs to.
+ * @sdev: the receiving device.
+ * @dcid: the packet's DCID (untrusted: any value).
+ *
+ * The receive path's entry point: one bounds check, one load, no lock.
+ * The caller must hold rcu_read_lock() (softirq does) and may use the
+ * entry until it leaves the read-side section; it then takes the entry's
+ * lock to run the engine, and must expect the connection to be broken
+ * (deleted connections are aborted before their grace period ends).
+ *
+ * Return: the entry, or NULL when no connection has that local CID.
+ */
+struct superp_conn_entry *superp_conn_lookup(struct superp_dev *sdev, u16 dcid)
+{
+	struct superp_conn_table *t = rcu_dereference(sdev->conns->table);
+
+	if (unlikely(!t || dcid >= t->size))
+		return NULL;
+	return rcu_dereference(t->slot[array_index_nospec(dcid, t->size)]);
+}
+
+/**
+ * superp_conn_add() - create a connection and publish it.
+ * @sdev: the device.
+ * @lcid: local CID, below the device's pdl_conn_per_xpu.
+ * @rcid: the peer's CID.
+ * @addr: encapsulation and addresses (validated by the caller).
+ * @p: parameters (validated by the caller; pdl_conn_per_xpu is ignored,
+ *	the table's size is used).
+ * @extack: for the reason of a refusal.
+ *
+ * Return: 0, -ERANGE for a CID beyond the table, -EEXIST for a CID in use,
+ * -EINVAL for parameters the engine refuses, or -ENOMEM.
+ */
+int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
+		    const struct superp_conn_addr *addr,
+		    const struct superp_params *p,
+		    struct netlink_ext_ack *extack)
+{
+	struct superp_conns *cs = sdev->conns;
+	struct superp_params params = *p;
+	struct superp_conn_entry *e;
+	struct superp_conn_table *t;
+	unsigned int flags = 0;
+	int err;
+
+	if (addr->ordered & SUPERP_ORDERED_RX)
+		flags |= SUPERP_CONN_ORDERED_RX;
+	if (addr->ordered & SUPERP_ORDERED_TX)
+		flags |= SUPERP_CONN_ORDERED_TX;
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	spin_lock_init(&e->lock);
+	e->sdev = sdev;
+	e->addr = *addr;
+
+	mutex_lock(&cs->lock);
+	t = superp_ct(cs);
+	if (lcid >= t->size) {
+		NL_SET_ERR_MSG(extack,
+			       "local CID not below the device's pdl_conn_per_xpu");
+		err = -ERANGE;
+		goto unlock;
+	}
+	if (rcu_access_pointer(t->slot[lcid])) {
+		NL_SET_ERR_MSG(extack, "local CID in use");
+		err = -EEXIST;
+		goto unlock;
+	}
+	params.pdl_conn_per_xpu = t->size;
+	err = superp_conn_init(&e->conn, &params, &superp_ct_ops, NULL, lcid,
+			       rcid, flags);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "the engine refused the parameters");
+		goto unlock;
+	}
+	rcu_assign_pointer(t->slot[lcid], e);
+	cs->count++;
+	e = NULL;
+unlock:
+	mutex_unlock(&cs->lock);
+	kfree(e);
+	return err;
+}
+
+/**
+ * superp_conn_del() - unpublish a connection and free it after a grace
+ * period.
+ * @sdev: the device.
+ * @lcid: its local CID.
+ *
+ * The connection is aborted first (pending transactions fail with
+ * -ECONNRESET, and the engine reports conn_broken unless it was broken
+ * already); nothing is sent to the peer. Sleeps for a grace period.
+ *
+ * Return: 0 or -ENOENT.
+ */
+int superp_conn_del(struct superp_dev *sdev, u16 lcid)
+{
+	struct superp_conns *cs = sdev->conns;
+	struct superp_conn_entry *e = NULL;
+	struct superp_conn_table *t;
+
+	mutex_lock(&cs->lock);
+	t = superp_ct(cs);
+	if (lcid < t->size)
+		e = rcu_dereference_protected(t->slot[lcid],
+					      lockdep_is_held(&cs->lock));
+	if (e) {
+		RCU_INIT_POINTER(t->slot[lcid], NULL);
+		cs->count--;
+		/* Readers that still find it see it broken and drop. */
+		spin_lock_bh(&e->lock);
+		superp_conn_abort(&e->conn, -ECONNRESET);
+		spin_unlock_bh(&e->lock);
+	}
+	mutex_unlock(&cs->lock);
+	if (!e)
+		return -ENOENT;
+	synchronize_rcu();
+	superp_conn_entry_free(e);
+	return 0;
+}
+
+/**
+ * superp_conns_set_defaults() - change the parameters of new connections.
+ * @sdev: the device.
+ * @p: the new defaults, already validated.
+ * @extack: for the reason of a refusal.
+ *
+ * A new pdl_conn_per_xpu replaces the (empty) table whole.
+ *
+ * Return: 0, -EBUSY when pdl_conn_per_xpu changes while connections exist,
+ * or -ENOMEM.
+ */
+int superp_conns_set_defaults(struct superp_dev *sdev,
+			      const struct superp_params *p,
+			      struct netlink_ext_ack *extack)
+{
+	struct superp_conns *cs = sdev->conns;
+	struct superp_conn_table *t, *old;
+	int err = 0;
+
+	mutex_lock(&cs->lock);
+	old = superp_ct(cs);
+	if (p->pdl_conn_per_xpu != old->size) {
+		if (cs->count) {
+			NL_SET_ERR_MSG(extack,
+				       "pdl_conn_per_xpu changes only while the device has no connection");
+			err = -EBUSY;
+			goto unlock;
+		}
+		t = superp_ct_alloc(p->pdl_conn_per_xpu);
+		if (!t) {
+			err = -ENOMEM;
+			goto unlock;
+		}
+		rcu_assign_pointer(cs->table, t);
+		kfree_rcu(old, rcu);
+	}
+	cs->defaults = *p;
+unlock:
+	mutex_unlock(&cs->lock);
+	return err;
+}
+
+/* The entry of @lcid; under cs->lock. */
+static struct superp_conn_entry *superp_ct_get(struct superp_conns *cs,
+					       u32 lcid)
+{
+	struct superp_conn_table *t = superp_ct(cs);
+
+	if (lcid >= t->size)
+		return NULL;
+	return rcu_dereference_protected(t->slot[lcid],
+					 lockdep_is_held(&cs->lock));
+}
+
+/**
+ * superp_conn_abort_cid() - hard shutdown: pending work fails, the
+ * connection is broken and stays installed until deleted.
+ * @sdev: the device.
+ * @lcid: the connection's local CID.
+ *
+ * Return: 0, -ENOENT, or -ENOTCONN when it was broken already.
+ */
+int superp_conn_abort_cid(struct superp_dev *sdev, u16 lcid)
+{
+	struct superp_conns *cs = sdev->conns;
+	struct superp_conn_entry *e;
+	int err = -ENOENT;
+
+	mutex_lock(&cs->lock);
+	e = superp_ct_get(cs, lcid);
+	if (e) {
+		spin_lock_bh(&e->lock);
+		err = e->conn.state == SUPERP_ST_BROKEN ? -ENOTCONN : 0;
+		superp_conn_abort(&e->conn, -ECONNRESET);
+		spin_unlock_bh(&e->lock);
+	}
+	mutex_unlock(&cs->lock);
+	return err;
+}
+
+/**
+ * superp_conn_info() - a consistent copy of a connection's settings,
+ * state and counters.
+ * @sdev: the device.
+ * @lcid: in: the local CID (with @next, the first one to consider);
+ *	out: the CID found.
+ * @next: find the first connection at or after *@lcid.
+ * @ci: the copy.
+ *
+ * Return: 0 or -ENOENT.
+ */
+int superp_conn_info(struct superp_dev *sdev, u32 *lcid, bool next,
+		     struct superp_conn_info *ci)
+{
+	struct superp_conns *cs = sdev->conns;
+	struct superp_conn_entry *e = NULL;
+	u32 i = *lcid;
+
+	mutex_lock(&cs->lock);
+	do {
+		e = superp_ct_get(cs, i);
+	} while (!e && next && ++i < superp_ct(cs)->size);
+	if (e) {
+		*lcid = i;
+		ci->addr = e->addr;
+		spin_lock_bh(&e->lock);
+		ci->lcid = e->conn.local_cid;
+		ci->rcid = e->conn.remote_cid;
+		ci->state = e->conn.state;
+		ci->p = e->conn.cold->p;
+		ci->stats = *superp_conn_stats(&e->conn);
+		memcpy(ci->events, e->conn.cold->events, sizeof(ci->events));
+		spin_unlock_bh(&e->lock);
+	}
+	mutex_unlock(&cs->lock);
+	return e ? 0 : -ENOENT;
+}
+
+/**
+ * superp_conns_defaults() - the device's defaults and connection count.
+ * @sdev: the device.
+ * @p: the defaults.
+ *
+ * Return: the number of connections installed.
+ */
+u32 superp_conns_defaults(struct superp_dev *sdev, struct superp_params *p)
+{
+	struct superp_conns *cs = sdev->conns;
+	u32 n;
+
+	mutex_lock(&cs->lock);
+	*p = cs->defaults;
+	n = cs->count;
+	mutex_unlock(&cs->lock);
+	return n;
+}
