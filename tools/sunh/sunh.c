@@ -26,24 +26,11 @@
 #include <linux/netlink.h>
 #include <linux/sunh_netlink.h>
 
-static struct mnl_socket *nl;
+#include "../lib/genl.h"
+
 static uint16_t family_id;
-static unsigned int seq;
 static bool json;
 static char buf[32768];
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "sunh: ");
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
 
 static void __attribute__((noreturn)) usage(void)
 {
@@ -66,135 +53,11 @@ static void __attribute__((noreturn)) usage(void)
 	exit(2);
 }
 
-/* ---- netlink plumbing ---- */
-
-static int err_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *attr;
-	unsigned int off;
-
-	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err))) {
-		errno = EBADMSG;
-		return MNL_CB_ERROR;
-	}
-	if (!err->error)
-		return MNL_CB_STOP;
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
-		off = sizeof(*err);
-		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-			off += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
-		mnl_attr_for_each(attr, nlh, off) {
-			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG)
-				*(const char **)data = mnl_attr_get_str(attr);
-		}
-	}
-	errno = -err->error;
-	return MNL_CB_ERROR;
-}
-
-/*
- * mnl_cb_run2() hands the same @data to data and control callbacks, so
- * every request passes a struct reply: err_cb() stores the extack message
- * in its first member, data callbacks use @arg.
- */
-struct reply {
-	const char *ext;
-	void *arg;
-};
-
-static int done_cb(const struct nlmsghdr *nlh, void *data)
-{
-	return MNL_CB_STOP;
-}
-
-static int noop_cb(const struct nlmsghdr *nlh, void *data)
-{
-	return MNL_CB_OK;
-}
-
-static int overrun_cb(const struct nlmsghdr *nlh, void *data)
-{
-	errno = ENOSPC;
-	return MNL_CB_ERROR;
-}
-
-/* Send a request and run @cb on every answer; returns 0 or -errno. */
-static int request(struct nlmsghdr *nlh, mnl_cb_t cb, struct reply *r)
-{
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {};
-	unsigned int portid = mnl_socket_get_portid(nl);
-	int ret;
-
-	r->ext = NULL;
-	nlh->nlmsg_flags |= NLM_F_ACK;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		die("send: %s", strerror(errno));
-	/* With a control array, mnl has no defaults for these: set them all. */
-	ctl[NLMSG_NOOP] = noop_cb;
-	ctl[NLMSG_ERROR] = err_cb;
-	ctl[NLMSG_DONE] = done_cb;
-	ctl[NLMSG_OVERRUN] = overrun_cb;
-	do {
-		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (ret <= 0)
-			die("receive: %s", strerror(errno));
-		ret = mnl_cb_run2(buf, ret, nlh->nlmsg_seq, portid, cb, r,
-				  ctl, NLMSG_MIN_TYPE);
-	} while (ret > 0);
-	return ret < 0 ? -errno : 0;
-}
-
-static void check(int err, struct reply *r, const char *what)
-{
-	if (!err)
-		return;
-	if (r->ext)
-		die("%s: %s (%s)", what, strerror(-err), r->ext);
-	die("%s: %s", what, strerror(-err));
-}
+/* ---- netlink plumbing (tools/lib/genl.c) ---- */
 
 static struct nlmsghdr *msg_start(uint16_t type, uint8_t cmd, uint16_t flags)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = ++seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = type == GENL_ID_CTRL ? 1 : SUNH_GENL_VERSION;
-	return nlh;
-}
-
-static int family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct nlattr *attr;
-
-	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID)
-			family_id = mnl_attr_get_u16(attr);
-	return MNL_CB_OK;
-}
-
-static void nl_open(void)
-{
-	struct nlmsghdr *nlh;
-	struct reply r = {};
-	int one = 1, err;
-
-	nl = mnl_socket_open(NETLINK_GENERIC);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
-		die("netlink: %s", strerror(errno));
-	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
-	mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &one, sizeof(one));
-	nlh = msg_start(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, SUNH_GENL_NAME);
-	err = request(nlh, family_cb, &r);
-	if (err || !family_id)
-		die("generic netlink family \"%s\" not found (is sunh.ko loaded?)",
-		    SUNH_GENL_NAME);
+	return genl_msg(buf, type, cmd, SUNH_GENL_VERSION, flags);
 }
 
 /* Collect the top-level attributes of a sunh message. */
@@ -217,23 +80,6 @@ static int parse_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /* ---- argument helpers ---- */
-
-static bool matches(const char *arg, const char *word)
-{
-	return *arg && !strncmp(word, arg, strlen(arg));
-}
-
-static unsigned long get_num(const char *s, unsigned long max, const char *what)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || end == s || v > max)
-		die("invalid %s \"%s\"", what, s);
-	return v;
-}
 
 static double get_seconds(const char *s, const char *what)
 {
@@ -358,12 +204,12 @@ static int cmd_subnet(int argc, char **argv)
 
 	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list")) {
 		nlh = msg_start(family_id, SUNH_CMD_CONFIG_GET, 0);
-		check(request(nlh, config_cb, &r), &r, "subnet show");
+		genl_check(genl_request(nlh, config_cb, &r), &r, "subnet show");
 		return 0;
 	}
 	if (matches(argv[0], "delete")) {
 		nlh = msg_start(family_id, SUNH_CMD_SUBNET_DEL, 0);
-		check(request(nlh, NULL, &r), &r, "subnet del");
+		genl_check(genl_request(nlh, NULL, &r), &r, "subnet del");
 		return 0;
 	}
 	if (!matches(argv[0], "set") || argc < 2)
@@ -392,7 +238,7 @@ static int cmd_subnet(int argc, char **argv)
 	mnl_attr_put_u8(nlh, SUNH_A_PREFIX_LEN, plen);
 	if (bits)
 		mnl_attr_put_u8(nlh, SUNH_A_ADDR_BITS, bits);
-	check(request(nlh, NULL, &r), &r, "subnet set");
+	genl_check(genl_request(nlh, NULL, &r), &r, "subnet set");
 	return 0;
 }
 
@@ -424,7 +270,7 @@ static int cmd_set(int argc, char **argv)
 		argc -= 2;
 		argv += 2;
 	}
-	check(request(nlh, NULL, &r), &r, "set");
+	genl_check(genl_request(nlh, NULL, &r), &r, "set");
 	return 0;
 }
 
@@ -522,10 +368,10 @@ static int cmd_route(int argc, char **argv)
 		}
 		if (json)
 			printf("[");
-		err = request(nlh, route_cb, &r);
+		err = genl_request(nlh, route_cb, &r);
 		if (json)
 			printf("]\n");
-		check(err, &r, "route show");
+		genl_check(err, &r, "route show");
 		return 0;
 	}
 	if (matches(argv[0], "flush")) {
@@ -533,7 +379,7 @@ static int cmd_route(int argc, char **argv)
 		mnl_attr_put(nlh, SUNH_A_FLUSH, 0, NULL);
 		if (argc > 1 && !strcmp(argv[1], "all"))
 			mnl_attr_put_u8(nlh, SUNH_A_ORIGIN, SUNH_ORIGIN_STATIC);
-		check(request(nlh, NULL, &r), &r, "route flush");
+		genl_check(genl_request(nlh, NULL, &r), &r, "route flush");
 		return 0;
 	}
 	if (matches(argv[0], "delete")) {
@@ -542,7 +388,7 @@ static int cmd_route(int argc, char **argv)
 		nlh = msg_start(family_id, SUNH_CMD_ROUTE_DEL, 0);
 		mnl_attr_put_u16(nlh, SUNH_A_ADDR,
 				 get_num(argv[1], 65535, "address"));
-		check(request(nlh, NULL, &r), &r, "route del");
+		genl_check(genl_request(nlh, NULL, &r), &r, "route del");
 		return 0;
 	}
 	if (!strcmp(argv[0], "add"))
@@ -579,7 +425,7 @@ static int cmd_route(int argc, char **argv)
 	mnl_attr_put(nlh, SUNH_A_LLADDR, sizeof(mac), mac);
 	if (replace)
 		mnl_attr_put(nlh, SUNH_A_REPLACE, 0, NULL);
-	check(request(nlh, NULL, &r), &r, "route add");
+	genl_check(genl_request(nlh, NULL, &r), &r, "route add");
 	return 0;
 }
 
@@ -619,7 +465,7 @@ static int cmd_stats(int argc, char **argv)
 	struct nlmsghdr *nlh = msg_start(family_id, SUNH_CMD_STATS_GET, 0);
 	struct reply r = {};
 
-	check(request(nlh, stats_cb, &r), &r, "stats");
+	genl_check(genl_request(nlh, stats_cb, &r), &r, "stats");
 	return 0;
 }
 
@@ -737,7 +583,7 @@ static int cmd_ping(int argc, char **argv)
 		if (tclass)
 			mnl_attr_put_u8(nlh, SUNH_A_TCLASS, tclass);
 		sent++;
-		err = request(nlh, echo_cb, &r);
+		err = genl_request(nlh, echo_cb, &r);
 		if (!err) {
 			received++;
 			sum += e.rtt_ms;
@@ -756,7 +602,7 @@ static int cmd_ping(int argc, char **argv)
 				printf("no reply: seq=%lu\n", sent);
 		} else if (err == -EPERM || err == -ENETUNREACH ||
 			   err == -ERANGE || err == -EINVAL) {
-			check(err, &r, "ping");
+			genl_check(err, &r, "ping");
 		} else {
 			printf("seq=%lu: %s%s%s\n", sent, strerror(-err),
 			       r.ext ? ": " : "", r.ext ? r.ext : "");
@@ -793,7 +639,7 @@ static uint16_t config_ethertype(void)
 	struct nlmsghdr *nlh = msg_start(family_id, SUNH_CMD_CONFIG_GET, 0);
 	struct reply r = {};
 
-	check(request(nlh, parse_cb, &r), &r, "config");
+	genl_check(genl_request(nlh, parse_cb, &r), &r, "config");
 	return attrs[SUNH_A_ETHERTYPE] ?
 		mnl_attr_get_u16(attrs[SUNH_A_ETHERTYPE]) : 0x88b5;
 }
@@ -861,7 +707,8 @@ int main(int argc, char **argv)
 	}
 	if (argc < 2)
 		usage();
-	nl_open();
+	progname = "sunh";
+	family_id = genl_open(SUNH_GENL_NAME, NULL, NULL);
 	argc -= 2;
 	argv += 2;
 	if (matches(argv[-1], "subnet"))

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Generic netlink plumbing shared by the project's tools (sunh, superp):
+ * a libmnl socket, requests with extack, argument helpers.
+ */
+#ifndef TOOLS_GENL_H
+#define TOOLS_GENL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <libmnl/libmnl.h>
+
+extern struct mnl_socket *nl;
+extern const char *progname;	/* prefix of error messages */
+
+void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...);
+
+/*
+ * mnl_cb_run2() hands the same @data to data and control callbacks, so
+ * every request passes a struct reply: the error callback stores the
+ * extack message, offset and policy range in it, data callbacks use @arg.
+ */
+struct reply {
+	const char *ext;	/* NLMSGERR_ATTR_MSG */
+	int off;		/* NLMSGERR_ATTR_OFFS into the request, or -1 */
+	bool range;		/* the policy gave min and max */
+	uint64_t min, max;
+	void *arg;
+};
+
+struct nlmsghdr *genl_msg(void *buf, uint16_t type, uint8_t cmd,
+			  uint8_t version, uint16_t flags);
+int genl_request(struct nlmsghdr *nlh, mnl_cb_t cb, struct reply *r);
+void genl_check(int err, struct reply *r, const char *what);
+uint16_t genl_open(const char *family, const char *mcgrp, uint32_t *group);
+
+bool matches(const char *arg, const char *word);
+unsigned long get_num(const char *s, unsigned long max, const char *what);
+
+#endif /* TOOLS_GENL_H */
