@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * superp: install and inspect SUPERp connections of ib_superp devices over
+ * the "superp" generic netlink family (iproute2 style). See
+ * Documentation/superp-admin.rst.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <rdma/superp_netlink.h>
+
+#include "../lib/genl.h"
+#include "superp.h"
+
+uint16_t family_id;
+char buf[16384];
+static bool json, stats;
+
+static const char help[] =
+"NAME\n"
+"    superp - SUPERp connections of ib_superp devices\n"
+"\n"
+"SYNOPSIS\n"
+"    superp [-j] [-s] OBJECT COMMAND [ARGUMENTS]\n"
+"\n"
+"    superp conn add dev DEV lcid CID rcid CID encap sunh|udp4|udp6\n"
+"                    local ADDR remote ADDR [sport PORT] [SETTING]...\n"
+"    superp conn del dev DEV lcid CID\n"
+"    superp conn show [dev DEV [lcid CID]]\n"
+"    superp conn shutdown dev DEV lcid CID soft|hard\n"
+"    superp dev show [DEV]\n"
+"    superp dev set DEV PARAM VALUE...\n"
+"    superp monitor\n"
+"    superp mesh up|down FILE [dev DEV] [--self NAME]\n"
+"\n"
+"    SETTING := tclass N | ordered rx|tx|both|none | PARAM VALUE\n"
+"\n"
+"DESCRIPTION\n"
+"    A connection joins this node to a peer: its local CID (lcid) is the\n"
+"    DCID of the packets it receives, below the device's pdl_conn_per_xpu;\n"
+"    rcid is the peer's. ADDR is a SUNH address (0..65535) for encap sunh,\n"
+"    an IPv4 or IPv6 address for udp4 or udp6. sport is the UDP source\n"
+"    port (flow entropy; derived from the CIDs and addresses by default).\n"
+"    ordered rx: this node delivers the peer's packets in PSN order;\n"
+"    ordered tx: the peer delivers ours in order.\n"
+"\n"
+"    PARAM is one of the spec's parameters; connections take the device's\n"
+"    defaults (superp dev show) for those not given:\n"
+"%s"
+"\n"
+"    conn shutdown hard fails pending work and leaves the connection\n"
+"    broken until it is deleted; soft (the spec's Last NULL procedure) is\n"
+"    refused until the data path exists. monitor prints engine events as\n"
+"    they come. mesh up installs this node's connections to every other\n"
+"    node of FILE (format and CID rule: Documentation/superp-admin.rst);\n"
+"    mesh down removes them.\n"
+"\n"
+"OPTIONS\n"
+"    -j  JSON output     -s  with counters (conn show)     -h  this text\n"
+"\n"
+"EXIT STATUS\n"
+"    0 on success, 1 on error (the kernel's errno and message are shown),\n"
+"    2 on a usage error.\n";
+
+static const struct param {
+	const char *name;
+	uint16_t attr;
+	bool u64;
+} params[] = {
+	{ "pdl_retrans_time_out", SUPERP_P_PDL_RETRANS_TIME_OUT, false },
+	{ "pdl_rtx_time_win", SUPERP_P_PDL_RTX_TIME_WIN, false },
+	{ "pdl_rtx_max_pkts", SUPERP_P_PDL_RTX_MAX_PKTS, false },
+	{ "pdl_max_rtx", SUPERP_P_PDL_MAX_RTX, false },
+	{ "pdl_delayed_ack_time", SUPERP_P_PDL_DELAYED_ACK_TIME, false },
+	{ "pdl_window_size", SUPERP_P_PDL_WINDOW_SIZE, false },
+	{ "pdl_conn_per_xpu", SUPERP_P_PDL_CONN_PER_XPU, false },
+	{ "pdl_receive_win", SUPERP_P_PDL_RECEIVE_WIN, false },
+	{ "pdl_stretch_ack", SUPERP_P_PDL_STRETCH_ACK, false },
+	{ "pdl_fast_rtx_limit", SUPERP_P_PDL_FAST_RTX_LIMIT, false },
+	{ "tal_trans_window", SUPERP_P_TAL_TRANS_WINDOW, false },
+	{ "tal_max_pkt_per_trans", SUPERP_P_TAL_MAX_PKT_PER_TRANS, false },
+	{ "tal_max_ops_per_pkt", SUPERP_P_TAL_MAX_OPS_PER_PKT, false },
+	{ "tal_transaction_timeout", SUPERP_P_TAL_TRANSACTION_TIMEOUT, true },
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NPARAMS ARRAY_SIZE(params)
+
+static const char *const stat_names[__SUPERP_STAT_MAX] = {
+	[SUPERP_STAT_TX_NEW] = "tx_new",
+	[SUPERP_STAT_TX_RTX_TIMER] = "tx_rtx_timer",
+	[SUPERP_STAT_TX_RTX_FAST] = "tx_rtx_fast",
+	[SUPERP_STAT_TX_RTX_PROACTIVE] = "tx_rtx_proactive",
+	[SUPERP_STAT_TX_PURE_ACK] = "tx_pure_ack",
+	[SUPERP_STAT_TX_NACK] = "tx_nack",
+	[SUPERP_STAT_TX_BUSY] = "tx_busy",
+	[SUPERP_STAT_RX_PKTS] = "rx_pkts",
+	[SUPERP_STAT_RX_DUP] = "rx_dup",
+	[SUPERP_STAT_RX_HELD] = "rx_held",
+	[SUPERP_STAT_RX_DROPPED] = "rx_dropped",
+	[SUPERP_STAT_DELIVERED] = "delivered",
+};
+
+static const char *const encap_names[] = { "sunh", "udp4", "udp6" };
+static const char *const ordered_names[] = { "none", "rx", "tx", "both" };
+static const char *const state_names[] = {
+	"up", "shutdown", "quiescent", "broken"
+};
+
+static const char *const attr_names[SUPERP_A_MAX + 1] = {
+	[SUPERP_A_DEV_NAME] = "dev", [SUPERP_A_LCID] = "lcid",
+	[SUPERP_A_RCID] = "rcid", [SUPERP_A_ENCAP] = "encap",
+	[SUPERP_A_LOCAL_SUNH] = "local", [SUPERP_A_REMOTE_SUNH] = "remote",
+	[SUPERP_A_LOCAL_IP4] = "local", [SUPERP_A_REMOTE_IP4] = "remote",
+	[SUPERP_A_LOCAL_IP6] = "local", [SUPERP_A_REMOTE_IP6] = "remote",
+	[SUPERP_A_UDP_SPORT] = "sport", [SUPERP_A_TCLASS] = "tclass",
+	[SUPERP_A_ORDERED] = "ordered", [SUPERP_A_PARAMS] = "parameters",
+	[SUPERP_A_SHUTDOWN] = "shutdown",
+};
+
+static void __attribute__((noreturn)) usage_to(FILE *f, int status)
+{
+	char list[2048] = "";
+	size_t i, n = 0;
+
+	for (i = 0; i < NPARAMS; i++)
+		n += snprintf(list + n, sizeof(list) - n, "%s%s%s",
+			      i % 3 ? " " : "        ", params[i].name,
+			      i % 3 == 2 || i == NPARAMS - 1 ? "\n" : "");
+	fprintf(f, help, list);
+	exit(status);
+}
+
+static void __attribute__((noreturn)) usage(void)
+{
+	usage_to(stderr, 2);
+}
+
+static const char *param_name(uint16_t attr)
+{
+	size_t i;
+
+	for (i = 0; i < NPARAMS; i++)
+		if (params[i].attr == attr)
+			return params[i].name;
+	return "?";
+}
+
+/* ---- requests ---- */
+
+struct nlmsghdr *msg_start(uint8_t cmd, uint16_t flags)
+{
+	return genl_msg(buf, family_id, cmd, SUPERP_GENL_VERSION, flags);
+}
+
+/* The name of the request's attribute at byte @off (extack offset). */
+static const char *attr_at(const struct nlmsghdr *nlh, int off)
+{
+	const struct nlattr *a, *p;
+	int at;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		at = (const char *)a - (const char *)nlh;
+		if (off < at || off >= at + (int)a->nla_len)
+			continue;
+		if (mnl_attr_get_type(a) == SUPERP_A_PARAMS && off != at)
+			mnl_attr_for_each_nested(p, a)
+				if ((const char *)p - (const char *)nlh == off)
+					return param_name(mnl_attr_get_type(p));
+		return mnl_attr_get_type(a) <= SUPERP_A_MAX ?
+			attr_names[mnl_attr_get_type(a)] : NULL;
+	}
+	return NULL;
+}
+
+int request_errno(struct nlmsghdr *nlh, mnl_cb_t cb, void *arg,
+		  const char *what)
+{
+	struct reply r = { .arg = arg };
+	const char *bad;
+	int err;
+
+	err = genl_request(nlh, cb, &r);
+	if (!err)
+		return 0;
+	bad = r.off >= 0 ? attr_at(nlh, r.off) : NULL;
+	fprintf(stderr, "superp: %s: %s", what, strerror(-err));
+	if (r.ext || bad)
+		fprintf(stderr, " (%s%s%s", r.ext ? r.ext : "",
+			r.ext && bad ? ": " : "", bad ? bad : "");
+	if (bad && r.range)
+		fprintf(stderr, " must be %" PRIu64 "..%" PRIu64, r.min, r.max);
+	fprintf(stderr, "%s\n", r.ext || bad ? ")" : "");
+	return err;
+}
+
+void request_or_die(struct nlmsghdr *nlh, mnl_cb_t cb, void *arg,
+		    const char *what)
+{
+	if (request_errno(nlh, cb, arg, what))
+		exit(1);
+}
+
+/* Top-level attributes of a message. */
+static const struct nlattr *attrs[SUPERP_A_MAX + 1];
+
+static void parse(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a;
+
+	memset(attrs, 0, sizeof(attrs));
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) <= SUPERP_A_MAX)
+			attrs[mnl_attr_get_type(a)] = a;
+}
+
+/* ---- settings shared with mesh files ---- */
+
+int parse_setting(struct conn_settings *s, int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2)
+		return 0;
+	if (!strcmp(argv[0], "tclass")) {
+		s->tclass = get_num(argv[1], 255, "traffic class");
+		return 2;
+	}
+	if (!strcmp(argv[0], "ordered")) {
+		for (i = 0; i < 4; i++)
+			if (!strcmp(argv[1], ordered_names[i]))
+				s->ordered = i;
+		if (s->ordered < 0)
+			die("ordered takes rx, tx, both or none, not \"%s\"",
+			    argv[1]);
+		return 2;
+	}
+	for (i = 0; i < NPARAMS; i++) {
+		if (strcmp(argv[0], params[i].name))
+			continue;
+		if (s->nparams == (int)ARRAY_SIZE(s->params))
+			die("too many parameters");
+		s->params[s->nparams].attr = params[i].attr;
+		s->params[s->nparams++].value =
+			get_num(argv[1], params[i].u64 ? ~0UL : UINT32_MAX,
+				params[i].name);
+		return 2;
+	}
+	return 0;
+}
+
+void put_settings(struct nlmsghdr *nlh, const struct conn_settings *s)
+{
+	struct nlattr *nest;
+	int i;
+
+	if (s->tclass >= 0)
+		mnl_attr_put_u8(nlh, SUPERP_A_TCLASS, s->tclass);
+	if (s->ordered >= 0)
+		mnl_attr_put_u8(nlh, SUPERP_A_ORDERED, s->ordered);
+	if (!s->nparams)
+		return;
+	nest = mnl_attr_nest_start(nlh, SUPERP_A_PARAMS);
+	for (i = 0; i < s->nparams; i++) {
+		if (s->params[i].attr == SUPERP_P_TAL_TRANSACTION_TIMEOUT)
+			mnl_attr_put_u64(nlh, s->params[i].attr, s->params[i].value);
+		else
+			mnl_attr_put_u32(nlh, s->params[i].attr, s->params[i].value);
+	}
+	mnl_attr_nest_end(nlh, nest);
+}
+
+/* ---- output ---- */
+
+static int nprinted;
+
+static void print_params(const struct nlattr *nest)
+{
+	const struct nlattr *a;
+	bool first = true;
+
+	if (!nest)
+		return;
+	printf(json ? ",\"params\":{" : "\n   ");
+	mnl_attr_for_each_nested(a, nest) {
+		uint64_t v = mnl_attr_get_payload_len(a) == 8 ?
+			mnl_attr_get_u64(a) : mnl_attr_get_u32(a);
+
+		if (json)
+			printf("%s\"%s\":%" PRIu64, first ? "" : ",",
+			       param_name(mnl_attr_get_type(a)), v);
+		else
+			printf(" %s %" PRIu64, param_name(mnl_attr_get_type(a)), v);
+		first = false;
+	}
+	if (json)
+		printf("}");
+}
+
+static void print_counters(void)
+{
+	const struct nlattr *a, *e;
+	const char *name;
+	unsigned int t;
+	uint32_t count;
+	bool first = true;
+
+	if (attrs[SUPERP_A_STATS]) {
+		printf(json ? ",\"stats\":{" : "\n    stats");
+		mnl_attr_for_each_nested(a, attrs[SUPERP_A_STATS]) {
+			t = mnl_attr_get_type(a);
+			if (!t || t > __SUPERP_STAT_MAX)
+				continue;
+			printf(json ? "%s\"%s\":%" PRIu64 : "%s %s %" PRIu64,
+			       json && !first ? "," : "", stat_names[t - 1],
+			       mnl_attr_get_u64(a));
+			first = false;
+		}
+		if (json)
+			printf("}");
+	}
+	if (!attrs[SUPERP_A_EVENTS])
+		return;
+	first = true;
+	printf(json ? ",\"events\":{" : "\n    events");
+	mnl_attr_for_each_nested(e, attrs[SUPERP_A_EVENTS]) {
+		name = NULL;
+		count = 0;
+		mnl_attr_for_each_nested(a, e) {
+			if (mnl_attr_get_type(a) == SUPERP_A_EVENT_NAME)
+				name = mnl_attr_get_str(a);
+			if (mnl_attr_get_type(a) == SUPERP_A_EVENT_COUNT)
+				count = mnl_attr_get_u32(a);
+		}
+		if (!name)
+			continue;
+		printf(json ? "%s\"%s\":%u" : "%s %s %u",
+		       json && !first ? "," : "", name, count);
+		first = false;
+	}
+	if (json)
+		printf("}");
+}
+
+static void addr_str(bool local, char *s, size_t len)
+{
+	const struct nlattr *sunh, *ip4, *ip6;
+
+	sunh = attrs[local ? SUPERP_A_LOCAL_SUNH : SUPERP_A_REMOTE_SUNH];
+	ip4 = attrs[local ? SUPERP_A_LOCAL_IP4 : SUPERP_A_REMOTE_IP4];
+	ip6 = attrs[local ? SUPERP_A_LOCAL_IP6 : SUPERP_A_REMOTE_IP6];
+	if (sunh)
+		snprintf(s, len, "%u", mnl_attr_get_u16(sunh));
+	else if (ip4)
+		inet_ntop(AF_INET, mnl_attr_get_payload(ip4), s, len);
+	else if (ip6)
+		inet_ntop(AF_INET6, mnl_attr_get_payload(ip6), s, len);
+	else
+		snprintf(s, len, "?");
+}
+
+#define CONN_JSON "%s{\"dev\":\"%s\",\"lcid\":%u,\"rcid\":%u,\"encap\":\"%s\",\"local\":\"%s\",\"remote\":\"%s\",\"sport\":%u,\"tclass\":%u,\"ordered\":\"%s\",\"state\":\"%s\""
+#define CONN_TEXT "%s%s lcid %u rcid %u encap %s local %s remote %s sport %u tclass %u ordered %s state %s"
+#define DEV_JSON "%s{\"dev\":\"%s\",\"index\":%u,\"netdev\":\"%s\",\"connections\":%u,\"event_drops\":%" PRIu64
+#define DEV_TEXT "%s%s index %u netdev %s connections %u event_drops %" PRIu64
+
+static int conn_cb(const struct nlmsghdr *nlh, void *data)
+{
+	char local[INET6_ADDRSTRLEN], remote[INET6_ADDRSTRLEN];
+	unsigned int encap, ordered, state;
+
+	parse(nlh);
+	if (!attrs[SUPERP_A_DEV_NAME] || !attrs[SUPERP_A_LCID])
+		return MNL_CB_OK;
+	addr_str(true, local, sizeof(local));
+	addr_str(false, remote, sizeof(remote));
+	encap = mnl_attr_get_u8(attrs[SUPERP_A_ENCAP]);
+	ordered = mnl_attr_get_u8(attrs[SUPERP_A_ORDERED]) & 3;
+	state = mnl_attr_get_u8(attrs[SUPERP_A_STATE]);
+	/* One format for both outputs: JSON names, or words of the command line. */
+	printf(json ? CONN_JSON : CONN_TEXT, json && nprinted ? "," : "",
+	       mnl_attr_get_str(attrs[SUPERP_A_DEV_NAME]),
+	       mnl_attr_get_u16(attrs[SUPERP_A_LCID]),
+	       mnl_attr_get_u16(attrs[SUPERP_A_RCID]),
+	       encap < 3 ? encap_names[encap] : "?", local, remote,
+	       mnl_attr_get_u16(attrs[SUPERP_A_UDP_SPORT]),
+	       mnl_attr_get_u8(attrs[SUPERP_A_TCLASS]), ordered_names[ordered],
+	       state < 4 ? state_names[state] : "?");
+	print_params(attrs[SUPERP_A_PARAMS]);
+	if (stats)
+		print_counters();
+	printf(json ? "}" : "\n");
+	nprinted++;
+	return MNL_CB_OK;
+}
+
+static int dev_cb(const struct nlmsghdr *nlh, void *data)
+{
+	parse(nlh);
+	if (!attrs[SUPERP_A_DEV_NAME])
+		return MNL_CB_OK;
+	printf(json ? DEV_JSON : DEV_TEXT,
+	       json && nprinted ? "," : "",
+	       mnl_attr_get_str(attrs[SUPERP_A_DEV_NAME]),
+	       mnl_attr_get_u32(attrs[SUPERP_A_DEV_INDEX]),
+	       mnl_attr_get_str(attrs[SUPERP_A_IFNAME]),
+	       mnl_attr_get_u32(attrs[SUPERP_A_CONN_COUNT]),
+	       mnl_attr_get_u64(attrs[SUPERP_A_EVENT_DROPS]));
+	print_params(attrs[SUPERP_A_PARAMS]);
+	printf(json ? "}" : "\n");
+	nprinted++;
+	return MNL_CB_OK;
+}
+
+/* ---- conn ---- */
+
+static void put_addr(struct nlmsghdr *nlh, int encap, bool local,
+		     const char *s)
+{
+	unsigned char a[16];
+
+	switch (encap) {
+	case SUPERP_ENCAP_SUNH:
+		mnl_attr_put_u16(nlh, local ? SUPERP_A_LOCAL_SUNH :
+				 SUPERP_A_REMOTE_SUNH,
+				 get_num(s, 65535, "SUNH address"));
+		break;
+	case SUPERP_ENCAP_UDP4:
+		if (inet_pton(AF_INET, s, a) != 1)
+			die("invalid IPv4 address \"%s\"", s);
+		mnl_attr_put(nlh, local ? SUPERP_A_LOCAL_IP4 : SUPERP_A_REMOTE_IP4,
+			     4, a);
+		break;
+	default:
+		if (inet_pton(AF_INET6, s, a) != 1)
+			die("invalid IPv6 address \"%s\"", s);
+		mnl_attr_put(nlh, local ? SUPERP_A_LOCAL_IP6 : SUPERP_A_REMOTE_IP6,
+			     16, a);
+	}
+}
+
+static int get_encap(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(s, encap_names[i]))
+			return i;
+	die("encap is sunh, udp4 or udp6, not \"%s\"", s);
+}
+
+static int cmd_conn(int argc, char **argv)
+{
+	struct conn_settings set = { .tclass = -1, .ordered = -1 };
+	const char *dev = NULL, *local = NULL, *remote = NULL, *cmd;
+	long lcid = -1, rcid = -1, sport = -1, shut = -1;
+	struct nlmsghdr *nlh;
+	int encap = -1, n, err;
+
+	if (argc < 1)
+		usage();
+	cmd = argv[0];
+	argc--;
+	argv++;
+	while (argc > 0) {
+		if (!strcmp(argv[0], "-s")) {
+			stats = true;
+			n = 1;
+		} else if (!strcmp(argv[0], "-j")) {
+			json = true;
+			n = 1;
+		} else if (!strcmp(argv[0], "soft") || !strcmp(argv[0], "hard")) {
+			shut = !strcmp(argv[0], "hard");
+			n = 1;
+		} else if (argc < 2) {
+			usage();
+		} else if (!strcmp(argv[0], "dev")) {
+			dev = argv[1];
+			n = 2;
+		} else if (!strcmp(argv[0], "lcid")) {
+			lcid = get_num(argv[1], 65535, "lcid");
+			n = 2;
+		} else if (!strcmp(argv[0], "rcid")) {
+			rcid = get_num(argv[1], 65535, "rcid");
+			n = 2;
+		} else if (!strcmp(argv[0], "encap")) {
+			encap = get_encap(argv[1]);
+			n = 2;
+		} else if (!strcmp(argv[0], "local")) {
+			local = argv[1];
+			n = 2;
+		} else if (!strcmp(argv[0], "remote")) {
+			remote = argv[1];
+			n = 2;
+		} else if (!strcmp(argv[0], "sport")) {
+			sport = get_num(argv[1], 65535, "sport");
+			n = 2;
+		} else {
+			n = parse_setting(&set, argc, argv);
+			if (!n)
+				die("unknown argument \"%s\"", argv[0]);
+		}
+		argc -= n;
+		argv += n;
+	}
+
+	if (matches(cmd, "show") || matches(cmd, "list")) {
+		if (lcid >= 0 && !dev)
+			die("conn show lcid needs dev");
+		nlh = msg_start(SUPERP_CMD_CONN_GET, lcid >= 0 ? 0 : NLM_F_DUMP);
+		if (dev)
+			mnl_attr_put_strz(nlh, SUPERP_A_DEV_NAME, dev);
+		if (lcid >= 0)
+			mnl_attr_put_u16(nlh, SUPERP_A_LCID, lcid);
+		if (json)
+			printf("[");
+		err = request_errno(nlh, conn_cb, NULL, "conn show");
+		if (json)
+			printf("]\n");
+		return err ? 1 : 0;
+	}
+	if (!dev || lcid < 0)
+		die("conn %s needs dev and lcid", cmd);
+	if (!strcmp(cmd, "add")) {
+		if (rcid < 0 || encap < 0 || !local || !remote)
+			die("conn add needs rcid, encap, local and remote");
+		nlh = msg_start(SUPERP_CMD_CONN_ADD, 0);
+	} else if (matches(cmd, "delete")) {
+		nlh = msg_start(SUPERP_CMD_CONN_DEL, 0);
+	} else if (matches(cmd, "shutdown")) {
+		if (shut < 0)
+			die("conn shutdown needs soft or hard");
+		nlh = msg_start(SUPERP_CMD_CONN_SHUTDOWN, 0);
+		mnl_attr_put_u8(nlh, SUPERP_A_SHUTDOWN, shut);
+	} else {
+		usage();
+	}
+	mnl_attr_put_strz(nlh, SUPERP_A_DEV_NAME, dev);
+	mnl_attr_put_u16(nlh, SUPERP_A_LCID, lcid);
+	if (rcid >= 0)
+		mnl_attr_put_u16(nlh, SUPERP_A_RCID, rcid);
+	if (encap >= 0) {
+		mnl_attr_put_u8(nlh, SUPERP_A_ENCAP, encap);
+		put_addr(nlh, encap, true, local);
+		put_addr(nlh, encap, false, remote);
+	}
+	if (sport >= 0)
+		mnl_attr_put_u16(nlh, SUPERP_A_UDP_SPORT, sport);
+	put_settings(nlh, &set);
+	request_or_die(nlh, NULL, NULL, "conn");
+	return 0;
+}
+
+/* ---- dev ---- */
+
+struct dev_query {
+	int n;
+	char name[64];
+	char ifname[IF_NAMESIZE];
+	uint32_t conn_per_xpu;
+};
+
+static int dev_query_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dev_query *q = ((struct reply *)data)->arg;
+	const struct nlattr *a;
+
+	parse(nlh);
+	if (!attrs[SUPERP_A_DEV_NAME])
+		return MNL_CB_OK;
+	q->n++;
+	snprintf(q->name, sizeof(q->name), "%s",
+		 mnl_attr_get_str(attrs[SUPERP_A_DEV_NAME]));
+	snprintf(q->ifname, sizeof(q->ifname), "%s",
+		 mnl_attr_get_str(attrs[SUPERP_A_IFNAME]));
+	if (attrs[SUPERP_A_PARAMS])
+		mnl_attr_for_each_nested(a, attrs[SUPERP_A_PARAMS])
+			if (mnl_attr_get_type(a) == SUPERP_P_PDL_CONN_PER_XPU)
+				q->conn_per_xpu = mnl_attr_get_u32(a);
+	return MNL_CB_OK;
+}
+
+void dev_info(const char **dev, char *ifname, uint32_t *conn_per_xpu)
+{
+	static struct dev_query q;
+	struct nlmsghdr *nlh;
+
+	nlh = msg_start(SUPERP_CMD_DEV_GET, *dev ? 0 : NLM_F_DUMP);
+	if (*dev)
+		mnl_attr_put_strz(nlh, SUPERP_A_DEV_NAME, *dev);
+	request_or_die(nlh, dev_query_cb, &q, "dev show");
+	if (q.n != 1)
+		die("%s superp device: name one with dev DEV",
+		    q.n ? "more than one" : "no");
+	*dev = q.name;
+	strcpy(ifname, q.ifname);
+	*conn_per_xpu = q.conn_per_xpu;
+}
+
+static int cmd_dev(int argc, char **argv)
+{
+	struct conn_settings set = { .tclass = -1, .ordered = -1 };
+	struct nlmsghdr *nlh;
+	int n, err;
+
+	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list")) {
+		nlh = msg_start(SUPERP_CMD_DEV_GET, argc > 1 ? 0 : NLM_F_DUMP);
+		if (argc > 1)
+			mnl_attr_put_strz(nlh, SUPERP_A_DEV_NAME, argv[1]);
+		if (json)
+			printf("[");
+		err = request_errno(nlh, dev_cb, NULL, "dev show");
+		if (json)
+			printf("]\n");
+		return err ? 1 : 0;
+	}
+	if (strcmp(argv[0], "set") || argc < 4)
+		usage();
+	nlh = msg_start(SUPERP_CMD_DEV_SET, 0);
+	mnl_attr_put_strz(nlh, SUPERP_A_DEV_NAME, argv[1]);
+	for (argc -= 2, argv += 2; argc > 0; argc -= n, argv += n) {
+		n = parse_setting(&set, argc, argv);
+		if (!n || set.tclass >= 0 || set.ordered >= 0)
+			die("dev set takes parameters only, not \"%s\"", argv[0]);
+	}
+	put_settings(nlh, &set);
+	request_or_die(nlh, NULL, NULL, "dev set");
+	return 0;
+}
+
+/* ---- monitor ---- */
+
+static int event_cb(const struct nlmsghdr *nlh, void *data)
+{
+	parse(nlh);
+	if (!attrs[SUPERP_A_EVENT_NAME])
+		return MNL_CB_OK;
+	printf(json ? "{\"dev\":\"%s\",\"lcid\":%u,\"event\":\"%s\",\"id\":%u,\"value\":%u}\n" :
+		      "%s lcid %u event %s (%u) value %u\n",
+	       mnl_attr_get_str(attrs[SUPERP_A_DEV_NAME]),
+	       mnl_attr_get_u16(attrs[SUPERP_A_LCID]),
+	       mnl_attr_get_str(attrs[SUPERP_A_EVENT_NAME]),
+	       mnl_attr_get_u32(attrs[SUPERP_A_EVENT_ID]),
+	       mnl_attr_get_u32(attrs[SUPERP_A_EVENT_VALUE]));
+	fflush(stdout);
+	return MNL_CB_OK;
+}
+
+static int cmd_monitor(uint32_t group)
+{
+	int ret;
+
+	if (mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &group,
+				  sizeof(group)) < 0)
+		die("join group \"%s\": %s", SUPERP_GENL_MCGRP_EVENTS,
+		    strerror(errno));
+	for (;;) {
+		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (ret < 0 && errno == ENOBUFS) {
+			fprintf(stderr, "superp: monitor: events lost (socket buffer full)\n");
+			continue;
+		}
+		if (ret <= 0)
+			die("receive: %s", strerror(errno));
+		mnl_cb_run(buf, ret, 0, 0, event_cb, NULL);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t group;
+
+	progname = "superp";
+	while (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "-json"))
+			json = true;
+		else if (!strcmp(argv[1], "-s") || !strcmp(argv[1], "-stats"))
+			stats = true;
+		else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+			usage_to(stdout, 0);
+		else
+			die("unknown option \"%s\"", argv[1]);
+		argc--;
+		argv++;
+	}
+	if (argc > 1 && !strcmp(argv[1], "help"))
+		usage_to(stdout, 0);
+	if (argc < 2)
+		usage();
+	family_id = genl_open(SUPERP_GENL_NAME, SUPERP_GENL_MCGRP_EVENTS, &group);
+	if (matches(argv[1], "connection"))
+		return cmd_conn(argc - 2, argv + 2);
+	if (matches(argv[1], "device"))
+		return cmd_dev(argc - 2, argv + 2);
+	if (matches(argv[1], "monitor"))
+		return cmd_monitor(group);
+	if (matches(argv[1], "mesh"))
+		return cmd_mesh(argc - 2, argv + 2);
+	usage();
+}
