@@ -1,0 +1,191 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Connections over the "superp" generic netlink family, with the superp
+# tool, in one guest: add, show (JSON parsed with jq) and delete; every
+# bad request refused with its errno and a message naming what is wrong
+# (CID in use, CID beyond pdl_conn_per_xpu, parameters out of range or
+# inconsistent, unknown device, another driver's device, a device hidden
+# from the namespace, no CAP_NET_ADMIN); device defaults set all or
+# nothing; hard shutdown and its event on the "events" group; connections
+# removed with `rdma link delete` and `rmmod` (KASAN and kmemleak watch).
+# superp-topology: single
+# superp-kernel: test
+# superp-timeout: 300
+. "$SUPERP_ROOT/selftests/lib.sh"
+
+tap_plan 50
+
+# refused PATTERN command...: the command fails and says PATTERN (the
+# errno's text and the kernel's message, as the tool prints them).
+refused() {
+	local pattern=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		printf '%s\n(succeeded)\n' "$out"
+		return 1
+	fi
+	printf '%s\n' "$out" | grep -Eq -- "$pattern" || { printf '%s\n' "$out"; return 1; }
+}
+
+# jq_true FILTER command...: the command's JSON output satisfies FILTER.
+jq_true() {
+	local filter=$1 out
+	shift
+	out=$("$@") || return 1
+	printf '%s\n' "$out" | jq -e "$filter" > /dev/null || { printf '%s\n' "$out"; return 1; }
+}
+
+add() { superp conn add dev superp0 "$@"; }
+sunh_conn() { add lcid "$1" rcid 2 encap sunh local 1 remote 2 "$@"; }
+conn() { superp -j -s conn show dev superp0 lcid "$1"; }
+
+check "modprobe ib_superp" modprobe ib_superp
+check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
+check "dev show: spec defaults, 64 CIDs, no connection" jq_true \
+	'.[0] | .dev == "superp0" and .netdev == "eth0" and .connections == 0 and
+	 .params.pdl_conn_per_xpu == 64 and .params.pdl_window_size == 32 and
+	 .params.pdl_retrans_time_out == 20000' superp -j dev show
+
+# Round trip: what was added is what is shown.
+check "conn add sunh lcid 1 (tclass, ordered both, a parameter)" \
+	add lcid 1 rcid 2 encap sunh local 1 remote 2 tclass 3 ordered both pdl_window_size 64
+check "conn add udp4 lcid 2 with a source port" \
+	add lcid 2 rcid 7 encap udp4 local 10.23.0.1 remote 10.23.0.2 sport 5000 ordered rx
+check "conn add udp6 lcid 3" add lcid 3 rcid 3 encap udp6 local fd00::1 remote fd00::2
+check "conn show -j: three connections" jq_true 'length == 3' superp -j conn show
+check "... lcid 1 as added, other parameters the device's" jq_true \
+	'.[0] | .lcid == 1 and .rcid == 2 and .encap == "sunh" and .local == "1" and
+	 .remote == "2" and .tclass == 3 and .ordered == "both" and .state == "up" and
+	 .params.pdl_window_size == 64 and .params.tal_trans_window == 32' conn 1
+check "... a derived source port in 49152..65535" jq_true \
+	'.[0].sport >= 49152 and .[0].sport <= 65535' conn 1
+check "... lcid 2: udp4 addresses, source port 5000, ordered rx" jq_true \
+	'.[0] | .encap == "udp4" and .local == "10.23.0.1" and .remote == "10.23.0.2" and
+	 .sport == 5000 and .ordered == "rx" and .rcid == 7' conn 2
+check "... lcid 3: udp6 addresses" jq_true \
+	'.[0] | .encap == "udp6" and .local == "fd00::1" and .remote == "fd00::2"' conn 3
+check "... -s adds the engine's counters and events by name" jq_true \
+	'.[0] | .stats.tx_new == 0 and .stats.rx_pkts == 0 and .events.conn_broken == 0 and
+	 (.events | length) == 18' conn 1
+check "... and dev show counts them" jq_true '.[0].connections == 3' superp -j dev show superp0
+check "a reader without CAP_NET_ADMIN may show" \
+	jq_true 'length == 3' setpriv --reuid 65534 --regid 65534 --clear-groups superp -j conn show
+
+# Refusals: errno and message.
+check "a CID in use: EEXIST" refused 'File exists \(local CID in use' sunh_conn 1
+check "a CID not below pdl_conn_per_xpu (64): ERANGE" \
+	refused 'Numerical result out of range \(local CID not below the device.s pdl_conn_per_xpu' \
+	sunh_conn 64
+check "a CID beyond 4095: ERANGE, named, with the range" \
+	refused 'out of range \(integer out of range: lcid must be 0\.\.4095\)' sunh_conn 5000
+check "a parameter out of its range: ERANGE, named, with the range" \
+	refused 'out of range \(integer out of range: pdl_window_size must be 16\.\.1024\)' \
+	sunh_conn 9 pdl_window_size 2000
+check "inconsistent parameters: EINVAL naming them" \
+	refused 'Invalid argument \(pdl_receive_win exceeds pdl_window_size' \
+	sunh_conn 9 pdl_receive_win 64
+check "pdl_conn_per_xpu per connection: EINVAL" \
+	refused 'Invalid argument \(pdl_conn_per_xpu is a device setting' sunh_conn 9 pdl_conn_per_xpu 8
+check "a multicast IPv4 address: EINVAL" refused 'Invalid argument \(IPv4 address is zero' \
+	add lcid 9 rcid 9 encap udp4 local 224.0.0.1 remote 10.23.0.2
+check "an unknown device: ENODEV" refused 'No such device \(no such superp device' \
+	superp conn add dev superp9 lcid 9 rcid 9 encap sunh local 1 remote 2
+ip link add rx0 type veth peer name rx1
+ip link set rx0 up
+if rdma link add rxe0 type rxe netdev rx0 2>/dev/null; then
+	check "another driver's device (rxe0): ENODEV" refused 'No such device' \
+		superp conn add dev rxe0 lcid 9 rcid 9 encap sunh local 1 remote 2
+	rdma link delete rxe0
+else
+	skip "another driver's device (rxe0): ENODEV (no rxe)"
+fi
+ip link del rx0
+check "without CAP_NET_ADMIN: EPERM" refused 'Operation not permitted' \
+	setpriv --reuid 65534 --regid 65534 --clear-groups \
+	superp conn add dev superp0 lcid 9 rcid 9 encap sunh local 1 remote 2
+check "nothing was added by the refused requests" jq_true 'length == 3' superp -j conn show
+
+# A namespace that may not see the device (rdma system netns exclusive;
+# the mode changes only while no other namespace exists).
+if rdma system set netns exclusive 2>/dev/null; then
+	ip netns add cn1
+	check "exclusive mode: another namespace sees no device" \
+		jq_true 'length == 0' ip netns exec cn1 superp -j dev show
+	check "... and cannot use it: ENODEV" refused 'No such device' \
+		ip netns exec cn1 superp conn show dev superp0
+	ip netns del cn1
+	# The namespace goes away asynchronously.
+	i=0
+	until rdma system set netns shared 2>/dev/null || [ $i -ge 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+else
+	skip "exclusive mode: another namespace sees no device (rdma system)"
+	skip "... and cannot use it: ENODEV (rdma system)"
+fi
+ip netns add cn2
+check "shared mode: another namespace sees superp0" \
+	jq_true '.[0].dev == "superp0"' ip netns exec cn2 superp -j dev show
+ip netns del cn2
+
+# Device defaults: all or nothing.
+check "dev set pdl_window_size 64 pdl_stretch_ack 8" \
+	superp dev set superp0 pdl_window_size 64 pdl_stretch_ack 8
+check "... shown by dev show" jq_true \
+	'.[0].params.pdl_window_size == 64 and .[0].params.pdl_stretch_ack == 8' superp -j dev show superp0
+check "... and taken by a new connection" sh -c 'superp conn add dev superp0 lcid 4 rcid 4 encap sunh local 1 remote 4 &&
+	superp -j conn show dev superp0 lcid 4 | jq -e ".[0].params.pdl_window_size == 64" >/dev/null'
+check "dev set out of range: ERANGE, named" \
+	refused 'integer out of range: pdl_max_rtx must be 1\.\.8' superp dev set superp0 pdl_max_rtx 9
+check "dev set inconsistent: EINVAL naming the relation" \
+	refused 'Invalid argument \(pdl_stretch_ack exceeds pdl_window_size' \
+	superp dev set superp0 pdl_max_rtx 2 pdl_stretch_ack 100
+check "... and nothing of it applied" jq_true \
+	'.[0].params.pdl_max_rtx == 4 and .[0].params.pdl_stretch_ack == 8' superp -j dev show superp0
+check "pdl_conn_per_xpu while connections exist: EBUSY" \
+	refused 'Device or resource busy \(pdl_conn_per_xpu changes only while' \
+	superp dev set superp0 pdl_conn_per_xpu 128
+
+# Shutdown, and the event it reports.
+check "soft shutdown: EOPNOTSUPP until the data path exists" \
+	refused 'Operation not supported \(soft shutdown needs the data path' \
+	superp conn shutdown dev superp0 lcid 2 soft
+superp monitor > /tmp/monitor 2>&1 &
+mon=$!
+sleep 1
+check "hard shutdown" superp conn shutdown dev superp0 lcid 2 hard
+sleep 1
+kill "$mon"
+wait "$mon" 2>/dev/null
+check "... the connection is broken, conn_broken counted once" jq_true \
+	'.[0].state == "broken" and .[0].events.conn_broken == 1' conn 2
+check "... monitor printed conn_broken with ECONNRESET (104)" \
+	grep -q '^superp0 lcid 2 event conn_broken ([0-9]*) value 104$' /tmp/monitor
+check "hard shutdown again: ENOTCONN" refused 'connection already broken' \
+	superp conn shutdown dev superp0 lcid 2 hard
+check "shutdown of no connection: ENOENT" refused 'No such file or directory \(no connection' \
+	superp conn shutdown dev superp0 lcid 9 hard
+
+# Delete.
+check "conn del lcid 1" superp conn del dev superp0 lcid 1
+check "... gone from conn show" jq_true 'map(.lcid) == [2, 3, 4]' superp -j conn show dev superp0
+check "conn del lcid 1 again: ENOENT" refused 'No such file or directory \(no connection' \
+	superp conn del dev superp0 lcid 1
+for c in 2 3 4; do superp conn del dev superp0 lcid $c; done
+check "with no connection left, pdl_conn_per_xpu 128 is accepted" \
+	superp dev set superp0 pdl_conn_per_xpu 128
+check "... and lcid 100 fits" sunh_conn 100
+
+# Teardown with connections installed.
+sunh_conn 5 >/dev/null
+check "rdma link delete superp0 with connections" rdma link delete superp0
+check "rdma link add superp0 again: an empty table with the spec's defaults" sh -c \
+	'rdma link add superp0 type superp netdev eth0 &&
+	 superp -j conn show | jq -e "length == 0" >/dev/null &&
+	 superp -j dev show superp0 | jq -e ".[0].params.pdl_conn_per_xpu == 64" >/dev/null'
+for c in 1 2 3; do sunh_conn $c >/dev/null; done
+check "rmmod ib_superp with connections installed" rmmod ib_superp
+check "the family went with the module" refused 'family "superp" not found' superp dev show
+
+tap_exit
