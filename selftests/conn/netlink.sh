@@ -36,7 +36,11 @@ jq_true() {
 }
 
 add() { superp conn add dev superp0 "$@"; }
-sunh_conn() { add lcid "$1" rcid 2 encap sunh local 1 remote 2 "$@"; }
+sunh_conn() {
+	local lcid=$1
+	shift
+	add lcid "$lcid" rcid 2 encap sunh local 1 remote 2 "$@"
+}
 conn() { superp -j -s conn show dev superp0 lcid "$1"; }
 
 check "modprobe ib_superp" modprobe ib_superp

@@ -86,9 +86,24 @@ static int err_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_ERROR;
 }
 
+/* The end of a dump: its payload is the dump's status, maybe an error. */
 static int done_cb(const struct nlmsghdr *nlh, void *data)
 {
-	return MNL_CB_STOP;
+	struct reply *r = data;
+	const struct nlattr *attr;
+	int err;
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(err))
+		return MNL_CB_STOP;
+	memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (err >= 0)
+		return MNL_CB_STOP;
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
+		mnl_attr_for_each(attr, nlh, sizeof(err))
+			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG)
+				r->ext = mnl_attr_get_str(attr);
+	errno = -err;
+	return MNL_CB_ERROR;
 }
 
 static int noop_cb(const struct nlmsghdr *nlh, void *data)
