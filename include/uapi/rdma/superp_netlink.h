@@ -229,8 +229,24 @@ enum superp_param {
 
 /**
  * enum superp_conn_stat - per-connection counters in SUPERP_A_STATS (the
- * engine's struct superp_stats; Documentation/superp-admin.rst). New
- * counters are appended: the values are ABI.
+ * engine's struct superp_stats). New counters are appended: the values
+ * are ABI.
+ * @SUPERP_STAT_TX_NEW: packets sent for the first time
+ * @SUPERP_STAT_TX_RTX_TIMER: retransmissions on the retransmit timer
+ * @SUPERP_STAT_TX_RTX_FAST: fast retransmissions (NACK, SACK holes)
+ * @SUPERP_STAT_TX_RTX_PROACTIVE: proactive retransmissions (spec's PDL
+ *	timer 4.c, pdl_rtx_time_win and pdl_rtx_max_pkts)
+ * @SUPERP_STAT_TX_PURE_ACK: pure ACKs sent (opcode 16, no PSN)
+ * @SUPERP_STAT_TX_NACK: NACKs sent
+ * @SUPERP_STAT_TX_BUSY: packets the device did not take (queue full;
+ *	until the data path exists, every packet)
+ * @SUPERP_STAT_RX_PKTS: packets the engine received (before its checks)
+ * @SUPERP_STAT_RX_DUP: duplicates received
+ * @SUPERP_STAT_RX_HELD: packets held for in-order delivery
+ * @SUPERP_STAT_RX_DROPPED: packets dropped by the engine (out of window,
+ *	broken connection, nothing to hold them in)
+ * @SUPERP_STAT_DELIVERED: packets delivered to the transaction layer
+ * @__SUPERP_STAT_MAX: internal
  */
 enum superp_conn_stat {
 	SUPERP_STAT_TX_NEW,
