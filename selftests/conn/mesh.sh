@@ -5,8 +5,9 @@
 # file's settings, and the CIDs agree without any exchange: guest A's local
 # CID toward B is B's remote CID toward A and the other way round (checked
 # across the guests through the barrier's name, which both must give
-# alike). `mesh down` removes them; a file too large for pdl_conn_per_xpu
-# is refused.
+# alike). Nodes given by SUNH address are found through the SUPERp subnet.
+# `mesh down` removes them; a file too large for pdl_conn_per_xpu is
+# refused.
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 300
@@ -16,7 +17,7 @@ me=$SUPERP_ID
 peer=$((3 - me))
 peer_ip=$(guest_ip "$peer")
 
-tap_plan 14
+tap_plan 17
 
 # jq_true FILTER command...: the command's JSON output satisfies FILTER.
 jq_true() {
@@ -71,6 +72,17 @@ check "--self c installs c's connections (local CIDs 2 and 3)" sh -c \
 	'superp mesh up /tmp/mesh --self c >/dev/null &&
 	 superp -j conn show | jq -e "map(.lcid) == [2, 3] and all(.rcid == 4)" >/dev/null &&
 	 superp mesh down /tmp/mesh --self c >/dev/null'
+# SUNH addresses: this node is found through the SUPERp subnet.
+check "modprobe sunh, subnet 10.23.0.0/16 bits 12" \
+	sh -c 'modprobe sunh && sunh subnet set 10.23.0.0/16 bits 12'
+printf 'x 1\ny 2\n' > /tmp/mesh-sunh
+check "mesh up with SUNH addresses: this node found through the subnet" \
+	output_has "^mesh up: [xy] is node $((me - 1)) of 2, 1 connection added on superp0$" \
+	superp mesh up /tmp/mesh-sunh
+check "... a sunh connection from $me to $peer, CIDs by the rule" jq_true \
+	".[0] | .encap == \"sunh\" and .local == \"$me\" and .remote == \"$peer\" and
+	 .lcid == $peer - 1 and .rcid == $me - 1" superp -j conn show
+superp mesh down /tmp/mesh-sunh > /dev/null
 superp dev set superp0 pdl_conn_per_xpu 4
 check "a file beyond pdl_conn_per_xpu is refused, naming the limit" \
 	output_has 'need pdl_conn_per_xpu >= 5 on superp0 \(it is 4\)' superp mesh up /tmp/mesh

@@ -208,17 +208,28 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* Look @family up on the open socket; 0 when it is not there. */
+static uint16_t genl_lookup(const char *family, struct family *f)
+{
+	static char buf[8192];
+	struct reply r = { .arg = f };
+	struct nlmsghdr *nlh;
+
+	nlh = genl_msg(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, 0);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
+	if (genl_request(nlh, family_cb, &r))
+		return 0;
+	return f->id;
+}
+
 /*
  * Open the socket and find @family (and the id of its multicast group
  * @mcgrp when not NULL); dies when the family is not there.
  */
 uint16_t genl_open(const char *family, const char *mcgrp, uint32_t *group)
 {
-	static char buf[8192];
 	struct family f = { .mcgrp = mcgrp };
-	struct reply r = { .arg = &f };
-	struct nlmsghdr *nlh;
-	int one = 1, err;
+	int one = 1;
 
 	if (!nl) {
 		nl = mnl_socket_open(NETLINK_GENERIC);
@@ -227,10 +238,7 @@ uint16_t genl_open(const char *family, const char *mcgrp, uint32_t *group)
 		mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
 		mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &one, sizeof(one));
 	}
-	nlh = genl_msg(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, 0);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
-	err = genl_request(nlh, family_cb, &r);
-	if (err || !f.id)
+	if (!genl_lookup(family, &f))
 		die("generic netlink family \"%s\" not found (is its module loaded?)",
 		    family);
 	if (mcgrp && !f.group)
@@ -238,6 +246,14 @@ uint16_t genl_open(const char *family, const char *mcgrp, uint32_t *group)
 	if (group)
 		*group = f.group;
 	return f.id;
+}
+
+/* Another family on the socket genl_open() opened; 0 when not there. */
+uint16_t genl_family(const char *family)
+{
+	struct family f = {};
+
+	return genl_lookup(family, &f);
 }
 
 bool matches(const char *arg, const char *word)

@@ -34,6 +34,7 @@ struct nlmsghdr *genl_msg(void *buf, uint16_t type, uint8_t cmd,
 int genl_request(struct nlmsghdr *nlh, mnl_cb_t cb, struct reply *r);
 void genl_check(int err, struct reply *r, const char *what);
 uint16_t genl_open(const char *family, const char *mcgrp, uint32_t *group);
+uint16_t genl_family(const char *family);
 
 bool matches(const char *arg, const char *word);
 unsigned long get_num(const char *s, unsigned long max, const char *what);

@@ -20,7 +20,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/sunh_netlink.h>
 #include <rdma/superp_netlink.h>
 
 #include "../lib/genl.h"
@@ -161,15 +163,94 @@ static void pair_settings(int a, int b, struct conn_settings *s)
 	}
 }
 
-/* This node: --self, or the node whose IP address is on @ifname. */
+/* The namespace's SUPERp subnet, from the sunh family (if loaded). */
+struct subnet {
+	int family;		/* 0: none */
+	unsigned char prefix[16];
+	unsigned int plen, bits;
+};
+
+static int subnet_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct subnet *s = ((struct reply *)data)->arg;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		switch (mnl_attr_get_type(a)) {
+		case SUNH_A_PREFIX4:
+			s->family = AF_INET;
+			memcpy(s->prefix, mnl_attr_get_payload(a), 4);
+			break;
+		case SUNH_A_PREFIX6:
+			s->family = AF_INET6;
+			memcpy(s->prefix, mnl_attr_get_payload(a), 16);
+			break;
+		case SUNH_A_PREFIX_LEN:
+			s->plen = mnl_attr_get_u8(a);
+			break;
+		case SUNH_A_ADDR_BITS:
+			s->bits = mnl_attr_get_u8(a);
+			break;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+static void subnet_get(struct subnet *s)
+{
+	static char mbuf[1024];
+	uint16_t id = genl_family(SUNH_GENL_NAME);
+	struct reply r = { .arg = s };
+	struct nlmsghdr *nlh;
+
+	if (!id)
+		return;
+	nlh = genl_msg(mbuf, id, SUNH_CMD_CONFIG_GET, SUNH_GENL_VERSION, 0);
+	if (genl_request(nlh, subnet_cb, &r))
+		s->family = 0;
+}
+
+/*
+ * The SUNH address of IP address @a (family @af): its host part in the
+ * subnet when that fits the address width, else -1 (Documentation/sunh.rst).
+ */
+static long sunh_addr_of(const struct subnet *s, int af, const unsigned char *a)
+{
+	unsigned int i, bit, len = af == AF_INET ? 32 : 128;
+	long host = 0;
+
+	if (af != s->family)
+		return -1;
+	for (i = 0; i < len; i++) {
+		bit = a[i / 8] >> (7 - i % 8) & 1;
+		if (i >= s->plen)
+			host = host << 1 | bit;
+		else if (bit != (s->prefix[i / 8] >> (7 - i % 8) & 1u))
+			return -1;
+	}
+	return host < 1L << s->bits ? host : -1;
+}
+
+/*
+ * This node: --self, or the node whose address is on @ifname: an IP
+ * address, or a SUNH address that one of its IP addresses has in the
+ * namespace's SUPERp subnet.
+ */
 static int find_self(const char *self, const char *ifname)
 {
+	struct subnet sub = {};
 	struct ifaddrs *ifa, *i;
 	const void *a;
 	int n, found = -1;
+	long sunh;
 
 	if (self)
 		return node_index(self, 0);
+	for (n = 0; n < nnodes; n++)
+		if (!nodes[n].family) {
+			subnet_get(&sub);
+			break;
+		}
 	if (getifaddrs(&ifa))
 		die("getifaddrs: %s", strerror(errno));
 	for (i = ifa; i; i = i->ifa_next) {
@@ -181,10 +262,14 @@ static int find_self(const char *self, const char *ifname)
 			a = &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
 		else
 			continue;
-		for (n = 0; n < nnodes; n++)
+		sunh = sunh_addr_of(&sub, i->ifa_addr->sa_family, a);
+		for (n = 0; n < nnodes; n++) {
 			if (nodes[n].family == i->ifa_addr->sa_family &&
 			    !memcmp(nodes[n].addr, a, nodes[n].family == AF_INET ? 4 : 16))
 				found = n;
+			if (!nodes[n].family && sunh == *(uint16_t *)nodes[n].addr)
+				found = n;
+		}
 	}
 	freeifaddrs(ifa);
 	if (found < 0)
