@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Generic netlink family "sunh": configuration, forwarding table, counters
- * and echo. Namespace aware; changes need CAP_NET_ADMIN (GENL_ADMIN_PERM),
- * echo needs CAP_NET_RAW. The family runs its operations in parallel: state
+ * and echo. Namespace aware; changes need CAP_NET_ADMIN over the namespace
+ * (GENL_UNS_ADMIN_PERM: root of a container administers its own domain and
+ * no other), echo needs CAP_NET_RAW over it. Memory allocated on behalf of
+ * a namespace (its table, static entries) is charged to the caller's memory
+ * cgroup. The family runs its operations in parallel: state
  * changes are serialised by RTNL, and an echo may sleep waiting for its
  * reply without blocking other generic netlink users.
  */
@@ -535,17 +538,17 @@ static const struct genl_small_ops sunh_nl_ops[] = {
 	{
 		.cmd = SUNH_CMD_CONFIG_SET,
 		.doit = sunh_nl_config_set,
-		.flags = GENL_ADMIN_PERM,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = SUNH_CMD_SUBNET_SET,
 		.doit = sunh_nl_subnet_set,
-		.flags = GENL_ADMIN_PERM,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = SUNH_CMD_SUBNET_DEL,
 		.doit = sunh_nl_subnet_del,
-		.flags = GENL_ADMIN_PERM,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = SUNH_CMD_ROUTE_GET,
@@ -555,12 +558,12 @@ static const struct genl_small_ops sunh_nl_ops[] = {
 	{
 		.cmd = SUNH_CMD_ROUTE_NEW,
 		.doit = sunh_nl_route_new,
-		.flags = GENL_ADMIN_PERM,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = SUNH_CMD_ROUTE_DEL,
 		.doit = sunh_nl_route_del,
-		.flags = GENL_ADMIN_PERM,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = SUNH_CMD_STATS_GET,

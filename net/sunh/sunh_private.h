@@ -18,10 +18,11 @@
 
 /**
  * struct sunh_route - one forwarding entry (immutable once published,
- * except @updated and the counters)
+ * except @updated, @checked and the counters)
  * @dev: output device (a reference is held)
  * @dev_tracker: reference tracker of @dev
  * @updated: jiffies when created or last confirmed
+ * @checked: jiffies when last checked against the neighbour table
  * @packets: packets sent through the entry
  * @bytes: bytes sent through the entry
  * @origin: enum sunh_origin
@@ -33,6 +34,7 @@ struct sunh_route {
 	struct net_device *dev;
 	netdevice_tracker dev_tracker;
 	unsigned long updated;
+	unsigned long checked;
 	atomic64_t packets;
 	atomic64_t bytes;
 	u8 origin;

@@ -124,6 +124,8 @@ static int request(struct nlmsghdr *nlh, mnl_cb_t cb, struct reply *r)
 {
 	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {};
 	unsigned int portid = mnl_socket_get_portid(nl);
+	/* nlh lives in buf, which the replies overwrite: keep its sequence */
+	unsigned int req_seq = nlh->nlmsg_seq;
 	int ret;
 
 	r->ext = NULL;
@@ -139,7 +141,7 @@ static int request(struct nlmsghdr *nlh, mnl_cb_t cb, struct reply *r)
 		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 		if (ret <= 0)
 			die("receive: %s", strerror(errno));
-		ret = mnl_cb_run2(buf, ret, nlh->nlmsg_seq, portid, cb, r,
+		ret = mnl_cb_run2(buf, ret, req_seq, portid, cb, r,
 				  ctl, NLMSG_MIN_TYPE);
 	} while (ret > 0);
 	return ret < 0 ? -errno : 0;
@@ -295,6 +297,9 @@ static const char *const stat_names[__SUNH_STAT_MAX] = {
 	[SUNH_STAT_TX_DROP_NOMEM] = "tx_drop_nomem",
 	[SUNH_STAT_TX_DROP_DEV] = "tx_drop_dev",
 	[SUNH_STAT_RX_DROP_NO_DEV_ADDR] = "rx_drop_no_dev_addr",
+	[SUNH_STAT_RX_DROP_SRC_PATH] = "rx_drop_src_path",
+	[SUNH_STAT_FWD_DROP_NOT_DOMAIN] = "fwd_drop_not_domain",
+	[SUNH_STAT_TX_DROP_NOT_DOMAIN] = "tx_drop_not_domain",
 };
 
 /* ---- subnet and settings ---- */

@@ -4,7 +4,8 @@
  * Administration guide: Documentation/sunh.rst.
  *
  * All state is per network namespace. Commands that change state need
- * CAP_NET_ADMIN; SUNH_CMD_ECHO needs CAP_NET_RAW.
+ * CAP_NET_ADMIN over the namespace's user namespace; SUNH_CMD_ECHO needs
+ * CAP_NET_RAW over it.
  */
 #ifndef _UAPI_LINUX_SUNH_NETLINK_H
 #define _UAPI_LINUX_SUNH_NETLINK_H
@@ -183,6 +184,9 @@ enum sunh_stat {
 	SUNH_STAT_TX_DROP_NOMEM,
 	SUNH_STAT_TX_DROP_DEV,
 	SUNH_STAT_RX_DROP_NO_DEV_ADDR,
+	SUNH_STAT_RX_DROP_SRC_PATH,
+	SUNH_STAT_FWD_DROP_NOT_DOMAIN,
+	SUNH_STAT_TX_DROP_NOT_DOMAIN,
 
 	__SUNH_STAT_MAX
 };
