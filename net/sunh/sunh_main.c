@@ -19,6 +19,7 @@ unsigned int sunh_net_id __read_mostly;
 
 #define SUNH_AGEING_DEFAULT	(300 * HZ)
 #define SUNH_GC_INTERVAL	(5 * HZ)
+#define SUNH_ECHO_RATE_DEFAULT	1000	/* replies per second, as ICMP's */
 
 /**
  * sunh_stats_fold() - sum the per-cpu counters of a namespace
@@ -121,6 +122,9 @@ static int __net_init sunh_net_init(struct net *net)
 	sn->ageing = SUNH_AGEING_DEFAULT;
 	spin_lock_init(&sn->echo_lock);
 	INIT_LIST_HEAD(&sn->echo_pending);
+	sn->echo_rate = SUNH_ECHO_RATE_DEFAULT;
+	sn->echo_tokens = sn->echo_rate;
+	sn->echo_stamp = jiffies;
 	INIT_DELAYED_WORK(&sn->gc_work, sunh_gc_work);
 	schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 	return 0;
@@ -131,6 +135,7 @@ static void __net_exit sunh_net_exit(struct net *net)
 	struct sunh_net *sn = sunh_pernet(net);
 
 	cancel_delayed_work_sync(&sn->gc_work);
+	sunh_echo_net_exit(sn);
 	/* The namespace's devices are gone: no reader or writer is left. */
 	sunh_domain_release(rcu_dereference_protected(sn->domain, 1));
 	RCU_INIT_POINTER(sn->domain, NULL);

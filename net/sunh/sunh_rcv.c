@@ -168,7 +168,7 @@ static bool sunh_learn(struct sunh_net *sn, struct sunh_domain *d,
 			return true;
 		}
 	}
-	if (!is_valid_ether_addr(src) || sunh_addr_is_local(sn->net, d, saddr))
+	if (sunh_addr_is_local(sn->net, d, saddr))
 		return true;
 	/* Only a new or moved path costs a route lookup. */
 	if (!sunh_src_path_ok(sn->net, d, saddr, dev)) {
@@ -254,6 +254,18 @@ int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
 		}
 		/* Usually the frame is for this device's own address. */
 		to_dev = cb->hdr.daddr == own;
+		/* A zero, multicast or broadcast source is forged: no node
+		 * sends from one, and answering it would create neighbour
+		 * entries for whatever address it claims.
+		 */
+		if (dev->type == ARPHRD_ETHER && skb_mac_header_was_set(skb) &&
+		    skb_mac_header_len(skb) >= ETH_HLEN &&
+		    !is_valid_ether_addr(eth_hdr(skb)->h_source)) {
+			SUNH_INC(sn, RX_DROP_BAD_SRC_MAC);
+			net_dbg_ratelimited("sunh: %s: invalid source MAC, frame %u -> %u dropped\n",
+					    dev->name, cb->hdr.saddr, cb->hdr.daddr);
+			goto drop;
+		}
 	}
 	if (READ_ONCE(sn->learning) && !sunh_learn(sn, d, skb, cb->hdr.saddr))
 		goto drop;

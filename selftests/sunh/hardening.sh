@@ -11,6 +11,8 @@
 # - Nothing SUNH leaves the domain through the uplink, whatever is sent:
 #   forwarding and echo replies toward addresses routed out of the domain
 #   are dropped and counted.
+# - A flood of echo requests is answered at most at the configured rate;
+#   frames from a zero or multicast source MAC are dropped.
 # - Root of an unprivileged user namespace configures its own network
 #   namespace's domain and cannot touch the initial namespace's.
 # - The ethertype module parameter refuses EtherTypes of other protocols.
@@ -20,7 +22,7 @@
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/sunh/sunh_lib"
 
-tap_plan 16
+tap_plan 19
 
 # ------------------------------------------------------------ the module
 modprobe -r ib_superp 2>/dev/null
@@ -95,6 +97,31 @@ ns sa superp-gen -i va --smac "$MA" --dmac "$MRA" --saddr 0x502 --daddr 254 \
 sleep 0.3
 up1=$(sunh_stat rx_packets su)
 check "no SUNH frame reached the upstream gateway" test "${up1:-0}" -eq "${up0:-0}"
+
+# ------------------------------------------------------------ echo flood
+# Echo requests made of a lite frame's TAL bytes (as selftests/wire does):
+# eom is type 128, opcode 0 the hop limit byte.
+echo_req() {
+	ns sa superp-gen -i va --dmac "$MRA" --saddr 1 --daddr 254 --encap lite \
+		--nexthdr 254 --eom --opcode noop "$@" > /dev/null
+}
+ns sr sunh set echorate 20
+tx=$(sunh_stat echo_rep_tx sr)
+rl=$(sunh_stat rx_drop_echo_ratelimit sr)
+t0=$(date +%s)
+echo_req --smac "$MA" -n 300
+sleep 0.5
+t1=$(date +%s)
+replies=$(($(sunh_stat echo_rep_tx sr) - tx))
+check "R answered $replies of 300 requests, within 20 per second" \
+	test "$replies" -le $((20 * (t1 - t0 + 2)))
+check "... and counted the others" stat_grew rx_drop_echo_ratelimit "$rl" sr
+bm=$(sunh_stat rx_drop_bad_src_mac sr)
+echo_req --smac 00:00:00:00:00:00
+echo_req --smac 01:00:5e:00:00:01
+sleep 0.3
+check "frames from a zero or a multicast source MAC are dropped" \
+	stat_ge rx_drop_bad_src_mac $((bm + 2)) sr
 
 # ------------------------------------------------------------ namespaces
 check "root of a user namespace configures its own domain" \
