@@ -29,6 +29,7 @@ struct sim_pkt {
 };
 
 struct sim_xact {
+	u64 t_sub;		/* simulated time of submission */
 	u32 id;
 	u16 npkts;
 	u16 rlen;		/* reply packets of a read */
@@ -210,12 +211,17 @@ static int sim_xmit(struct superp_conn *c, const struct superp_pkt *p,
 	struct sim_pkt sp = { .to = !n->idx, .err = p->err };
 	u32 inflight = c->next_spsn - c->unacked_spsn;
 
-	if (p->opcode != SUPERP_OP_PURE_ACK) {
+	if (p->flags & SUPERP_PKT_PROBE) {
+		SIM_CHECK(s, !inflight && p->psn == c->unacked_spsn - 1,
+			  "node %d probe psn %u with %u in flight", n->idx,
+			  p->psn, inflight);
+	} else if (p->opcode != SUPERP_OP_PURE_ACK) {
 		u32 off = p->psn - c->unacked_spsn;
 
 		SIM_CHECK(s, off < inflight && inflight <= c->window,
 			  "node %d psn %u outside send window", n->idx, p->psn);
-		SIM_CHECK(s, (p->flags & SUPERP_PKT_RTX) || off < c->rwin_peer,
+		SIM_CHECK(s, (p->flags & SUPERP_PKT_RTX) ||
+			  (s32)(p->psn - c->max_spsn) < 0,
 			  "node %d psn %u beyond peer RWIN", n->idx, p->psn);
 		if (inflight > s->res->max_inflight_psn)
 			s->res->max_inflight_psn = inflight;
@@ -322,9 +328,16 @@ static void sim_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
 	t->rlen = sp->aux;
 }
 
-static bool sim_inject_error(const struct sim_xact *x)
+/* Writes whose target answers with a Transaction Error (not in latency runs). */
+static bool sim_error_id(const struct superp_sim *s, u32 id)
 {
-	return x->opcode == SUPERP_OP_RMA_WRITE && x->id % 101 == 7;
+	return !s->cfg->latency && id % 101 == 7;
+}
+
+static bool sim_inject_error(const struct superp_sim *s,
+			     const struct sim_xact *x)
+{
+	return x->opcode == SUPERP_OP_RMA_WRITE && sim_error_id(s, x->id);
 }
 
 static int sim_target_request(struct superp_conn *c, u16 xid, u8 opcode)
@@ -341,7 +354,7 @@ static int sim_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 		SIM_CHECK(s, !ret, "node %d reply failed %d", n->idx, ret);
 		return SUPERP_TGT_PENDING;
 	}
-	if (opcode == SUPERP_OP_RMA_WRITE && t->id % 101 == 7) {
+	if (opcode == SUPERP_OP_RMA_WRITE && sim_error_id(s, t->id)) {
 		ret = superp_tal_error(c, xid, SIM_ERR_CODE, s->now);
 		SIM_CHECK(s, !ret, "node %d error reply failed %d", n->idx, ret);
 		return SUPERP_TGT_PENDING;
@@ -364,14 +377,14 @@ static void sim_initiator_pkt(struct superp_conn *c, const struct superp_pkt *p,
 			  p->seqno);
 		x->rx++;
 	} else {
-		SIM_CHECK(s, p->err == SIM_ERR_CODE && sim_inject_error(x),
+		SIM_CHECK(s, p->err == SIM_ERR_CODE && sim_inject_error(s, x),
 			  "node %d unexpected Transaction Error id %u", n->idx,
 			  x->id);
 	}
 }
 
 static void sim_complete(struct superp_conn *c, void *cookie, int status,
-			 u16 err)
+			 u32 err)
 {
 	struct sim_node *n = c->priv;
 	struct superp_sim *s = n->sim;
@@ -380,20 +393,33 @@ static void sim_complete(struct superp_conn *c, void *cookie, int status,
 	SIM_CHECK(s, !x->done, "node %d id %u completed twice", n->idx, x->id);
 	x->done = 1;
 	n->done++;
+	if (x->opcode == SUPERP_OP_RMA_READ)
+		s->res->max_lat_read = max(s->res->max_lat_read, s->now - x->t_sub);
+	else
+		s->res->max_lat_write = max(s->res->max_lat_write,
+					    s->now - x->t_sub);
 	if (status == 0) {
-		SIM_CHECK(s, !sim_inject_error(x),
+		SIM_CHECK(s, !sim_inject_error(s, x),
 			  "node %d id %u missed its error", n->idx, x->id);
 		SIM_CHECK(s, x->opcode != SUPERP_OP_RMA_READ || x->rx == x->rlen,
 			  "node %d read id %u got %u of %u", n->idx, x->id,
 			  x->rx, x->rlen);
 		s->res->completed++;
 	} else if (status == -EREMOTEIO) {
-		SIM_CHECK(s, sim_inject_error(x) && err == SIM_ERR_CODE,
+		SIM_CHECK(s, sim_inject_error(s, x) && err == SIM_ERR_CODE,
 			  "node %d id %u bad error %u", n->idx, x->id, err);
 		s->res->completed++;
 	} else {
 		s->res->failed++;
 	}
+}
+
+/* Transactions node @n initiates (latency runs: node 0 only). */
+static u32 sim_ntrans(const struct sim_node *n)
+{
+	const struct superp_sim_cfg *cfg = n->sim->cfg;
+
+	return cfg->latency && n->idx ? 0 : cfg->ntrans;
 }
 
 static void sim_submit_more(struct sim_node *n)
@@ -403,7 +429,7 @@ static void sim_submit_more(struct sim_node *n)
 	struct sim_xact *x;
 	int ret;
 
-	while (n->next < s->cfg->ntrans) {
+	while (n->next < sim_ntrans(n)) {
 		x = &n->x[n->next];
 		t.opcode = x->opcode;
 		t.npkts = x->npkts;
@@ -418,6 +444,7 @@ static void sim_submit_more(struct sim_node *n)
 		SIM_CHECK(s, !x->barrier || n->done == n->next,
 			  "node %d barrier %u passed %u completions", n->idx,
 			  x->id, n->done);
+		x->t_sub = s->now;
 		n->next++;
 		s->res->submitted++;
 	}
@@ -468,6 +495,13 @@ static void sim_workload(struct superp_sim *s, struct sim_node *n)
 		x->id = i;
 		r = sim_below(s, 1000);
 		x->npkts = 1;
+		if (cfg->latency) {
+			/* one packet each way: a write, then a read */
+			x->opcode = i & 1 ? SUPERP_OP_RMA_READ :
+					    SUPERP_OP_RMA_WRITE;
+			x->rlen = 1;
+			continue;
+		}
 		if (r < 10) {
 			x->opcode = SUPERP_OP_NOOP;
 		} else if (r < 250) {
@@ -517,7 +551,7 @@ static bool sim_all_done(struct superp_sim *s)
 
 		if (n->done != n->next)
 			return false;
-		if (n->next < s->cfg->ntrans && !s->res->broken[i])
+		if (n->next < sim_ntrans(n) && !s->res->broken[i])
 			return false;
 	}
 	return true;

@@ -23,6 +23,7 @@ struct superp_sim_cfg {
 	u16 xid_base;		/* first XID */
 	bool ordered[2];	/* node i delivers in PSN order */
 	bool shutdown;		/* soft shutdown at the end */
+	bool latency;		/* node 0 alone: one-packet writes and reads */
 	u64 max_sim_ns;		/* give up (deadlock) after this */
 	struct superp_params params;
 };
@@ -42,6 +43,8 @@ struct superp_sim_result {
 	u64 nacks;
 	u64 sim_ns;
 	u64 max_inflight_psn;	/* largest next_spsn - unacked_spsn seen */
+	u64 max_lat_write;	/* submit to completion, simulated ns */
+	u64 max_lat_read;
 	u32 events;		/* error events, both nodes */
 	bool broken[2];
 	bool quiescent[2];

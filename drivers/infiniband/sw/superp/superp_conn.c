@@ -17,7 +17,7 @@
 
 struct superp_layout {
 	size_t spsn, ixid, txid, bm, rq, held, iseq, size;
-	unsigned int wslots, tslots, wlongs, tlongs, seq_longs;
+	unsigned int wslots, tslots, wlongs, tlongs;
 };
 
 static size_t superp_al8(size_t n)
@@ -40,7 +40,6 @@ static void superp_layout(const struct superp_params *p, unsigned int flags,
 
 	l->wlongs = BITS_TO_LONGS(w);
 	l->tlongs = BITS_TO_LONGS(t);
-	l->seq_longs = BITS_TO_LONGS(p->tal_max_pkt_per_trans);
 	off = superp_al8(sizeof(struct superp_conn_cold));
 	l->wslots = ws;
 	l->tslots = ts;
@@ -58,7 +57,7 @@ static void superp_layout(const struct superp_params *p, unsigned int flags,
 	if (flags & SUPERP_CONN_ORDERED_RX)
 		off += ws * sizeof(struct superp_held);
 	l->iseq = off;
-	off += 2 * ts * l->seq_longs * sizeof(long);
+	off += BITS_TO_LONGS(2 * ts * p->tal_max_pkt_per_trans) * sizeof(long);
 	l->size = off;
 }
 
@@ -119,7 +118,6 @@ int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
 	c->tslots = l.tslots;
 	c->wlongs = l.wlongs;
 	c->tlongs = l.tlongs;
-	c->seq_longs = l.seq_longs;
 
 	c->ops = ops;
 	c->priv = priv;
@@ -259,6 +257,9 @@ static void superp_conn_arm(struct superp_conn *c)
 		rtx = superp_tal_deadline(c);
 		if (rtx && (!at || rtx < at))
 			at = rtx;
+		rtx = superp_tal_probe_deadline(c);
+		if (rtx && (!at || rtx < at))
+			at = rtx;
 	}
 	if (at != c->cold->timer_at) {
 		c->cold->timer_at = at;
@@ -323,6 +324,7 @@ void superp_conn_timer(struct superp_conn *c, u64 now)
 		c->flags |= SUPERP_CF_ACK_NOW;
 	}
 	superp_pdl_timer(c, now);
+	superp_tal_probe_timer(c, now);
 	at = superp_tal_deadline(c);
 	if (at && now >= at && c->state != SUPERP_ST_BROKEN) {
 		superp_event(c, SUPERP_EV_TRANS_TIMEOUT, c->unacked_ixid);

@@ -41,7 +41,8 @@ int superp_params_validate(const struct superp_params *p, const char **why);
 
 /**
  * struct superp_pkt - the fixed PDL and TAL header fields in host order.
- * @err: Transaction Error code (from its operation header; host only).
+ * @err: Transaction Error code of the packet's first operation, major << 16
+ *	| minor (wire: struct superp_terr_op; host only).
  * @flags: SUPERP_PKT_* (host only).
  */
 struct superp_pkt {
@@ -53,7 +54,7 @@ struct superp_pkt {
 	u16 xid;
 	u16 seqno;
 	u16 ack_xid;
-	u16 err;
+	u32 err;
 	u8 opcode;
 	u8 num_ops;
 	u8 eom;
@@ -62,6 +63,10 @@ struct superp_pkt {
 
 #define SUPERP_PKT_RTX		0x01	/* xmit: retransmission */
 #define SUPERP_PKT_REPLY	0x02	/* xmit: target reply packet */
+#define SUPERP_PKT_PROBE	0x04	/* xmit: ACK XID probe, headers only */
+
+/* A Transaction Error code: major << 16 | minor (enum superp_terr_*). */
+#define SUPERP_TERR(major, minor)	((u32)(major) << 16 | (minor))
 
 void superp_pkt_encode(const struct superp_pkt *p, struct superp_pdl_hdr *pdl,
 		       struct superp_tal_hdr *tal);
@@ -79,6 +84,22 @@ static inline bool superp_opcode_is_reply(u8 op)
 		return true;
 	}
 	return false;
+}
+
+/*
+ * The reply a request expects (RMA Read: Read Response; atomics: Atomic
+ * Response), or 0 (No-op, never a reply) when it has none.
+ */
+static inline u8 superp_opcode_reply_of(u8 op)
+{
+	switch (op) {
+	case SUPERP_OP_RMA_READ:
+		return SUPERP_OP_READ_RESP;
+	case SUPERP_OP_ATOMIC_CAS:
+	case SUPERP_OP_ATOMIC_FADD:
+		return SUPERP_OP_ATOMIC_RESP;
+	}
+	return 0;
 }
 
 /* Initiator -> target opcodes. An opcode that is neither is unknown. */
@@ -146,8 +167,16 @@ struct superp_conn;
  *	or superp_tal_error(), now or later; return SUPERP_TGT_DONE when no
  *	reply is needed, SUPERP_TGT_PENDING otherwise.
  * @initiator_pkt: a reply packet of @cookie's transaction was accepted.
+ * @placed: optional; every reply packet of @cookie's transaction arrived
+ *	(a READ's data is placed) or a Transaction Error did; retirement
+ *	follows when the target's ACK XID covers it.
  * @complete: an initiator transaction retired (status 0, -EREMOTEIO with
- *	a Transaction Error code in @err, or the abort reason).
+ *	a Transaction Error code in @err, -EPROTO when the engine refused a
+ *	reply packet, or the abort reason).
+ * @target_done: optional; the engine holds nothing of target transaction
+ *	@xid any more: status 0 when it retired (its reply, @cookie's, was
+ *	acknowledged), -EREMOTEIO when it was answered with a Transaction
+ *	Error, or the abort reason when the connection stopped.
  * @tx_ready: superp_submit() may succeed again.
  */
 struct superp_engine_ops {
@@ -162,8 +191,11 @@ struct superp_engine_ops {
 	int (*target_request)(struct superp_conn *c, u16 xid, u8 opcode);
 	void (*initiator_pkt)(struct superp_conn *c, const struct superp_pkt *p,
 			      void *cookie, void *buf);
+	void (*placed)(struct superp_conn *c, void *cookie);
 	void (*complete)(struct superp_conn *c, void *cookie, int status,
-			 u16 err);
+			 u32 err);
+	void (*target_done)(struct superp_conn *c, u16 xid, void *cookie,
+			    int status);
 	void (*tx_ready)(struct superp_conn *c);
 };
 
@@ -190,33 +222,42 @@ struct superp_spsn {
 /* Initiator transaction (cold), indexed by XID % tal_trans_window. */
 struct superp_ixid {
 	void *cookie;
+	union {
+		struct {
+			u16 rx_cnt;	/* reply packets received */
+			u16 rx_num;	/* reply packets, from eom (0: ?) */
+		};
+		u32 err;	/* Transaction Error code, once RDONE */
+	};
 	u16 npkts;		/* request packets */
 	u16 sent;		/* request packets given a PSN */
 	u16 inflight;		/* request PSNs not yet acknowledged */
-	u16 rx_cnt;		/* reply packets received */
-	u16 rx_num;		/* reply packets, from eom (0: unknown) */
-	u16 err;		/* Transaction Error code */
 	u8 opcode;
 	u8 num_ops;
 	u8 flags;		/* SUPERP_IX_* */
 };
 
 #define SUPERP_IX_OPEN		0x01
-#define SUPERP_IX_REPLY		0x02	/* expects a reply (read) */
+#define SUPERP_IX_REPLY		0x02	/* expects a reply (read, atomic) */
 #define SUPERP_IX_ACKED		0x04	/* covered by ACK XID */
 #define SUPERP_IX_RDONE		0x08	/* all reply packets received */
 #define SUPERP_IX_ERROR		0x10	/* Transaction Error received */
 #define SUPERP_IX_INTERNAL	0x20	/* engine's own (Last NULL) */
+#define SUPERP_IX_BAD		0x40	/* a reply packet was refused */
 
 /* Target transaction (cold), indexed by XID % tal_trans_window. */
 struct superp_txid {
 	void *cookie;		/* reply's */
-	u16 num_packets;	/* request packets, from eom (0: unknown) */
-	u16 rcvd;		/* request packets received */
+	union {
+		struct {
+			u16 num_packets;	/* request packets, from eom */
+			u16 rcvd;		/* request packets received */
+		};
+		u32 err;	/* Transaction Error sent, once COMPLETE */
+	};
 	u16 rpl_npkts;
 	u16 rpl_sent;
 	u16 inflight;		/* reply PSNs not yet acknowledged */
-	u16 err;
 	u8 state;		/* SUPERP_TX_* */
 	u8 opcode;
 	u8 rpl_opcode;
@@ -234,7 +275,7 @@ struct superp_held {
 	void *buf;
 	u16 xid;
 	u16 seqno;
-	u16 err;
+	u32 err;
 	u8 opcode;
 	u8 eom_num_ops;
 };
@@ -247,6 +288,8 @@ struct superp_stats {
 	u64 tx_pure_ack;
 	u64 tx_nack;
 	u64 tx_busy;
+	u64 tx_err;		/* xmit failed other than -EBUSY: lost */
+	u64 tx_probe;		/* ACK XID probes */
 	u64 rx_pkts;
 	u64 rx_dup;
 	u64 rx_held;
@@ -263,6 +306,8 @@ struct superp_conn_cold {
 	u64 timer_at;		/* deadline armed with the user, 0: none */
 	u64 now;		/* time of the event being processed */
 	u64 ixid_progress;	/* when unacked_ixid last moved */
+	u64 probe_at;		/* next ACK XID probe, 0: none due */
+	u32 nprobe;		/* probes for the current left edge */
 	size_t size;		/* bytes of this block */
 };
 
@@ -286,7 +331,7 @@ struct superp_conn_cold {
 #define SUPERP_CF_LN_RCVD	0x0080	/* peer's Last NULL retired */
 #define SUPERP_CF_ORDERED	0x0100	/* hold out-of-order packets */
 #define SUPERP_CF_LN_PENDING	0x0200	/* Last NULL waits for an XID */
-#define SUPERP_CF_XID_DUE	0x0400	/* ACK XID needs a reliable carrier */
+#define SUPERP_CF_RWIN_HEARD	0x0400	/* the peer advertised a RWIN */
 
 /**
  * struct superp_conn - hot per-connection state (two cache lines).
@@ -336,14 +381,13 @@ struct superp_conn {
 	u16 off_ixid;
 	u16 off_txid;
 	u16 off_bm;		/* bitmaps: sbm, rbm (window), ibm, cbm, tbm */
-	u16 off_iseq;		/* seqno bitmaps of ixid[], then of txid[] */
+	u16 off_iseq;		/* seqno bits of ixid[], then of txid[] */
 	u16 off_rq;		/* reply queue */
 	u16 off_held;		/* ordered connections only */
 	u16 wslots;		/* per-PSN slots: window rounded up to 2^n */
 	u16 tslots;		/* per-XID slots: tal_window rounded up to 2^n */
 	u8 wlongs;		/* longs per window bitmap */
 	u8 tlongs;		/* longs per transaction-window bitmap */
-	u8 seq_longs;		/* longs per seqno bitmap */
 } ____cacheline_aligned;
 
 int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
@@ -383,7 +427,7 @@ int superp_submit(struct superp_conn *c, const struct superp_xact *x,
 		  u16 *xid, u64 now);
 int superp_tal_reply(struct superp_conn *c, u16 xid, u8 opcode, u16 npkts,
 		     u8 num_ops, void *cookie, u64 now);
-int superp_tal_error(struct superp_conn *c, u16 xid, u16 err, u64 now);
+int superp_tal_error(struct superp_conn *c, u16 xid, u32 err, u64 now);
 int superp_tal_done(struct superp_conn *c, u16 xid, u64 now);
 void superp_conn_set_rwin(struct superp_conn *c, u16 rwin);
 int superp_conn_shutdown(struct superp_conn *c, u64 now);
