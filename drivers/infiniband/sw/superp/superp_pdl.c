@@ -100,6 +100,10 @@ static void *superp_pdl_rebuild(struct superp_conn *c, u32 psn,
 		p->err = t->err;
 		return t->cookie;
 	}
+	if (superp_ixid(c, s->xid)->flags & SUPERP_IX_CANCELLED) {
+		p->num_ops = 0;
+		p->flags = SUPERP_PKT_CANCELLED;
+	}
 	return superp_ixid(c, s->xid)->cookie;
 }
 

@@ -51,6 +51,11 @@ static void superp_tal_ini_retire(struct superp_conn *c, u16 xid)
 	int status = 0;
 
 	memset(e, 0, sizeof(*e));				/* 1 */
+	/* a fence may pass now: superp_tal_pump() calls tx_ready() */
+	if (c->flags & SUPERP_CF_FENCE_WAIT) {
+		c->flags &= ~SUPERP_CF_FENCE_WAIT;
+		c->flags |= SUPERP_CF_INI_BLOCKED;
+	}
 	if (off == 0) {						/* 2 */
 		n = find_next_zero_bit(ibm, c->tal_window, 1);
 		superp_bm_shift(ibm, c->tal_window, n);
@@ -303,7 +308,8 @@ static void superp_tal_ini_rdone(struct superp_conn *c, u16 xid, u32 err)
 	e->err = err;
 	e->flags |= SUPERP_IX_RDONE;
 	c->flags |= SUPERP_CF_ACK_NOW;
-	if (c->ops->placed && !(e->flags & SUPERP_IX_INTERNAL))
+	if (c->ops->placed &&
+	    !(e->flags & (SUPERP_IX_INTERNAL | SUPERP_IX_CANCELLED)))
 		c->ops->placed(c, e->cookie);
 	superp_tal_ini_try_retire(c, xid);
 }
@@ -350,7 +356,8 @@ static void superp_tal_ini_rx(struct superp_conn *c, const struct superp_pkt *p,
 		superp_event(c, SUPERP_EV_INI_EARLY_REPLY, p->xid);
 		superp_tal_ini_refuse(c, p->xid);
 		return;
-	} else if (p->opcode != superp_opcode_reply_of(e->opcode)) {
+	} else if (p->opcode != superp_opcode_reply_of(e->opcode) &&
+		   !(e->flags & SUPERP_IX_CANCELLED)) {
 		superp_event(c, SUPERP_EV_BAD_OPCODE, p->opcode);
 		superp_tal_ini_refuse(c, p->xid);
 		return;
@@ -374,7 +381,7 @@ static void superp_tal_ini_rx(struct superp_conn *c, const struct superp_pkt *p,
 	e->rx_cnt++;
 	if (p->opcode == SUPERP_OP_TRANS_ERROR)
 		e->flags |= SUPERP_IX_ERROR;
-	if (c->ops->initiator_pkt)
+	if (c->ops->initiator_pkt && !(e->flags & SUPERP_IX_CANCELLED))
 		c->ops->initiator_pkt(c, p, e->cookie, buf);
 	/*
 	 * complete() reports the code of the packet that completed an error
@@ -450,6 +457,21 @@ static int superp_tal_start(struct superp_conn *c, u8 opcode, u16 npkts,
 	return 0;
 }
 
+/* Has the user's tag @qp a transaction open (cancelled ones aside)? */
+static bool superp_tal_qp_open(const struct superp_conn *c, u16 qp)
+{
+	const struct superp_ixid *e;
+	u16 x;
+
+	for (x = c->unacked_ixid; x != c->next_ixid; x++) {
+		e = superp_ixid(c, x);
+		if ((e->flags & SUPERP_IX_OPEN) &&
+		    !(e->flags & SUPERP_IX_INTERNAL) && e->qp == qp)
+			return true;
+	}
+	return false;
+}
+
 /**
  * superp_submit() - event "transaction submitted".
  * @c: the connection.
@@ -457,13 +479,20 @@ static int superp_tal_start(struct superp_conn *c, u8 opcode, u16 npkts,
  * @xid: set to its XID (may be NULL).
  * @now: current time.
  *
- * Return: 0; -EAGAIN when the initiator window is full or a barrier waits
- * (tx_ready() follows when it may succeed); -EINVAL for a bad request;
- * -ESHUTDOWN or -ENOTCONN when the connection no longer takes any.
+ * A fence (@x->fence) waits for the retirement of the earlier transactions
+ * of its @x->qp only, and holds back nothing else: the user keeps that QP's
+ * later work behind it, other QPs go on. A barrier holds back everything.
+ *
+ * Return: 0; -EAGAIN when the initiator window is full or a barrier or
+ * fence waits (tx_ready() follows when it may succeed); -EINVAL for a bad
+ * request; -ESHUTDOWN or -ENOTCONN when the connection no longer takes any.
  */
 int superp_submit(struct superp_conn *c, const struct superp_xact *x,
 		  u16 *xid, u64 now)
 {
+	u16 id;
+	int ret;
+
 	if (c->state == SUPERP_ST_BROKEN)
 		return -ENOTCONN;
 	if (c->state != SUPERP_ST_UP)
@@ -473,8 +502,18 @@ int superp_submit(struct superp_conn *c, const struct superp_xact *x,
 	    !superp_opcode_is_request(x->opcode) ||
 	    x->opcode == SUPERP_OP_LAST_NULL)
 		return -EINVAL;
-	return superp_tal_start(c, x->opcode, x->npkts, x->num_ops, x->barrier,
-				x->cookie, 0, xid, now);
+	if (x->fence && superp_tal_qp_open(c, x->qp)) {
+		c->flags |= SUPERP_CF_FENCE_WAIT;
+		return -EAGAIN;
+	}
+	ret = superp_tal_start(c, x->opcode, x->npkts, x->num_ops, x->barrier,
+			       x->cookie, 0, &id, now);
+	if (ret)
+		return ret;
+	superp_ixid(c, id)->qp = x->qp;
+	if (xid)
+		*xid = id;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_submit);
 
@@ -579,6 +618,66 @@ int superp_tal_done(struct superp_conn *c, u16 xid, u64 now)
 EXPORT_SYMBOL_IF_KUNIT(superp_tal_done);
 
 /**
+ * superp_cancel() - forget the cookies of pending transactions, e.g. of a
+ * QP being destroyed, so that none is handed out again.
+ * @c: the connection.
+ * @match: true for a cookie to cancel (called under the caller's lock).
+ * @arg: passed to @match.
+ * @now: current time.
+ *
+ * Each open initiator transaction whose cookie matches completes at once
+ * with -ECANCELED and is never reported again. Its XID still has to reach
+ * the target (XIDs retire in order): what was sent is retransmitted as
+ * headers-only packets (SUPERP_PKT_CANCELLED, cookie NULL, no operations);
+ * a transaction not yet started goes as a No-op; one partly sent ends with
+ * a No-op eom packet, which the target refuses as a mixed opcode with a
+ * Transaction Error, so that it never executes half a request. Reply
+ * packets of cancelled transactions reach no callback.
+ *
+ * Return: the number of transactions cancelled.
+ */
+unsigned int superp_cancel(struct superp_conn *c,
+			   bool (*match)(void *cookie, void *arg), void *arg,
+			   u64 now)
+{
+	unsigned int n = 0;
+	struct superp_ixid *e;
+	void *cookie;
+	u16 x;
+
+	if (c->state == SUPERP_ST_BROKEN)
+		return 0;
+	for (x = c->unacked_ixid; x != c->next_ixid; x++) {
+		e = superp_ixid(c, x);
+		if (!(e->flags & SUPERP_IX_OPEN) ||
+		    (e->flags & (SUPERP_IX_INTERNAL | SUPERP_IX_CANCELLED)) ||
+		    !match(e->cookie, arg))
+			continue;
+		cookie = e->cookie;
+		e->cookie = NULL;
+		e->flags |= SUPERP_IX_CANCELLED | SUPERP_IX_INTERNAL;
+		e->num_ops = 0;
+		if (!e->sent) {
+			e->opcode = SUPERP_OP_NOOP;
+			e->npkts = 1;
+			e->flags &= ~SUPERP_IX_REPLY;
+		} else if (e->sent < e->npkts) {
+			e->opcode = SUPERP_OP_NOOP;
+			e->npkts = e->sent + 1;
+			e->flags &= ~SUPERP_IX_REPLY;
+		}
+		n++;
+		c->ops->complete(c, cookie, -ECANCELED, 0);
+	}
+	if (n && !c->depth) {
+		superp_conn_begin(c, now);
+		superp_conn_end(c, now);
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_cancel);
+
+/**
  * superp_conn_shutdown() - soft shutdown: refuse new transactions and send
  * Last NULL; SUPERP_EV_QUIESCENT follows when both Last NULLs retired.
  * @c: the connection.
@@ -616,6 +715,8 @@ static bool superp_tal_send_request(struct superp_conn *c, u64 now)
 	p.opcode = e->opcode;
 	p.num_ops = e->num_ops;
 	p.eom = e->sent + 1 == e->npkts;
+	if (e->flags & SUPERP_IX_CANCELLED)
+		p.flags = SUPERP_PKT_CANCELLED;
 	e->sent++;
 	e->inflight++;
 	superp_pdl_send(c, &p, e->cookie, now);
