@@ -1343,6 +1343,38 @@ static void fence_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 2, true, 1), -EAGAIN);
 }
 
+/*
+ * Fair share of the PDL window among QPs (issue 10, DESIGN.md section 4):
+ * a long write of QP 1 submitted first takes turns with QP 2's one-packet
+ * send, which goes second rather than after the write; each QP's own
+ * transactions keep their XID order (initiating 2-4).
+ */
+static void fair_share_test(struct kunit *test)
+{
+	struct superp_xact big = { .opcode = SUPERP_OP_RMA_WRITE, .npkts = 20,
+				   .num_ops = 1, .qp = 1, .cookie = test };
+	struct superp_xact small = { .opcode = SUPERP_OP_SEND, .npkts = 1,
+				     .num_ops = 1, .qp = 2, .cookie = test };
+	struct tnode *a = t_new(test, NULL, 0);
+	int i, last = -1;
+
+	KUNIT_EXPECT_EQ(test, superp_conn_window_open(a->c, 0), 0);
+	a->busy = 1;	/* hold the write back until both are submitted */
+	KUNIT_EXPECT_EQ(test, superp_submit(a->c, &big, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, superp_submit(a->c, &big, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, superp_submit(a->c, &small, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, superp_conn_window_open(a->c, 0), 0);
+	KUNIT_ASSERT_GE(test, a->qn, 3);
+	KUNIT_EXPECT_EQ(test, a->q[0].xid, 0);
+	KUNIT_EXPECT_EQ(test, a->q[1].xid, 2);
+	for (i = 0; i < a->qn; i++) {
+		if (a->q[i].xid == 2)
+			continue;
+		KUNIT_EXPECT_GE(test, (int)a->q[i].xid, last);
+		last = a->q[i].xid;
+	}
+}
+
 static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(params_validate_test),
 	KUNIT_CASE(memory_per_connection_test),
@@ -1384,6 +1416,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(memory_budget_test),
 	KUNIT_CASE(cancel_test),
 	KUNIT_CASE(fence_test),
+	KUNIT_CASE(fair_share_test),
 	{}
 };
 

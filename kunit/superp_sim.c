@@ -434,6 +434,7 @@ static void sim_submit_more(struct sim_node *n)
 		t.opcode = x->opcode;
 		t.npkts = x->npkts;
 		t.barrier = x->barrier;
+		t.qp = x->id % 3;	/* three QPs share the PDL window */
 		t.cookie = x;
 		ret = superp_submit(n->c, &t, NULL, s->now);
 		if (ret == -EAGAIN || ret == -ENOTCONN)

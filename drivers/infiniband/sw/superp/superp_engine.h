@@ -344,6 +344,7 @@ struct superp_conn_cold {
 	u64 ixid_progress;	/* when unacked_ixid last moved */
 	u64 probe_at;		/* next ACK XID probe, 0: none due */
 	u32 nprobe;		/* probes for the current left edge */
+	u16 last_qp;		/* tag of the last request packet sent */
 	size_t size;		/* bytes of this block */
 	struct superp_mem_budget *budget;	/* charged, or NULL */
 	size_t charged;		/* bytes charged to it */

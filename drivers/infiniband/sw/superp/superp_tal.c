@@ -419,7 +419,7 @@ void superp_tal_rx(struct superp_conn *c, const struct superp_pkt *p,
 /* Initiating a new transaction, step 1 (packets go out in the pump). */
 static int superp_tal_start(struct superp_conn *c, u8 opcode, u16 npkts,
 			    u8 num_ops, bool barrier, void *cookie, u8 flags,
-			    u16 *xid, u64 now)
+			    u16 qp, u16 *xid, u64 now)
 {
 	struct superp_ixid *e;
 	u16 x;
@@ -444,6 +444,7 @@ static int superp_tal_start(struct superp_conn *c, u8 opcode, u16 npkts,
 	e->npkts = npkts;
 	e->opcode = opcode;
 	e->num_ops = num_ops;
+	e->qp = qp;
 	e->flags = SUPERP_IX_OPEN | flags;
 	if (superp_opcode_reply_of(opcode))
 		e->flags |= SUPERP_IX_REPLY;
@@ -490,9 +491,6 @@ static bool superp_tal_qp_open(const struct superp_conn *c, u16 qp)
 int superp_submit(struct superp_conn *c, const struct superp_xact *x,
 		  u16 *xid, u64 now)
 {
-	u16 id;
-	int ret;
-
 	if (c->state == SUPERP_ST_BROKEN)
 		return -ENOTCONN;
 	if (c->state != SUPERP_ST_UP)
@@ -506,14 +504,8 @@ int superp_submit(struct superp_conn *c, const struct superp_xact *x,
 		c->flags |= SUPERP_CF_FENCE_WAIT;
 		return -EAGAIN;
 	}
-	ret = superp_tal_start(c, x->opcode, x->npkts, x->num_ops, x->barrier,
-			       x->cookie, 0, &id, now);
-	if (ret)
-		return ret;
-	superp_ixid(c, id)->qp = x->qp;
-	if (xid)
-		*xid = id;
-	return 0;
+	return superp_tal_start(c, x->opcode, x->npkts, x->num_ops, x->barrier,
+				x->cookie, 0, x->qp, xid, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_submit);
 
@@ -697,20 +689,57 @@ int superp_conn_shutdown(struct superp_conn *c, u64 now)
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_shutdown);
 
+/*
+ * Which transaction sends the next request packet: a fair share of the PDL
+ * window among the QPs (the users' tags) of the connection. Within a tag,
+ * XID order (a QP's requests complete at the target in the order posted);
+ * across tags, the oldest unsent transaction of a tag other than the last
+ * one served, so that a QP's long write takes turns with another QP's
+ * short send instead of going first. Tags are told apart by a 64-bit hash
+ * mask: a collision only makes the pick fall back to XID order.
+ */
+static struct superp_ixid *superp_tal_pick(struct superp_conn *c, u16 *xid)
+{
+	struct superp_ixid *e, *first = NULL;
+	u16 x, first_x = 0;
+	u64 seen = 0, bit;
+
+	for (; c->send_ixid != c->next_ixid; c->send_ixid++) {
+		e = superp_ixid(c, c->send_ixid);
+		if (e->sent < e->npkts)
+			break;
+	}
+	for (x = c->send_ixid; x != c->next_ixid; x++) {
+		e = superp_ixid(c, x);
+		if (e->sent >= e->npkts)
+			continue;
+		bit = 1ULL << (e->qp & 63);
+		if (!first) {
+			first = e;
+			first_x = x;
+		}
+		if (e->qp != c->cold->last_qp && !(seen & bit)) {
+			*xid = x;
+			return e;
+		}
+		seen |= bit;
+	}
+	*xid = first_x;
+	return first;
+}
+
 /* Initiating a new transaction, steps 2-4: the next request packet. */
 static bool superp_tal_send_request(struct superp_conn *c, u64 now)
 {
 	struct superp_pkt p = { 0 };
 	struct superp_ixid *e;
+	u16 x;
 
-	for (;; c->send_ixid++) {
-		if (c->send_ixid == c->next_ixid)
-			return false;
-		e = superp_ixid(c, c->send_ixid);
-		if (e->sent < e->npkts)
-			break;
-	}
-	p.xid = c->send_ixid;
+	e = superp_tal_pick(c, &x);
+	if (!e)
+		return false;
+	c->cold->last_qp = e->qp;
+	p.xid = x;
 	p.seqno = e->sent;
 	p.opcode = e->opcode;
 	p.num_ops = e->num_ops;
@@ -767,7 +796,7 @@ again:
 	if ((c->flags & SUPERP_CF_LN_PENDING) &&
 	    xid_diff(c->next_ixid, c->unacked_ixid) < c->tal_window &&
 	    !superp_tal_start(c, SUPERP_OP_LAST_NULL, 1, 0, false, NULL,
-			      SUPERP_IX_INTERNAL, NULL, now))
+			      SUPERP_IX_INTERNAL, 0, NULL, now))
 		c->flags &= ~SUPERP_CF_LN_PENDING;
 	while (superp_pdl_can_send(c)) {
 		reply = c->flags & SUPERP_CF_REPLY_TURN;
