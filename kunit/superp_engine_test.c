@@ -29,6 +29,11 @@ struct tnode {
 	int fail_err;
 	bool reenter;			/* xmit calls the entry points back */
 	int ncookie;			/* packets sent with a cookie */
+	int nplaced;
+	int ncomp_at_placed;		/* completions when placed() came */
+	int ntdone;
+	int tdone_status;
+	u16 tdone_xid;
 	int reenter_ret[3];
 	u64 timer;
 	u32 ev[SUPERP_EV_MAX];
@@ -155,6 +160,24 @@ static void t_complete(struct superp_conn *c, void *cookie, int status,
 	n->cookie = cookie;
 }
 
+static void t_placed(struct superp_conn *c, void *cookie)
+{
+	struct tnode *n = tn(c);
+
+	n->nplaced++;
+	n->ncomp_at_placed = n->ncomp;
+}
+
+static void t_target_done(struct superp_conn *c, u16 xid, void *cookie,
+			  int status)
+{
+	struct tnode *n = tn(c);
+
+	n->ntdone++;
+	n->tdone_xid = xid;
+	n->tdone_status = status;
+}
+
 static void t_ready(struct superp_conn *c)
 {
 	tn(c)->nready++;
@@ -169,7 +192,9 @@ static const struct superp_engine_ops t_ops = {
 	.target_pkt = t_target_pkt,
 	.target_request = t_target_request,
 	.initiator_pkt = t_initiator_pkt,
+	.placed = t_placed,
 	.complete = t_complete,
+	.target_done = t_target_done,
 	.tx_ready = t_ready,
 };
 
@@ -1375,6 +1400,40 @@ static void fair_share_test(struct kunit *test)
 	}
 }
 
+/*
+ * Data path events (issue 10, DESIGN.md section 5): "reply placed" comes
+ * when a READ's reply is complete, before the ACK XID retires it; the
+ * target learns when it may release what the reply used (its PSNs are
+ * acknowledged: retirement, steps 1-3), and drops open target state when
+ * the connection stops.
+ */
+static void placed_and_target_done_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+
+	t_submit(a, SUPERP_OP_RMA_READ, 1, 0);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->nplaced, 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp_at_placed, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, b->ntdone, 1);
+	KUNIT_EXPECT_EQ(test, b->tdone_status, 0);
+	KUNIT_EXPECT_EQ(test, b->tdone_xid, 0);
+	/* a write is retired on receipt: no reply to wait for */
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->nplaced, 1);
+	KUNIT_EXPECT_EQ(test, b->ntdone, 2);
+	/* a request the user still works on is dropped on abort */
+	b->defer = true;
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_link(a, b, 0);
+	superp_conn_abort(b->c, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, b->ntdone, 3);
+	KUNIT_EXPECT_EQ(test, b->tdone_xid, 2);
+	KUNIT_EXPECT_EQ(test, b->tdone_status, -ECONNRESET);
+}
+
 static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(params_validate_test),
 	KUNIT_CASE(memory_per_connection_test),
@@ -1417,6 +1476,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(cancel_test),
 	KUNIT_CASE(fence_test),
 	KUNIT_CASE(fair_share_test),
+	KUNIT_CASE(placed_and_target_done_test),
 	{}
 };
 
