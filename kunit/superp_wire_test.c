@@ -142,8 +142,9 @@ static void tal_eom_num_ops_round_trip(struct kunit *test)
 
 static void tal_fields_are_little_endian(struct kunit *test)
 {
-	static const u8 want[] = { 0x81, SUPERP_OP_RMA_WRITE, 0x34, 0x12,
-				   0x78, 0x56, 0xff, 0xff };
+	/* spec figure (page 16): seqno in the first word, XID in the second */
+	static const u8 want[] = { 0x81, SUPERP_OP_RMA_WRITE, 0x78, 0x56,
+				   0x34, 0x12, 0xff, 0xff };
 	struct superp_tal_hdr tal = {
 		.eom_num_ops = superp_tal_eom_num_ops(1, 1),
 		.opcode = SUPERP_OP_RMA_WRITE,
@@ -156,34 +157,37 @@ static void tal_fields_are_little_endian(struct kunit *test)
 	expect_bytes(test, &tal, want, sizeof(want));
 }
 
-static void qpn_and_pad_share_a_little_endian_word(struct kunit *test)
+/* Spec "Send to QP" figure: a reserved byte, then the 24-bit QP number. */
+static void qpn_word_is_byte0_then_24_bit_qpn(struct kunit *test)
 {
-	static const u8 want[] = { 0xef, 0xcd, 0xab, 0xff };
-	__le32 w = superp_qpn_hi(0xabcdef, 0xff);
+	static const u8 want[] = { 0xff, 0xef, 0xcd, 0xab };
+	__le32 w = superp_qpn_word(0xabcdef, 0xff);
 
 	expect_bytes(test, &w, want, sizeof(want));
 	KUNIT_EXPECT_EQ(test, superp_qpn(w), 0xabcdef);
-	KUNIT_EXPECT_EQ(test, superp_qpn_hi_byte(w), 0xff);
-	KUNIT_EXPECT_EQ(test, superp_op_pad(&w), 0xff);
-	w = superp_qpn_hi(0x1000001, 0);	/* QPN above 24 bits is cut */
+	KUNIT_EXPECT_EQ(test, superp_qpn_byte0(w), 0xff);
+	KUNIT_EXPECT_EQ(test, superp_op_pad(SUPERP_OP_RDMA_WRITE, &w), 0xff);
+	/* the spec's opcodes have no pad count: the whole block is payload */
+	KUNIT_EXPECT_EQ(test, superp_op_pad(SUPERP_OP_SEND_QP, &w), 0);
+	w = superp_qpn_word(0x1000001, 0);	/* QPN above 24 bits is cut */
 	KUNIT_EXPECT_EQ(test, superp_qpn(w), 1);
-	KUNIT_EXPECT_EQ(test, superp_qpn_hi_byte(w), 0);
+	KUNIT_EXPECT_EQ(test, superp_qpn_byte0(w), 0);
 }
 
-static void write_op_raw_bytes(struct kunit *test)
+static void rdma_write_op_raw_bytes(struct kunit *test)
 {
 	static const u8 want[] = {
-		0x11, 0x00, 0x00, 0x0f, 0x34, 0x12, 0x00, 0x00,
+		0x0f, 0x11, 0x00, 0x00, 0x34, 0x12, 0x00, 0x00,
 		0xef, 0xcd, 0xab, 0x89, 0x67, 0x45, 0x23, 0x01,
 	};
-	struct superp_write_op op = {
-		.qpn_pad = superp_qpn_hi(17, 15),
+	struct superp_rdma_write_op op = {
+		.qpn_pad = superp_qpn_word(17, 15),
 		.rkey = cpu_to_le32(0x1234),
 		.addr = cpu_to_le64(0x0123456789abcdefULL),
 	};
 
 	expect_bytes(test, &op, want, sizeof(want));
-	KUNIT_EXPECT_EQ(test, superp_op_pad(&op), 15);
+	KUNIT_EXPECT_EQ(test, superp_op_pad(SUPERP_OP_RDMA_WRITE, &op), 15);
 	KUNIT_EXPECT_EQ(test, superp_get_le64(&op.addr), 0x0123456789abcdefULL);
 }
 
@@ -192,14 +196,14 @@ static void immediate_data_is_carried_unchanged(struct kunit *test)
 	static const u8 want[] = { 0x01, 0x02, 0x03, 0x04 };
 	struct superp_send_qp_imm_op op = { .imm = cpu_to_be32(0x01020304) };
 	struct superp_rd_send_op rd = {
-		.sqpn_flags = superp_qpn_hi(200, SUPERP_RD_FLAG_IMM),
+		.sqpn_flags = superp_qpn_word(200, SUPERP_RD_FLAG_IMM),
 		.imm = cpu_to_be32(0x01020304),
 	};
 
 	expect_bytes(test, &op.imm, want, sizeof(want));
 	expect_bytes(test, &rd.imm, want, sizeof(want));
 	KUNIT_EXPECT_EQ(test, superp_qpn(rd.sqpn_flags), 200);
-	KUNIT_EXPECT_EQ(test, superp_qpn_hi_byte(rd.sqpn_flags), SUPERP_RD_FLAG_IMM);
+	KUNIT_EXPECT_EQ(test, superp_qpn_byte0(rd.sqpn_flags), SUPERP_RD_FLAG_IMM);
 }
 
 static void atomic_operands_are_little_endian(struct kunit *test)
@@ -228,33 +232,38 @@ static void le64_helpers_work_unaligned(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, buf[12], 0);
 }
 
+/* Spec "Operations" (pages 32-34) for 0-12; Documentation for 16 up. */
 static void op_header_sizes_match_structs(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_NOOP), 0);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_LAST_NULL), 0);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_PURE_ACK), 0);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_TRANS_ERROR), 8);
-	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_RMA_READ), 24);
-	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_RMA_WRITE), 16);
+	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_RMA_READ), 12);
+	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_RMA_WRITE), 8);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_READ_RESP), 8);
-	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_SEND), 12);
-	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_SEND_QP), 8);
+	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_SEND), 8);
+	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_SEND_QP), 4);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_SEND_QP_IMM), 12);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_WRITE_COMPLETE), 16);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_ATOMIC_CAS), 32);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_ATOMIC_FADD), 24);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_ATOMIC_RESP), 16);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_RD_SEND), 16);
+	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_RDMA_WRITE), 16);
+	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_RDMA_READ), 24);
+	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_SEND_QP_OFF), 8);
 }
 
 static void unknown_opcodes_have_no_layout(struct kunit *test)
 {
-	static const unsigned int unknown[] = { 3, 7, 13, 15, 23, 99, 255, 256 };
+	static const unsigned int unknown[] = { 3, 7, 13, 15, 26, 99, 255, 256 };
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(unknown); i++) {
 		KUNIT_EXPECT_EQ(test, superp_op_hlen(unknown[i]), -1);
 		KUNIT_EXPECT_EQ(test, superp_op_has_data(unknown[i]), 0);
+		KUNIT_EXPECT_EQ(test, superp_op_has_pad(unknown[i]), 0);
 	}
 }
 
@@ -272,11 +281,12 @@ static void data_op_headers_fit_a_cache_line(struct kunit *test)
 				    SUNH_HLEN + SUPERP_PDL_HLEN + SUPERP_TAL_HLEN +
 				    superp_op_hlen(op), 64, "opcode %u", op);
 	}
-	/* and the pad is byte 3 where it is a field of its own */
-	KUNIT_EXPECT_EQ(test, offsetof(struct superp_read_resp_op, pad),
-			SUPERP_PAD_BYTE);
-	KUNIT_EXPECT_EQ(test, offsetof(struct superp_send_op, pad),
-			SUPERP_PAD_BYTE);
+	/* a pad count exists only in the extensions, and only with data */
+	for (op = 0; op < 256; op++)
+		if (superp_op_has_pad(op))
+			KUNIT_EXPECT_TRUE_MSG(test, superp_op_has_data(op) &&
+					      op > SUPERP_OP_PURE_ACK,
+					      "opcode %u", op);
 }
 
 static void block_size_is_data_region_over_num_ops(struct kunit *test)
@@ -344,8 +354,8 @@ static struct kunit_case superp_wire_cases[] = {
 	KUNIT_CASE(pdl_psn_round_trips_boundaries),
 	KUNIT_CASE(tal_eom_num_ops_round_trip),
 	KUNIT_CASE(tal_fields_are_little_endian),
-	KUNIT_CASE(qpn_and_pad_share_a_little_endian_word),
-	KUNIT_CASE(write_op_raw_bytes),
+	KUNIT_CASE(qpn_word_is_byte0_then_24_bit_qpn),
+	KUNIT_CASE(rdma_write_op_raw_bytes),
 	KUNIT_CASE(immediate_data_is_carried_unchanged),
 	KUNIT_CASE(atomic_operands_are_little_endian),
 	KUNIT_CASE(le64_helpers_work_unaligned),

@@ -29,12 +29,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # ------------------------------------------------------------ the layout
-declare -A C HLEN DATA STRUCT
+declare -A C HLEN DATA STRUCT PAD
 : > "$tmp/fields"
-while read -r kind a b c d e; do
+while read -r kind a b c d e g; do
 	case $kind in
 	const) C[$a]=$b ;;
-	opcode) HLEN[$b]=$c; DATA[$b]=$d; STRUCT[$b]=$e ;;
+	opcode) HLEN[$b]=$c; DATA[$b]=$d; STRUCT[$b]=$e; PAD[$b]=$g ;;
 	field) echo "$a $b $c $d" >> "$tmp/fields" ;;
 	esac
 done < <("$GEN" --describe)
@@ -106,32 +106,44 @@ add "terr: seqno, opnum, major, minor" \
 	"superp.tal.opcode=2 superp.op.seqno=3 superp.op.opnum=2 superp.op.major=1 superp.op.minor=2 frame.len=$(flen $S $PDL terr 1 0)" \
 	--opcode terr --xid 7 --eom --op seqno=3,opnum=2,major=1,minor=2
 layout terr
-add "read: 24-bit qpn, rkey, 64-bit address, length" \
-	"superp.tal.opcode=8 superp.op.qpn=11259375 superp.op.rkey=0x11223344 superp.op.addr=0x0123456789abcdef superp.op.length=65536 frame.len=$(flen $S $PDL read 1 0)" \
-	--opcode read --op qpn=0xabcdef,rkey=0x11223344,addr=0x0123456789abcdef,length=65536
+add "read: the spec's 64-bit address and 32-bit length" \
+	"superp.tal.opcode=8 superp.op.addr=0x0123456789abcdef superp.op.length=65536 superp.op.qpn= frame.len=$(flen $S $PDL read 1 0)" \
+	--opcode read --op addr=0x0123456789abcdef,length=65536
 layout read
-add "write: 1-byte payload in a 16-byte block, pad 15" \
-	"superp.tal.opcode=9 superp.op.qpn=17 superp.op.rkey=0x00001234 superp.op.addr=0x0000000000010000 superp.op.pad=$((MINB - 1)) superp.block_size=$MINB superp.data_offset=$(d write 1) superp.block.payload_len=1 superp.block.payload=01 frame.len=$(flen $S $PDL write 1 $MINB)" \
-	--opcode write --psn 7 --eom --op qpn=17,rkey=0x1234,addr=0x10000,payload=1
+add "write: the spec's address, the whole block is payload" \
+	"superp.tal.opcode=9 superp.op.addr=0x0000000000010000 superp.op.pad= superp.block_size=32 superp.data_offset=$(d write 1) superp.block.payload_len=32 frame.len=$(flen $S $PDL write 1 32)" \
+	--opcode write --psn 7 --eom --op addr=0x10000,payload=32
 layout write
 add "read-resp: request seqno/opnum, offset, 100-byte block" \
-	"superp.tal.opcode=10 superp.op.req_seqno=1 superp.op.req_opnum=2 superp.op.offset=4096 superp.op.pad=0 superp.block_size=100 superp.block.payload_len=100 frame.len=$(flen $S $PDL read-resp 1 100)" \
+	"superp.tal.opcode=10 superp.op.seqno=1 superp.op.opnum=2 superp.op.offset=4096 superp.op.pad= superp.block_size=100 superp.block.payload_len=100 frame.len=$(flen $S $PDL read-resp 1 100)" \
 	--opcode read-resp --op seqno=1,opnum=2,offset=4096,payload=100
 layout read-resp
 add "send: key, offset, exact 16-byte block" \
-	"superp.tal.opcode=11 superp.op.key=0xdeadbeef superp.op.offset=8 superp.op.pad=0 superp.block_size=16 superp.data_offset=$(d send 1) frame.len=$(flen $S $PDL send 1 16)" \
+	"superp.tal.opcode=11 superp.op.key=0xdeadbeef superp.op.offset=8 superp.op.pad= superp.block_size=16 superp.data_offset=$(d send 1) frame.len=$(flen $S $PDL send 1 16)" \
 	--opcode send --op key=0xdeadbeef,offset=8,payload=16
 layout send
+add "send-qp: the spec's reserved byte and 24-bit QPN, 3 ops" \
+	"superp.tal.opcode=12 superp.tal.num_ops=3 superp.op.qpn=11259375,1,2 superp.op.pad= superp.block_size=24 superp.block.payload_len=24,24,24 superp.data_offset=$(d send-qp 3) frame.len=$(flen $S $PDL send-qp 3 24)" \
+	--opcode send-qp --eom --op qpn=0xabcdef,payload=24 --op qpn=1,payload=24 --op qpn=2,payload=24
+layout send-qp
+add "rdma-write: 1-byte payload in a 16-byte block, pad 15" \
+	"superp.tal.opcode=23 superp.op.qpn=17 superp.op.rkey=0x00001234 superp.op.addr=0x0000000000010000 superp.op.pad=$((MINB - 1)) superp.block_size=$MINB superp.data_offset=$(d rdma-write 1) superp.block.payload_len=1 superp.block.payload=01 frame.len=$(flen $S $PDL rdma-write 1 $MINB)" \
+	--opcode rdma-write --psn 7 --eom --op qpn=17,rkey=0x1234,addr=0x10000,payload=1
+layout rdma-write
+add "rdma-read: 24-bit qpn, rkey, 64-bit address, length" \
+	"superp.tal.opcode=24 superp.op.qpn=11259375 superp.op.rkey=0x11223344 superp.op.addr=0x0123456789abcdef superp.op.length=65536 frame.len=$(flen $S $PDL rdma-read 1 0)" \
+	--opcode rdma-read --op qpn=0xabcdef,rkey=0x11223344,addr=0x0123456789abcdef,length=65536
+layout rdma-read
 ops15=() qpns= lens=
 for i in $(seq 0 14); do
 	ops15+=(--op "qpn=5,offset=$((i * 16)),payload=$((16 - i))")
 	qpns+=${qpns:+,}5
 	lens+=${lens:+,}$((16 - i))
 done
-add "send-qp: num_ops 15, unequal payloads in equal blocks" \
-	"superp.tal.opcode=12 superp.tal.num_ops=15 superp.op.qpn=$qpns superp.block_size=16 superp.block.payload_len=$lens superp.data_offset=$(d send-qp 15) frame.len=$(flen $S $PDL send-qp 15 16)" \
-	--opcode send-qp --eom "${ops15[@]}"
-layout send-qp
+add "send-qp-off: num_ops 15, unequal payloads in equal blocks" \
+	"superp.tal.opcode=25 superp.tal.num_ops=15 superp.op.qpn=$qpns superp.block_size=16 superp.block.payload_len=$lens superp.data_offset=$(d send-qp-off 15) frame.len=$(flen $S $PDL send-qp-off 15 16)" \
+	--opcode send-qp-off --eom "${ops15[@]}"
+layout send-qp-off
 add "ack: window, ACK PSN, SACK bits as PSNs ack+1+i" \
 	"superp.tal.opcode=16 superp.pdl.rwin=31 superp.pdl.window=32 superp.pdl.ack_psn=41 superp.pdl.nack=0 superp.pdl.sacked_psn=43,45 frame.len=$(flen $S $PDL ack 0 0) superp.padding=$(zpad $((S + PDL + TAL)))" \
 	--opcode ack --rwin 31 --ack-psn 41 --sack 0xa
@@ -158,7 +170,7 @@ add "fadd: add operand" \
 	--opcode fadd --op qpn=3,rkey=0x99,addr=0x2008,add=0x10
 layout fadd
 add "atomic-resp: original value" \
-	"superp.tal.opcode=21 superp.op.req_seqno=0 superp.op.req_opnum=1 superp.op.orig=0x8000000000000000 frame.len=$(flen $S $PDL atomic-resp 1 0)" \
+	"superp.tal.opcode=21 superp.op.seqno=0 superp.op.opnum=1 superp.op.orig=0x8000000000000000 frame.len=$(flen $S $PDL atomic-resp 1 0)" \
 	--opcode atomic-resp --op opnum=1,orig=0x8000000000000000
 layout atomic-resp
 add "rd-send: destination and source QP, flags, Q_Key, imm" \
@@ -180,18 +192,18 @@ add "vlan: SUNH behind an 802.1Q tag" \
 	"vlan.id=5 superp.pdl.psn=3 superp.tal.opcode=9" \
 	--vlan 5 --opcode write --psn 3 --op payload=16
 ADD_SET=lite add "lite: no PDL, next header 253, block enlarged past Ethernet padding" \
-	"sunh.nexthdr=${C[SUNH_NEXTHDR_SUPERP]} superp.pdl.psn= superp.tal.opcode=12 superp.data_offset=$((TAL + HLEN[send-qp])) superp.block_size=$(lite_block send-qp 1) superp.block.payload_len=1 frame.len=$(flen $S 0 send-qp 1 "$(lite_block send-qp 1)")" \
-	--encap lite --opcode send-qp --op qpn=1,payload=1
+	"sunh.nexthdr=${C[SUNH_NEXTHDR_SUPERP]} superp.pdl.psn= superp.tal.opcode=25 superp.data_offset=$((TAL + HLEN[send-qp-off])) superp.block_size=$(lite_block send-qp-off 1) superp.block.payload_len=1 frame.len=$(flen $S 0 send-qp-off 1 "$(lite_block send-qp-off 1)")" \
+	--encap lite --opcode send-qp-off --op qpn=1,payload=1
 # A SUNH echo request (net/sunh/sunh_echo.c) made of the first TAL bytes of
 # a lite frame: eom sets type 128, opcode 0 is the hop limit byte, and the
-# little-endian XID 0x0100 and seqno 0x0200 read as big-endian 1 and 2.
+# little-endian seqno 0x0100 and XID 0x0200 read as big-endian 1 and 2.
 ADD_SET=lite add "echo: next header 254 is the SUNH echo, not SUPERp-lite" \
 	"sunh.nexthdr=${C[SUNH_NEXTHDR_ECHO]} sunh.echo.type=128 sunh.echo.req_hop_limit=0 sunh.echo.ident=1 sunh.echo.seq=2 superp.tal.opcode= superp.pdl.psn= superp.data_offset=" \
 	--encap lite --nexthdr "${C[SUNH_NEXTHDR_ECHO]}" --eom --opcode noop \
-	--xid 0x0100 --seqno 0x0200 --ack-xid 0
+	--seqno 0x0100 --xid 0x0200 --ack-xid 0
 add "udp/ipv4: port 7777, checksums good, write" \
-	"udp.dstport=${C[SUPERP_UDP_PORT]} ip.checksum.status=1 udp.checksum.status=1 superp.pdl.psn=9 superp.op.qpn=4 frame.len=$(flen $IP4 $PDL write 1 32)" \
-	--encap ipv4 --opcode write --psn 9 --op qpn=4,payload=32
+	"udp.dstport=${C[SUPERP_UDP_PORT]} ip.checksum.status=1 udp.checksum.status=1 superp.pdl.psn=9 superp.op.qpn=4 frame.len=$(flen $IP4 $PDL rdma-write 1 32)" \
+	--encap ipv4 --opcode rdma-write --psn 9 --op qpn=4,payload=32
 add "udp/ipv4: checksum 0 allowed" \
 	"udp.checksum.status=3 superp.tal.opcode=16" \
 	--encap ipv4 --no-udp-csum --opcode ack
@@ -212,10 +224,10 @@ add "malformed: frame cut inside the SUNH echo header" \
 	--encap lite --nexthdr "${C[SUNH_NEXTHDR_ECHO]}" --truncate $((ETH + SUNH + 4))
 add "malformed: num_ops larger than the op headers present" \
 	"superp.tal.num_ops=3 superp.expert.num_ops_len=*" \
-	--opcode read --op qpn=1 --num-ops 3
+	--opcode read --op addr=1 --num-ops 3
 add "malformed: num_ops 3 with 2 ops makes blocks < 16" \
 	"superp.tal.num_ops=3 superp.expert.block_small=*" \
-	--opcode write --op payload=20 --op payload=20 --num-ops 3
+	--opcode write --op payload=16 --op payload=16 --num-ops 3
 add "malformed: oversized, data region not a multiple of num_ops" \
 	"superp.expert.num_ops_len=*" \
 	--opcode write --op payload=20 --op payload=20 --extra 5
@@ -230,21 +242,34 @@ add "malformed: operations on an opcode that has none" \
 	--opcode ack --num-ops 2
 add "malformed: pad count larger than the block" \
 	"superp.expert.pad_too_large=*" \
-	--opcode write --op pad=20,payload=16
+	--opcode rdma-write --op pad=20,payload=16
 add "malformed: reserved TAL bits set" \
 	"superp.tal.rsvd=0x05 superp.expert.reserved=*" \
 	--opcode noop --tal-rsvd 5
 add "malformed: bytes after the headers of a read" \
 	"superp.expert.trailing=*" \
-	--opcode read --op qpn=1 --extra 30
+	--opcode read --op addr=1 --extra 30
 add "malformed: pure ACK with eom" \
 	"superp.expert.pure_ack=*" \
 	--opcode ack --eom
+add "malformed: extension op header cut short (cas)" \
+	"superp.tal.opcode=19 superp.expert.num_ops_len=* superp.expert.trailing=* superp.expert.ext_len=*" \
+	--opcode cas --op qpn=1 --truncate $((ETH + S + PDL + TAL + 20))
+add "malformed: extension data region not a multiple of num_ops (rdma-write)" \
+	"superp.tal.opcode=23 superp.expert.num_ops_len=* superp.expert.ext_len=*" \
+	--opcode rdma-write --op payload=16 --op payload=16 --extra 3
+add "malformed: bytes after an extension request without data (rdma-read)" \
+	"superp.tal.opcode=24 superp.expert.trailing=* superp.expert.ext_len=*" \
+	--opcode rdma-read --op qpn=1 --extra 8
+add "malformed: extension block under 16 bytes (send-qp-off)" \
+	"superp.tal.opcode=25 superp.expert.block_small=* superp.expert.ext_len=*" \
+	--opcode send-qp-off --op payload=8 --block 8
 
 # ------------------------------------------------------------ decode
 experts="superp.expert.short_frame superp.expert.block_small superp.expert.num_ops_len
 	superp.expert.num_ops_opcode superp.expert.unknown_opcode superp.expert.pad_too_large
 	superp.expert.reserved superp.expert.trailing superp.expert.pure_ack superp.expert.nack
+	superp.expert.ext_len
 	sunh.expert.short_frame sunh.expert.hop_limit_zero sunh.expert.echo_short"
 declare -A want_field
 for e in "${EXP[@]}"; do
@@ -327,8 +352,10 @@ pdml_frame() {
 # The dissector's names for a C member of an operation header.
 op_field_name() {
 	case $1 in
-	qpn_pad) echo superp.op.qpn ;;
+	qpn_pad | qpn_rsvd) echo superp.op.qpn ;;
 	sqpn_flags) echo superp.op.sqpn ;;
+	req_seqno) echo superp.op.seqno ;;
+	req_opnum) echo superp.op.opnum ;;
 	rsvd2) echo superp.op.rsvd ;;
 	*) echo "superp.op.$1" ;;
 	esac
@@ -354,17 +381,30 @@ for i in "${!LAYOUT[@]}"; do
 	while read -r s m off size; do
 		[ "$s" = "$st" ] || continue
 		name=$(op_field_name "$m")
-		case $m in qpn | qpn_pad | sqpn_flags) size= ;; esac
-		check_at "$tmp/op0" "$name" $((base + off)) "$size" || bad+=" $m@$off"
-		if [ "$m" = qpn_pad ] || [ "$m" = sqpn_flags ]; then
-			hi=$([ "$m" = qpn_pad ] && echo pad || echo flags)
-			check_at "$tmp/op0" "superp.op.$hi" $((base + off + 3)) 1 ||
-				bad+=" $hi@$((off + 3))"
-		fi
+		case $m in
+		qpn_pad | qpn_rsvd | sqpn_flags)
+			# QP word: byte 0 apart, the 24-bit QPN in bytes 1-3
+			case $m in
+			qpn_pad) lo=pad ;;
+			qpn_rsvd) lo=rsvd ;;
+			*) lo=flags ;;
+			esac
+			check_at "$tmp/op0" "$name" $((base + off + 1)) 3 ||
+				bad+=" $m(qpn)@$((off + 1))"
+			check_at "$tmp/op0" "superp.op.$lo" $((base + off)) 1 ||
+				bad+=" $m($lo)@$off"
+			;;
+		*)
+			check_at "$tmp/op0" "$name" $((base + off)) "$size" ||
+				bad+=" $m@$off"
+			;;
+		esac
 	done < "$tmp/fields"
-	if [ "${DATA[$op]}" = 1 ]; then
+	if [ "${PAD[$op]}" = 1 ]; then
 		check_at "$tmp/op0" superp.op.pad $((base + C[SUPERP_PAD_BYTE])) 1 ||
 			bad+=" pad-byte"
+	elif grep -q '^superp.op.pad ' "$tmp/op0"; then
+		bad+=" pad-count-in-a-spec-opcode"
 	fi
 	if [ -z "$bad" ]; then
 		ok "frame $((i + 1)) $op header layout matches struct $st"
@@ -393,7 +433,7 @@ hdr_layout() { # frame struct base
 	done < "$tmp/fields"
 	echo "$bad"
 }
-wframe=$(for i in $(seq 0 $((n - 1))); do [ "${LAYOUT[i]:-}" = write ] && echo $((i + 1)); done)
+wframe=$(for i in $(seq 0 $((n - 1))); do [ "${LAYOUT[i]:-}" = rdma-write ] && echo $((i + 1)); done)
 lframe=$(for i in $(seq 0 $((n - 1))); do case ${NAME[i]} in lite:*) echo $((i + 1)) ;; esac; done)
 v4frame=$(for i in $(seq 0 $((n - 1))); do case ${NAME[i]} in "udp/ipv4: port"*) echo $((i + 1)) ;; esac; done)
 bad=$(hdr_layout "$wframe" sunhhdr "$ETH")

@@ -24,6 +24,9 @@ static const char *const op_structs[] = {
 	[SUPERP_OP_ATOMIC_FADD] = "superp_atomic_fadd_op",
 	[SUPERP_OP_ATOMIC_RESP] = "superp_atomic_resp_op",
 	[SUPERP_OP_RD_SEND] = "superp_rd_send_op",
+	[SUPERP_OP_RDMA_WRITE] = "superp_rdma_write_op",
+	[SUPERP_OP_RDMA_READ] = "superp_rdma_read_op",
+	[SUPERP_OP_SEND_QP_OFF] = "superp_send_qp_off_op",
 };
 
 void gen_describe(FILE *out)
@@ -45,14 +48,15 @@ void gen_describe(FILE *out)
 	CONST(SUPERP_ETH_ALIGN_PAD);
 	CONST(SUPERP_ETH_HLEN);
 	CONST(SUPERP_ETH_MIN_PAYLOAD);
-	/* opcode NUMBER NAME HEADER-SIZE HAS-DATA STRUCT */
+	/* opcode NUMBER NAME HEADER-SIZE HAS-DATA STRUCT HAS-PAD */
 	for (o = gen_opcodes; o->name; o++) {
 		const char *s = o->opcode < sizeof(op_structs) / sizeof(*op_structs) ?
 				op_structs[o->opcode] : NULL;
 
-		fprintf(out, "opcode %u %s %d %d %s\n", o->opcode, o->name,
+		fprintf(out, "opcode %u %s %d %d %s %d\n", o->opcode, o->name,
 			superp_op_hlen(o->opcode),
-			superp_op_has_data(o->opcode), s ? s : "-");
+			superp_op_has_data(o->opcode), s ? s : "-",
+			superp_op_has_pad(o->opcode));
 	}
 	/* field STRUCT MEMBER OFFSET SIZE */
 	FIELD(sunhhdr, tclass);
@@ -75,38 +79,30 @@ void gen_describe(FILE *out)
 	FIELD(superp_terr_op, rsvd);
 	FIELD(superp_terr_op, major);
 	FIELD(superp_terr_op, minor);
-	FIELD(superp_read_op, qpn);
-	FIELD(superp_read_op, rkey);
 	FIELD(superp_read_op, addr);
 	FIELD(superp_read_op, length);
-	FIELD(superp_read_op, rsvd);
-	FIELD(superp_write_op, qpn_pad);
-	FIELD(superp_write_op, rkey);
 	FIELD(superp_write_op, addr);
 	FIELD(superp_read_resp_op, req_seqno);
 	FIELD(superp_read_resp_op, req_opnum);
-	FIELD(superp_read_resp_op, pad);
+	FIELD(superp_read_resp_op, rsvd);
 	FIELD(superp_read_resp_op, offset);
-	FIELD(superp_send_op, rsvd);
-	FIELD(superp_send_op, pad);
 	FIELD(superp_send_op, key);
 	FIELD(superp_send_op, offset);
-	FIELD(superp_send_qp_op, qpn_pad);
-	FIELD(superp_send_qp_op, offset);
+	FIELD(superp_send_qp_op, qpn_rsvd);
 	FIELD(superp_send_qp_imm_op, qpn_pad);
 	FIELD(superp_send_qp_imm_op, offset);
 	FIELD(superp_send_qp_imm_op, imm);
-	FIELD(superp_write_complete_op, qpn);
+	FIELD(superp_write_complete_op, qpn_rsvd);
 	FIELD(superp_write_complete_op, imm);
 	FIELD(superp_write_complete_op, length);
 	FIELD(superp_write_complete_op, write_xid);
 	FIELD(superp_write_complete_op, rsvd);
-	FIELD(superp_atomic_cas_op, qpn);
+	FIELD(superp_atomic_cas_op, qpn_rsvd);
 	FIELD(superp_atomic_cas_op, rkey);
 	FIELD(superp_atomic_cas_op, addr);
 	FIELD(superp_atomic_cas_op, compare);
 	FIELD(superp_atomic_cas_op, swap);
-	FIELD(superp_atomic_fadd_op, qpn);
+	FIELD(superp_atomic_fadd_op, qpn_rsvd);
 	FIELD(superp_atomic_fadd_op, rkey);
 	FIELD(superp_atomic_fadd_op, addr);
 	FIELD(superp_atomic_fadd_op, add);
@@ -119,4 +115,14 @@ void gen_describe(FILE *out)
 	FIELD(superp_rd_send_op, sqpn_flags);
 	FIELD(superp_rd_send_op, qkey);
 	FIELD(superp_rd_send_op, imm);
+	FIELD(superp_rdma_write_op, qpn_pad);
+	FIELD(superp_rdma_write_op, rkey);
+	FIELD(superp_rdma_write_op, addr);
+	FIELD(superp_rdma_read_op, qpn_rsvd);
+	FIELD(superp_rdma_read_op, rkey);
+	FIELD(superp_rdma_read_op, addr);
+	FIELD(superp_rdma_read_op, length);
+	FIELD(superp_rdma_read_op, rsvd);
+	FIELD(superp_send_qp_off_op, qpn_pad);
+	FIELD(superp_send_qp_off_op, offset);
 }

@@ -24,16 +24,15 @@ const struct gen_opcode gen_opcodes[] = {
 	{ "last-null", SUPERP_OP_LAST_NULL, 0, "Last NULL" },
 	{ "terr", SUPERP_OP_TRANS_ERROR, B(F_SEQNO) | B(F_OPNUM) |
 		B(F_MAJOR) | B(F_MINOR) | B(F_RSVD), "Transaction Error" },
-	{ "read", SUPERP_OP_RMA_READ, RMA | B(F_LENGTH) | B(F_RSVD),
-		"RMA Read" },
-	{ "write", SUPERP_OP_RMA_WRITE, RMA | B(F_PAD) | B(F_PAYLOAD),
+	{ "read", SUPERP_OP_RMA_READ, B(F_ADDR) | B(F_LENGTH), "RMA Read" },
+	{ "write", SUPERP_OP_RMA_WRITE, B(F_ADDR) | B(F_PAYLOAD),
 		"RMA Write" },
 	{ "read-resp", SUPERP_OP_READ_RESP, B(F_SEQNO) | B(F_OPNUM) |
-		B(F_OFFSET) | B(F_PAD) | B(F_PAYLOAD), "Read Response" },
-	{ "send", SUPERP_OP_SEND, B(F_KEY) | B(F_OFFSET) | B(F_RSVD) |
-		B(F_PAD) | B(F_PAYLOAD), "Send" },
-	{ "send-qp", SUPERP_OP_SEND_QP, QP_WORD | B(F_OFFSET) |
-		B(F_PAYLOAD), "Send to QP" },
+		B(F_OFFSET) | B(F_RSVD) | B(F_PAYLOAD), "Read Response" },
+	{ "send", SUPERP_OP_SEND, B(F_KEY) | B(F_OFFSET) | B(F_PAYLOAD),
+		"Send" },
+	{ "send-qp", SUPERP_OP_SEND_QP, B(F_QPN) | B(F_RSVD) | B(F_PAYLOAD),
+		"Send to QP" },
 	{ "ack", SUPERP_OP_PURE_ACK, 0, "Pure ACK" },
 	{ "send-qp-imm", SUPERP_OP_SEND_QP_IMM, QP_WORD | B(F_OFFSET) |
 		B(F_IMM) | B(F_PAYLOAD), "Send to QP with Immediate" },
@@ -47,6 +46,12 @@ const struct gen_opcode gen_opcodes[] = {
 		B(F_ORIG) | B(F_RSVD), "Atomic Response" },
 	{ "rd-send", SUPERP_OP_RD_SEND, QP_WORD | B(F_SQPN) | B(F_FLAGS) |
 		B(F_QKEY) | B(F_IMM) | B(F_PAYLOAD), "Datagram Send" },
+	{ "rdma-write", SUPERP_OP_RDMA_WRITE, RMA | B(F_PAD) | B(F_PAYLOAD),
+		"RDMA Write" },
+	{ "rdma-read", SUPERP_OP_RDMA_READ, RMA | B(F_LENGTH) | B(F_RSVD),
+		"RDMA Read" },
+	{ "send-qp-off", SUPERP_OP_SEND_QP_OFF, QP_WORD | B(F_OFFSET) |
+		B(F_PAYLOAD), "Send to QP with Offset" },
 	{ NULL, 0, 0, NULL }
 };
 
@@ -76,15 +81,6 @@ static void put16(uint8_t *p, unsigned int v)
 	p[1] = v;
 }
 
-static void put_le(void *dst, uint64_t v, size_t n)
-{
-	uint8_t *p = dst;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p[i] = v >> (8 * i);
-}
-
 /* One operation header in the layout of <rdma/superp_wire.h>. */
 static void put_op(uint8_t *p, unsigned int opcode, const struct gen_op *op,
 		   unsigned int pad)
@@ -105,19 +101,14 @@ static void put_op(uint8_t *p, unsigned int opcode, const struct gen_op *op,
 	}
 	case SUPERP_OP_RMA_READ: {
 		struct superp_read_op h = {
-			.qpn = __cpu_to_le32(v[F_QPN]),
-			.rkey = __cpu_to_le32(v[F_RKEY]),
 			.addr = __cpu_to_le64(v[F_ADDR]),
 			.length = __cpu_to_le32(v[F_LENGTH]),
-			.rsvd = __cpu_to_le32(v[F_RSVD]),
 		};
 		memcpy(p, &h, sizeof(h));
 		break;
 	}
 	case SUPERP_OP_RMA_WRITE: {
 		struct superp_write_op h = {
-			.qpn_pad = superp_qpn_hi(v[F_QPN], pad),
-			.rkey = __cpu_to_le32(v[F_RKEY]),
 			.addr = __cpu_to_le64(v[F_ADDR]),
 		};
 		memcpy(p, &h, sizeof(h));
@@ -127,7 +118,7 @@ static void put_op(uint8_t *p, unsigned int opcode, const struct gen_op *op,
 		struct superp_read_resp_op h = {
 			.req_seqno = __cpu_to_le16(v[F_SEQNO]),
 			.req_opnum = v[F_OPNUM],
-			.pad = pad,
+			.rsvd = v[F_RSVD],
 			.offset = __cpu_to_le32(v[F_OFFSET]),
 		};
 		memcpy(p, &h, sizeof(h));
@@ -135,25 +126,22 @@ static void put_op(uint8_t *p, unsigned int opcode, const struct gen_op *op,
 	}
 	case SUPERP_OP_SEND: {
 		struct superp_send_op h = {
-			.pad = pad,
 			.key = __cpu_to_le32(v[F_KEY]),
 			.offset = __cpu_to_le32(v[F_OFFSET]),
 		};
-		put_le(h.rsvd, v[F_RSVD], sizeof(h.rsvd));
 		memcpy(p, &h, sizeof(h));
 		break;
 	}
 	case SUPERP_OP_SEND_QP: {
 		struct superp_send_qp_op h = {
-			.qpn_pad = superp_qpn_hi(v[F_QPN], pad),
-			.offset = __cpu_to_le32(v[F_OFFSET]),
+			.qpn_rsvd = superp_qpn_word(v[F_QPN], v[F_RSVD]),
 		};
 		memcpy(p, &h, sizeof(h));
 		break;
 	}
 	case SUPERP_OP_SEND_QP_IMM: {
 		struct superp_send_qp_imm_op h = {
-			.qpn_pad = superp_qpn_hi(v[F_QPN], pad),
+			.qpn_pad = superp_qpn_word(v[F_QPN], pad),
 			.offset = __cpu_to_le32(v[F_OFFSET]),
 			.imm = __cpu_to_be32(v[F_IMM]),
 		};
@@ -162,7 +150,7 @@ static void put_op(uint8_t *p, unsigned int opcode, const struct gen_op *op,
 	}
 	case SUPERP_OP_WRITE_COMPLETE: {
 		struct superp_write_complete_op h = {
-			.qpn = __cpu_to_le32(v[F_QPN]),
+			.qpn_rsvd = superp_qpn_word(v[F_QPN], 0),
 			.imm = __cpu_to_be32(v[F_IMM]),
 			.length = __cpu_to_le32(v[F_LENGTH]),
 			.write_xid = __cpu_to_le16(v[F_WRITE_XID]),
@@ -173,7 +161,7 @@ static void put_op(uint8_t *p, unsigned int opcode, const struct gen_op *op,
 	}
 	case SUPERP_OP_ATOMIC_CAS: {
 		struct superp_atomic_cas_op h = {
-			.qpn = __cpu_to_le32(v[F_QPN]),
+			.qpn_rsvd = superp_qpn_word(v[F_QPN], 0),
 			.rkey = __cpu_to_le32(v[F_RKEY]),
 			.addr = __cpu_to_le64(v[F_ADDR]),
 			.compare = __cpu_to_le64(v[F_COMPARE]),
@@ -184,7 +172,7 @@ static void put_op(uint8_t *p, unsigned int opcode, const struct gen_op *op,
 	}
 	case SUPERP_OP_ATOMIC_FADD: {
 		struct superp_atomic_fadd_op h = {
-			.qpn = __cpu_to_le32(v[F_QPN]),
+			.qpn_rsvd = superp_qpn_word(v[F_QPN], 0),
 			.rkey = __cpu_to_le32(v[F_RKEY]),
 			.addr = __cpu_to_le64(v[F_ADDR]),
 			.add = __cpu_to_le64(v[F_ADD]),
@@ -204,10 +192,38 @@ static void put_op(uint8_t *p, unsigned int opcode, const struct gen_op *op,
 	}
 	case SUPERP_OP_RD_SEND: {
 		struct superp_rd_send_op h = {
-			.qpn_pad = superp_qpn_hi(v[F_QPN], pad),
-			.sqpn_flags = superp_qpn_hi(v[F_SQPN], v[F_FLAGS]),
+			.qpn_pad = superp_qpn_word(v[F_QPN], pad),
+			.sqpn_flags = superp_qpn_word(v[F_SQPN], v[F_FLAGS]),
 			.qkey = __cpu_to_le32(v[F_QKEY]),
 			.imm = __cpu_to_be32(v[F_IMM]),
+		};
+		memcpy(p, &h, sizeof(h));
+		break;
+	}
+	case SUPERP_OP_RDMA_WRITE: {
+		struct superp_rdma_write_op h = {
+			.qpn_pad = superp_qpn_word(v[F_QPN], pad),
+			.rkey = __cpu_to_le32(v[F_RKEY]),
+			.addr = __cpu_to_le64(v[F_ADDR]),
+		};
+		memcpy(p, &h, sizeof(h));
+		break;
+	}
+	case SUPERP_OP_RDMA_READ: {
+		struct superp_rdma_read_op h = {
+			.qpn_rsvd = superp_qpn_word(v[F_QPN], 0),
+			.rkey = __cpu_to_le32(v[F_RKEY]),
+			.addr = __cpu_to_le64(v[F_ADDR]),
+			.length = __cpu_to_le32(v[F_LENGTH]),
+			.rsvd = __cpu_to_le32(v[F_RSVD]),
+		};
+		memcpy(p, &h, sizeof(h));
+		break;
+	}
+	case SUPERP_OP_SEND_QP_OFF: {
+		struct superp_send_qp_off_op h = {
+			.qpn_pad = superp_qpn_word(v[F_QPN], pad),
+			.offset = __cpu_to_le32(v[F_OFFSET]),
 		};
 		memcpy(p, &h, sizeof(h));
 		break;
@@ -366,7 +382,7 @@ int gen_build(const struct gen_frame *f, uint8_t *buf, struct gen_result *r)
 		unsigned int len = op->v[F_PAYLOAD] < block ?
 				   op->v[F_PAYLOAD] : block;
 		unsigned int pad = op->set & B(F_PAD) ? op->v[F_PAD] :
-				   block - len;
+				   superp_op_has_pad(f->opcode) ? block - len : 0;
 
 		put_op(buf + pos, f->opcode, op, pad);
 		pos += op_hlen;

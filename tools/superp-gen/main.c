@@ -63,9 +63,11 @@ static const char help[] =
 "                         ack-psn defaults to 0xffffffff (nothing received)\n"
 "\n"
 "TAL\n"
-"    --opcode NAME|N      noop last-null terr read write read-resp send\n"
-"                         send-qp ack send-qp-imm write-complete cas fadd\n"
-"                         atomic-resp rd-send, or any number 0..255\n"
+"    --opcode NAME|N      the spec's: noop last-null terr read write\n"
+"                         read-resp send send-qp; this project's: ack\n"
+"                         send-qp-imm write-complete cas fadd atomic-resp\n"
+"                         rd-send rdma-write rdma-read send-qp-off; or any\n"
+"                         number 0..255\n"
 "    --eom                set end of message\n"
 "    --xid N --seqno N\n"
 "    --ack-xid N          default 0xffff (nothing acknowledged)\n"
@@ -73,19 +75,23 @@ static const char help[] =
 "OPERATIONS (repeat --op, up to 15)\n"
 "    --op FIELD=N[,FIELD=N]...   one operation header of --opcode; fields:\n"
 "         terr           seqno opnum major minor rsvd\n"
-"         read           qpn rkey addr length rsvd\n"
-"         write          qpn rkey addr pad payload\n"
-"         read-resp      seqno opnum offset pad payload\n"
-"         send           key offset rsvd pad payload\n"
-"         send-qp        qpn offset pad payload\n"
+"         read           addr length\n"
+"         write          addr payload\n"
+"         read-resp      seqno opnum offset rsvd payload\n"
+"         send           key offset payload\n"
+"         send-qp        qpn rsvd payload\n"
 "         send-qp-imm    qpn offset imm pad payload\n"
 "         write-complete qpn imm length write_xid rsvd\n"
 "         cas            qpn rkey addr compare swap\n"
 "         fadd           qpn rkey addr add\n"
 "         atomic-resp    seqno opnum orig rsvd\n"
 "         rd-send        qpn sqpn flags qkey imm pad payload\n"
-"         payload=N is the number of payload bytes of the op's data block;\n"
-"         pad defaults to block - payload.\n"
+"         rdma-write     qpn rkey addr pad payload\n"
+"         rdma-read      qpn rkey addr length rsvd\n"
+"         send-qp-off    qpn offset pad payload\n"
+"         payload=N is the number of payload bytes of the op's data block\n"
+"         (the rest of the block is zero); pad, in the extension opcodes\n"
+"         that have one, defaults to block - payload.\n"
 "    --pattern incr|BYTE  payload bytes (default incr: op * 16 + index + 1)\n"
 "\n"
 "DAMAGE\n"
@@ -103,7 +109,7 @@ static const char help[] =
 "                         random bytes of random length\n"
 "\n"
 "EXAMPLES\n"
-"    superp-gen -w w.pcap --opcode write --psn 7 --eom \\\n"
+"    superp-gen -w w.pcap --opcode rdma-write --psn 7 --eom \\\n"
 "        --op qpn=17,rkey=0x1234,addr=0x10000,payload=1\n"
 "    superp-gen -i eth0 --encap ipv4 --dst-ip 10.23.0.2 --opcode ack \\\n"
 "        --ack-psn 41 --sack 0x5\n";
@@ -413,7 +419,7 @@ static void check_pads(const struct gen_frame *f, unsigned int block)
 {
 	unsigned int i;
 
-	if (!superp_op_has_data(f->opcode))
+	if (!superp_op_has_pad(f->opcode))
 		return;
 	for (i = 0; i < f->nops; i++)
 		if (!(f->ops[i].set & 1U << F_PAD) &&

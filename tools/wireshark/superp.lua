@@ -65,7 +65,8 @@ local opnames = {
 	[11] = "Send", [12] = "Send to QP", [16] = "Pure ACK",
 	[17] = "Send to QP with Immediate", [18] = "Write Complete",
 	[19] = "Atomic Compare-and-Swap", [20] = "Atomic Fetch-and-Add",
-	[21] = "Atomic Response", [22] = "Datagram Send",
+	[21] = "Atomic Response", [22] = "Datagram Send", [23] = "RDMA Write",
+	[24] = "RDMA Read", [25] = "Send to QP with Offset",
 }
 
 local terr_major = {
@@ -75,7 +76,8 @@ local terr_major = {
 local terr_minor = {
 	[1] = { [0] = "unspecified", "bad rkey", "PD mismatch", "access flags", "out of bounds" },
 	[2] = { [0] = "unspecified", "opcode", "no such QP", "QP state", "block",
-		"message too long", "misaligned atomic", "Q_Key" },
+		"message too long", "misaligned atomic", "Q_Key",
+		"no global address space or keyed context", "out of seqno order" },
 	[4] = { [0] = "unspecified", "resources" },
 }
 
@@ -93,8 +95,8 @@ local f = {
 	tal_rsvd = ProtoField.uint8("superp.tal.rsvd", "Reserved", base.HEX, nil, 0x70),
 	num_ops = ProtoField.uint8("superp.tal.num_ops", "Number of operations", base.DEC, nil, 0x0f),
 	opcode = ProtoField.uint8("superp.tal.opcode", "Opcode", base.DEC, opnames),
-	xid = ProtoField.uint16("superp.tal.xid", "XID", base.DEC),
 	seqno = ProtoField.uint16("superp.tal.seqno", "Seqno", base.DEC),
+	xid = ProtoField.uint16("superp.tal.xid", "XID", base.DEC),
 	ack_xid = ProtoField.uint16("superp.tal.ack_xid", "ACK XID", base.DEC),
 
 	op = ProtoField.none("superp.op", "Operation"),
@@ -107,10 +109,8 @@ local f = {
 	offset = ProtoField.uint32("superp.op.offset", "Offset", base.DEC),
 	key = ProtoField.uint32("superp.op.key", "Key", base.HEX),
 	imm = ProtoField.uint32("superp.op.imm", "Immediate data", base.HEX),
-	op_seqno = ProtoField.uint16("superp.op.seqno", "Seqno", base.DEC),
-	opnum = ProtoField.uint8("superp.op.opnum", "OpNum", base.DEC),
-	req_seqno = ProtoField.uint16("superp.op.req_seqno", "Request seqno", base.DEC),
-	req_opnum = ProtoField.uint8("superp.op.req_opnum", "Request OpNum", base.DEC),
+	op_seqno = ProtoField.uint16("superp.op.seqno", "Seqno (of the request packet)", base.DEC),
+	opnum = ProtoField.uint8("superp.op.opnum", "OpNum (in that packet)", base.DEC),
 	major = ProtoField.uint16("superp.op.major", "Major error code", base.DEC, terr_major),
 	minor = ProtoField.uint16("superp.op.minor", "Minor error code", base.DEC),
 	compare = ProtoField.uint64("superp.op.compare", "Compare", base.HEX),
@@ -152,43 +152,54 @@ local e = {
 		expert.group.PROTOCOL, expert.severity.WARN),
 	pure_ack = ProtoExpert.new("superp.expert.pure_ack", "Pure ACK must have eom 0",
 		expert.group.PROTOCOL, expert.severity.WARN),
+	ext_len = ProtoExpert.new("superp.expert.ext_len",
+		"Extension opcode: the packet length does not fit its layout",
+		expert.group.MALFORMED, expert.severity.ERROR),
 	nack = ProtoExpert.new("superp.expert.nack", "NACK",
 		expert.group.SEQUENCE, expert.severity.NOTE),
 }
 superp.experts = e
 
--- Operation header layouts: {field, offset, size, big-endian}.
+-- Operation header layouts: {field, offset, size, big-endian}; data: the op
+-- owns a data block; pad: byte 0 is its pad count (extension opcodes only:
+-- under the spec's opcodes the whole block is payload). Fields in the order
+-- the specification's figures draw them, left to right from byte 0.
 -- Must match struct superp_*_op; selftests/wire/dissector.sh checks it.
-local Q = { { f.qpn, 0, 3 }, { f.pad, 3, 1 } }
-local R = { { f.qpn, 0, 3 }, { f.rsvd, 3, 1 }, { f.rkey, 4, 4 }, { f.addr, 8, 8 } }
-local function cat(a, b)
+local Q = { { f.pad, 0, 1 }, { f.qpn, 1, 3 } }		-- with a pad count
+local QR = { { f.rsvd, 0, 1 }, { f.qpn, 1, 3 } }	-- with a reserved byte
+local R = { { f.rsvd, 0, 1 }, { f.qpn, 1, 3 }, { f.rkey, 4, 4 }, { f.addr, 8, 8 } }
+local REQ = { { f.op_seqno, 0, 2 }, { f.opnum, 2, 1 }, { f.rsvd, 3, 1 } }
+local function cat(...)
 	local t = {}
-	for _, v in ipairs(a) do t[#t + 1] = v end
-	for _, v in ipairs(b) do t[#t + 1] = v end
+	for _, a in ipairs({ ... }) do
+		for _, v in ipairs(a) do t[#t + 1] = v end
+	end
 	return t
 end
 
 local layouts = {
 	[0] = { len = 0 }, [1] = { len = 0 }, [16] = { len = 0 },
-	[2] = { len = 8, fields = { { f.op_seqno, 0, 2 }, { f.opnum, 2, 1 }, { f.rsvd, 3, 1 },
-		{ f.major, 4, 2 }, { f.minor, 6, 2 } } },
-	[8] = { len = 24, fields = cat(R, { { f.length, 16, 4 }, { f.rsvd, 20, 4 } }) },
-	[9] = { len = 16, data = true, fields = { { f.qpn, 0, 3 }, { f.pad, 3, 1 },
-		{ f.rkey, 4, 4 }, { f.addr, 8, 8 } } },
-	[10] = { len = 8, data = true, fields = { { f.req_seqno, 0, 2 }, { f.req_opnum, 2, 1 },
-		{ f.pad, 3, 1 }, { f.offset, 4, 4 } } },
-	[11] = { len = 12, data = true, fields = { { f.rsvd, 0, 3 }, { f.pad, 3, 1 },
-		{ f.key, 4, 4 }, { f.offset, 8, 4 } } },
-	[12] = { len = 8, data = true, fields = cat(Q, { { f.offset, 4, 4 } }) },
-	[17] = { len = 12, data = true, fields = cat(Q, { { f.offset, 4, 4 }, { f.imm, 8, 4, true } }) },
-	[18] = { len = 16, fields = { { f.qpn, 0, 3 }, { f.rsvd, 3, 1 }, { f.imm, 4, 4, true },
-		{ f.length, 8, 4 }, { f.write_xid, 12, 2 }, { f.rsvd, 14, 2 } } },
+	-- the specification's (pages 32-34 of SUPERp v0.4)
+	[2] = { len = 8, fields = cat(REQ, { { f.major, 4, 2 }, { f.minor, 6, 2 } }) },
+	[8] = { len = 12, fields = { { f.addr, 0, 8 }, { f.length, 8, 4 } } },
+	[9] = { len = 8, data = true, fields = { { f.addr, 0, 8 } } },
+	[10] = { len = 8, data = true, fields = cat(REQ, { { f.offset, 4, 4 } }) },
+	[11] = { len = 8, data = true, fields = { { f.key, 0, 4 }, { f.offset, 4, 4 } } },
+	[12] = { len = 4, data = true, fields = QR },
+	-- this project's extensions
+	[17] = { len = 12, data = true, pad = true,
+		fields = cat(Q, { { f.offset, 4, 4 }, { f.imm, 8, 4, true } }) },
+	[18] = { len = 16, fields = cat(QR, { { f.imm, 4, 4, true }, { f.length, 8, 4 },
+		{ f.write_xid, 12, 2 }, { f.rsvd, 14, 2 } }) },
 	[19] = { len = 32, fields = cat(R, { { f.compare, 16, 8 }, { f.swap, 24, 8 } }) },
 	[20] = { len = 24, fields = cat(R, { { f.add, 16, 8 } }) },
-	[21] = { len = 16, fields = { { f.req_seqno, 0, 2 }, { f.req_opnum, 2, 1 }, { f.rsvd, 3, 1 },
-		{ f.rsvd, 4, 4 }, { f.orig, 8, 8 } } },
-	[22] = { len = 16, data = true, fields = cat(Q, { { f.sqpn, 4, 3 }, { f.flags, 7, 1 },
-		{ f.qkey, 8, 4 }, { f.imm, 12, 4, true } }) },
+	[21] = { len = 16, fields = cat(REQ, { { f.rsvd, 4, 4 }, { f.orig, 8, 8 } }) },
+	[22] = { len = 16, data = true, pad = true, fields = cat(Q, { { f.flags, 4, 1 },
+		{ f.sqpn, 5, 3 }, { f.qkey, 8, 4 }, { f.imm, 12, 4, true } }) },
+	[23] = { len = 16, data = true, pad = true,
+		fields = cat(Q, { { f.rkey, 4, 4 }, { f.addr, 8, 8 } }) },
+	[24] = { len = 24, fields = cat(R, { { f.length, 16, 4 }, { f.rsvd, 20, 4 } }) },
+	[25] = { len = 8, data = true, pad = true, fields = cat(Q, { { f.offset, 4, 4 } }) },
 }
 
 local function u32str(v)
@@ -252,24 +263,28 @@ local function dissect_op(tvb, tree, lay, idx, opname)
 			item:append_text(" (" .. terr_minor[major][r:le_uint()] .. ")")
 		end
 	end
-	if lay.data then return tvb(3, 1):uint() end
+	if lay.pad then return tvb(0, 1):uint() end
+	return 0
 end
 
 local function dissect_blocks(tvb, pinfo, tree, hdr_end, num_ops, pads)
 	local len = tvb:len() - hdr_end
+	local bad = false
 	tree:add(f.data_offset, hdr_end):set_generated()
-	if num_ops == 0 then return end
+	if num_ops == 0 then return false end
 	local block = math.floor(len / num_ops)
 	local bi = tree:add(f.block_size, block):set_generated()
 	if len % num_ops ~= 0 then
 		bi:add_proto_expert_info(e.num_ops_len, string.format(
 			"Data region of %d bytes is not a multiple of num_ops %d", len, num_ops))
+		bad = true
 	end
 	if block < MIN_BLOCK then
 		bi:add_proto_expert_info(e.block_small, string.format(
 			"Data block of %d bytes is shorter than %d", block, MIN_BLOCK))
+		bad = true
 	end
-	if block == 0 then return end
+	if block == 0 then return bad end
 	for i = 0, num_ops - 1 do
 		local r = tvb(hdr_end + i * block, block)
 		local bt = tree:add(f.block, r)
@@ -285,6 +300,7 @@ local function dissect_blocks(tvb, pinfo, tree, hdr_end, num_ops, pads)
 		if plen > 0 then bt:add(f.payload, r(0, plen)) end
 		if plen < block then bt:add(f.block_pad, r(plen, block - plen)) end
 	end
+	return bad
 end
 
 -- lite: no PDL; minlen: a shorter packet may carry Ethernet zero padding.
@@ -316,12 +332,12 @@ local function dissect_superp(tvb, pinfo, tree, lite, minlen)
 	if bit32.band(b0, 0x70) ~= 0 then ri:add_proto_expert_info(e.reserved) end
 	t:add(f.num_ops, tal(0, 1))
 	local oi = t:add(f.opcode, tal(1, 1))
-	t:add_le(f.xid, tal(2, 2))
-	t:add_le(f.seqno, tal(4, 2))
+	t:add_le(f.seqno, tal(2, 2))
+	t:add_le(f.xid, tal(4, 2))
 	t:add_le(f.ack_xid, tal(6, 2))
 	pos = pos + TAL_HLEN
 	table.insert(info, 1, opname)
-	info[#info + 1] = "XID=" .. tal(2, 2):le_uint() .. " Seq=" .. tal(4, 2):le_uint() ..
+	info[#info + 1] = "XID=" .. tal(4, 2):le_uint() .. " Seq=" .. tal(2, 2):le_uint() ..
 		" ops=" .. num_ops .. (eom and " EOM" or "")
 	pinfo.cols.info = table.concat(info, " ")
 	root:append_text(", " .. opname)
@@ -339,11 +355,13 @@ local function dissect_superp(tvb, pinfo, tree, lite, minlen)
 		num_ops = 0
 	end
 	local avail = tvb:len() - pos
+	local bad_len = false
 	if avail < lay.len * num_ops then
 		root:add_proto_expert_info(e.num_ops_len, string.format(
 			"num_ops %d needs %d bytes of operation headers, %d present",
 			num_ops, lay.len * num_ops, avail))
 		num_ops = math.floor(avail / lay.len)
+		bad_len = true
 	end
 	local pads = {}
 	for i = 0, num_ops - 1 do
@@ -351,14 +369,21 @@ local function dissect_superp(tvb, pinfo, tree, lite, minlen)
 		pos = pos + lay.len
 	end
 	if lay.data then
-		dissect_blocks(tvb, pinfo, root, pos, num_ops, pads)
+		bad_len = dissect_blocks(tvb, pinfo, root, pos, num_ops, pads) or bad_len
 	elseif tvb:len() > pos then
 		local r = tvb(pos)
 		root:add(f.padding, r)
 		if tvb:len() > minlen or r:bytes():tohex():match("[^0]") then
 			root:add_proto_expert_info(e.trailing, string.format(
 				"%d bytes after the headers of %s", r:len(), opname))
+			bad_len = true
 		end
+	end
+	if bad_len and opcode >= 17 then
+		oi:add_proto_expert_info(e.ext_len, string.format(
+			"%s (extension opcode %d): %d bytes do not fit %d operation(s) of %d-byte headers%s",
+			opname, opcode, tvb:len() - (lite and 0 or PDL_HLEN), num_ops, lay.len,
+			lay.data and " and equal blocks of at least 16 bytes" or ""))
 	end
 	return tvb:len()
 end

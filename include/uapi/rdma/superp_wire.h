@@ -35,19 +35,24 @@ struct superp_pdl_hdr {
 struct superp_tal_hdr {
 	__u8	eom_num_ops;	/* eom (bit 7) | reserved (6-4) | num_ops (3-0) */
 	__u8	opcode;
+	__le16	seqno;		/* packet number within the transaction */
 	__le16	xid;
-	__le16	seqno;
 	__le16	ack_xid;
 };
 
+/*
+ * Opcodes 0-12 are the specification's and keep its operation layouts byte
+ * for byte. 16 and up are this project's; each is documented with its byte
+ * diagram in Documentation/wire-format.rst.
+ */
 enum superp_opcode {
 	SUPERP_OP_NOOP		= 0,
 	SUPERP_OP_LAST_NULL	= 1,
 	SUPERP_OP_TRANS_ERROR	= 2,
-	SUPERP_OP_RMA_READ	= 8,
-	SUPERP_OP_RMA_WRITE	= 9,
+	SUPERP_OP_RMA_READ	= 8,	/* spec: global address, no key */
+	SUPERP_OP_RMA_WRITE	= 9,	/* spec: global address, no key */
 	SUPERP_OP_READ_RESP	= 10,
-	SUPERP_OP_SEND		= 11,
+	SUPERP_OP_SEND		= 11,	/* spec: keyed receive context */
 	SUPERP_OP_SEND_QP	= 12,
 	SUPERP_OP_PURE_ACK	= 16,	/* this project: takes no PSN */
 	/* extension opcodes for the verbs mapping start at 17 */
@@ -57,24 +62,34 @@ enum superp_opcode {
 	SUPERP_OP_ATOMIC_FADD	= 20,
 	SUPERP_OP_ATOMIC_RESP	= 21,
 	SUPERP_OP_RD_SEND	= 22,	/* datagram send (RD and UD QPs) */
+	SUPERP_OP_RDMA_WRITE	= 23,	/* write through a key to a QP's PD */
+	SUPERP_OP_RDMA_READ	= 24,	/* read through a key, answered by 10 */
+	SUPERP_OP_SEND_QP_OFF	= 25,	/* Send to QP with offset and pad */
 };
 
 #define SUPERP_ACK_PSN_NONE	0xffffffffU	/* nothing received yet */
 #define SUPERP_ACK_XID_NONE	0xffffU
 
 /*
- * Data blocks. Every data-bearing operation header has its pad count in
- * byte 3: the number of bytes at the end of its block that are not payload.
- * QP numbers are 24 bits; where a QPN shares a 32-bit word with the pad
- * count (or with flags), the QPN is the low 24 bits.
+ * Data blocks are at least SUPERP_MIN_BLOCK bytes. Under the spec's opcodes
+ * every byte of a block is payload (a Read Response block may run past the
+ * end of the read: the initiator knows the length it asked for). Extension
+ * operations that carry data say how much of their block is not payload in
+ * a pad count, byte 0 of their header.
+ *
+ * QP word: the spec draws Send to QP as a reserved byte followed by a
+ * 24-bit QPN. Read in the order drawn, with little-endian fields, that is
+ * byte 0 reserved and bytes 1-3 the QPN; as a little-endian 32-bit word,
+ * QPN << 8 | byte 0. Extension headers keep the same word and put their
+ * pad count or flags in byte 0.
  */
 #define SUPERP_MIN_BLOCK	16
 #define SUPERP_MAX_PAD		255
 #define SUPERP_QPN_MASK		0x00ffffffU
-#define SUPERP_QPN_HI_SHIFT	24
-#define SUPERP_PAD_BYTE		3
+#define SUPERP_QPN_SHIFT	8
+#define SUPERP_PAD_BYTE		0
 
-/* 2: Transaction Error (target -> initiator), no data. */
+/* 2: Transaction Error (target -> initiator), no data. Spec layout. */
 struct superp_terr_op {
 	__le16	seqno;		/* seqno of the packet of the failed operation */
 	__u8	opnum;		/* its position in that packet, 0..14 */
@@ -83,54 +98,46 @@ struct superp_terr_op {
 	__le16	minor;		/* enum superp_terr_minor */
 };
 
-/* 8: RMA Read request, no data; answered by Read Response. */
+/* 8: RMA Read, no data; answered by Read Response. Spec layout. */
 struct superp_read_op {
-	__le32	qpn;		/* target QP (23-0), reserved (31-24) */
-	__le32	rkey;
-	__le64	addr;
+	__le64	addr;		/* in the target's global address space */
 	__le32	length;
-	__le32	rsvd;
-};
+} __attribute__((packed, aligned(4)));	/* 12 bytes, as the spec draws it */
 
-/* 9: RMA Write, data-bearing. */
+/* 9: RMA Write, data-bearing (the whole block). Spec layout. */
 struct superp_write_op {
-	__le32	qpn_pad;	/* pad (31-24) | target QP (23-0) */
-	__le32	rkey;
-	__le64	addr;
+	__le64	addr;		/* in the target's global address space */
 };
 
-/* 10: Read Response (target -> initiator), data-bearing. */
+/* 10: Read Response (target -> initiator), data-bearing. Spec layout. */
 struct superp_read_resp_op {
 	__le16	req_seqno;	/* the Read op answered: seqno of its packet */
 	__u8	req_opnum;	/* and its position in that packet */
-	__u8	pad;
+	__u8	rsvd;
 	__le32	offset;		/* of this block in the data read */
 };
 
-/* 11: Send to a keyed receive context, data-bearing. */
+/* 11: Send to a keyed receive context, data-bearing. Spec layout. */
 struct superp_send_op {
-	__u8	rsvd[3];
-	__u8	pad;
 	__le32	key;
 	__le32	offset;
 };
 
-/* 12: Send to QP, data-bearing. */
+/* 12: Send to QP, data-bearing (the whole block). Spec layout. */
 struct superp_send_qp_op {
-	__le32	qpn_pad;	/* pad (31-24) | target QP (23-0) */
-	__le32	offset;		/* of this block in the message */
+	__le32	qpn_rsvd;	/* QPN (bytes 1-3) | reserved (byte 0) */
 };
 
 /* 17: Send to QP with immediate data, data-bearing. */
 struct superp_send_qp_imm_op {
-	__le32	qpn_pad;
-	__le32	offset;
+	__le32	qpn_pad;	/* QPN (bytes 1-3) | pad count (byte 0) */
+	__le32	offset;		/* of this block in the message */
 	__be32	imm;		/* verbs imm_data, carried unchanged */
 };
 
 /* 18: Write Complete, no data: immediate of RDMA WRITE WITH IMMEDIATE. */
 struct superp_write_complete_op {
-	__le32	qpn;		/* target QP (23-0), reserved (31-24) */
+	__le32	qpn_rsvd;
 	__be32	imm;		/* verbs imm_data, carried unchanged */
 	__le32	length;		/* bytes written: the receive's byte_len */
 	__le16	write_xid;	/* XID of the write; ignored if length is 0 */
@@ -139,7 +146,7 @@ struct superp_write_complete_op {
 
 /* 19: Atomic compare-and-swap, no data; answered by Atomic Response. */
 struct superp_atomic_cas_op {
-	__le32	qpn;
+	__le32	qpn_rsvd;
 	__le32	rkey;
 	__le64	addr;		/* 8-byte aligned */
 	__le64	compare;
@@ -148,7 +155,7 @@ struct superp_atomic_cas_op {
 
 /* 20: Atomic fetch-and-add, no data; answered by Atomic Response. */
 struct superp_atomic_fadd_op {
-	__le32	qpn;
+	__le32	qpn_rsvd;
 	__le32	rkey;
 	__le64	addr;		/* 8-byte aligned */
 	__le64	add;
@@ -167,10 +174,32 @@ struct superp_atomic_resp_op {
 
 /* 22: Datagram send (UD and reliable-datagram QPs), data-bearing. */
 struct superp_rd_send_op {
-	__le32	qpn_pad;	/* pad (31-24) | destination QP (23-0) */
-	__le32	sqpn_flags;	/* flags (31-24) | source QP (23-0) */
+	__le32	qpn_pad;	/* destination QPN | pad count (byte 0) */
+	__le32	sqpn_flags;	/* source QPN | flags (byte 4) */
 	__le32	qkey;
 	__be32	imm;		/* if SUPERP_RD_FLAG_IMM */
+};
+
+/* 23: RDMA Write through a remote key, data-bearing. */
+struct superp_rdma_write_op {
+	__le32	qpn_pad;	/* target QPN | pad count (byte 0) */
+	__le32	rkey;
+	__le64	addr;		/* virtual address in the MR of rkey */
+};
+
+/* 24: RDMA Read through a remote key, no data; answered by 10. */
+struct superp_rdma_read_op {
+	__le32	qpn_rsvd;	/* target QPN | reserved (byte 0) */
+	__le32	rkey;
+	__le64	addr;
+	__le32	length;
+	__le32	rsvd;
+};
+
+/* 25: Send to QP with offset, data-bearing: any length, any order. */
+struct superp_send_qp_off_op {
+	__le32	qpn_pad;	/* target QPN | pad count (byte 0) */
+	__le32	offset;		/* of this block in the message */
 };
 
 /* Transaction Error codes: the major code selects the initiator's status. */
@@ -196,6 +225,10 @@ enum superp_terr_minor {
 	SUPERP_TERR_TOO_LONG	= 5,	/* message exceeds the receive */
 	SUPERP_TERR_ALIGN	= 6,	/* misaligned atomic */
 	SUPERP_TERR_QKEY	= 7,
+	SUPERP_TERR_NO_GLOBAL	= 8,	/* no global address space or keyed
+					 * receive context (spec 8, 9, 11)
+					 */
+	SUPERP_TERR_ORDER	= 9,	/* 12 out of seqno order, unordered */
 	/* SUPERP_TERR_RNR: SUPERP_TERR_UNSPEC */
 	/* SUPERP_TERR_OPERATION */
 	SUPERP_TERR_RESOURCE	= 1,
@@ -220,33 +253,59 @@ __SUPERP_AT(superp_pdl_hdr, ack_psn, 8);
 __SUPERP_AT(superp_pdl_hdr, sack, 12);
 __SUPERP_SIZE(superp_tal_hdr, SUPERP_TAL_HLEN);
 __SUPERP_AT(superp_tal_hdr, opcode, 1);
-__SUPERP_AT(superp_tal_hdr, xid, 2);
-__SUPERP_AT(superp_tal_hdr, seqno, 4);
+__SUPERP_AT(superp_tal_hdr, seqno, 2);
+__SUPERP_AT(superp_tal_hdr, xid, 4);
 __SUPERP_AT(superp_tal_hdr, ack_xid, 6);
+/* The specification's operation headers (figures on its pages 32-34). */
 __SUPERP_SIZE(superp_terr_op, 8);
+__SUPERP_AT(superp_terr_op, opnum, 2);
+__SUPERP_AT(superp_terr_op, rsvd, 3);
 __SUPERP_AT(superp_terr_op, major, 4);
-__SUPERP_SIZE(superp_read_op, 24);
-__SUPERP_AT(superp_read_op, addr, 8);
-__SUPERP_AT(superp_read_op, length, 16);
-__SUPERP_SIZE(superp_write_op, 16);
-__SUPERP_AT(superp_write_op, addr, 8);
+__SUPERP_AT(superp_terr_op, minor, 6);
+__SUPERP_SIZE(superp_read_op, 12);
+__SUPERP_AT(superp_read_op, length, 8);
+__SUPERP_SIZE(superp_write_op, 8);
 __SUPERP_SIZE(superp_read_resp_op, 8);
-__SUPERP_AT(superp_read_resp_op, pad, SUPERP_PAD_BYTE);
-__SUPERP_SIZE(superp_send_op, 12);
-__SUPERP_AT(superp_send_op, pad, SUPERP_PAD_BYTE);
-__SUPERP_SIZE(superp_send_qp_op, 8);
+__SUPERP_AT(superp_read_resp_op, req_opnum, 2);
+__SUPERP_AT(superp_read_resp_op, rsvd, 3);
+__SUPERP_AT(superp_read_resp_op, offset, 4);
+__SUPERP_SIZE(superp_send_op, 8);
+__SUPERP_AT(superp_send_op, offset, 4);
+__SUPERP_SIZE(superp_send_qp_op, 4);
+/* This project's extension operation headers. */
 __SUPERP_SIZE(superp_send_qp_imm_op, 12);
+__SUPERP_AT(superp_send_qp_imm_op, offset, 4);
+__SUPERP_AT(superp_send_qp_imm_op, imm, 8);
 __SUPERP_SIZE(superp_write_complete_op, 16);
+__SUPERP_AT(superp_write_complete_op, imm, 4);
+__SUPERP_AT(superp_write_complete_op, length, 8);
 __SUPERP_AT(superp_write_complete_op, write_xid, 12);
 __SUPERP_SIZE(superp_atomic_cas_op, 32);
+__SUPERP_AT(superp_atomic_cas_op, rkey, 4);
+__SUPERP_AT(superp_atomic_cas_op, addr, 8);
+__SUPERP_AT(superp_atomic_cas_op, compare, 16);
 __SUPERP_AT(superp_atomic_cas_op, swap, 24);
 __SUPERP_SIZE(superp_atomic_fadd_op, 24);
+__SUPERP_AT(superp_atomic_fadd_op, addr, 8);
+__SUPERP_AT(superp_atomic_fadd_op, add, 16);
 __SUPERP_SIZE(superp_atomic_resp_op, 16);
 __SUPERP_AT(superp_atomic_resp_op, orig, 8);
 __SUPERP_SIZE(superp_rd_send_op, 16);
+__SUPERP_AT(superp_rd_send_op, sqpn_flags, 4);
+__SUPERP_AT(superp_rd_send_op, qkey, 8);
+__SUPERP_AT(superp_rd_send_op, imm, 12);
+__SUPERP_SIZE(superp_rdma_write_op, 16);
+__SUPERP_AT(superp_rdma_write_op, rkey, 4);
+__SUPERP_AT(superp_rdma_write_op, addr, 8);
+__SUPERP_SIZE(superp_rdma_read_op, 24);
+__SUPERP_AT(superp_rdma_read_op, rkey, 4);
+__SUPERP_AT(superp_rdma_read_op, addr, 8);
+__SUPERP_AT(superp_rdma_read_op, length, 16);
+__SUPERP_SIZE(superp_send_qp_off_op, 8);
+__SUPERP_AT(superp_send_qp_off_op, offset, 4);
 /* One op with SUNH: pad + Ethernet + SUNH + PDL + TAL + op = a cache line. */
 __SUPERP_ASSERT(SUPERP_ETH_ALIGN_PAD + SUPERP_ETH_HLEN + 8 + SUPERP_PDL_HLEN +
-		SUPERP_TAL_HLEN + sizeof(struct superp_write_op) <= 64,
+		SUPERP_TAL_HLEN + sizeof(struct superp_rdma_write_op) <= 64,
 		"one-op SUNH headers fit 64 bytes");
 
 /* TAL byte 0. */
@@ -265,21 +324,21 @@ static __inline__ unsigned int superp_tal_num_ops(const struct superp_tal_hdr *t
 	return tal->eom_num_ops & SUPERP_TAL_NUM_OPS_MASK;
 }
 
-/* Word of a 24-bit QPN and the byte above it (pad count or flags). */
-static __inline__ __le32 superp_qpn_hi(__u32 qpn, __u8 hi)
+/* QP word: a 24-bit QPN in bytes 1-3, byte 0 (pad count, flags or 0). */
+static __inline__ __le32 superp_qpn_word(__u32 qpn, __u8 byte0)
 {
-	return __cpu_to_le32((qpn & SUPERP_QPN_MASK) |
-			     (__u32)hi << SUPERP_QPN_HI_SHIFT);
+	return __cpu_to_le32((qpn & SUPERP_QPN_MASK) << SUPERP_QPN_SHIFT |
+			     byte0);
 }
 
 static __inline__ __u32 superp_qpn(__le32 word)
 {
-	return __le32_to_cpu(word) & SUPERP_QPN_MASK;
+	return __le32_to_cpu(word) >> SUPERP_QPN_SHIFT;
 }
 
-static __inline__ __u8 superp_qpn_hi_byte(__le32 word)
+static __inline__ __u8 superp_qpn_byte0(__le32 word)
 {
-	return __le32_to_cpu(word) >> SUPERP_QPN_HI_SHIFT;
+	return __le32_to_cpu(word) & 0xff;
 }
 
 /* 64-bit fields may sit on 4 bytes (UDP/IPv4, VLAN): load bytewise-safe. */
@@ -333,6 +392,12 @@ static __inline__ int superp_op_hlen(unsigned int opcode)
 		return sizeof(struct superp_atomic_resp_op);
 	case SUPERP_OP_RD_SEND:
 		return sizeof(struct superp_rd_send_op);
+	case SUPERP_OP_RDMA_WRITE:
+		return sizeof(struct superp_rdma_write_op);
+	case SUPERP_OP_RDMA_READ:
+		return sizeof(struct superp_rdma_read_op);
+	case SUPERP_OP_SEND_QP_OFF:
+		return sizeof(struct superp_send_qp_off_op);
 	}
 	return -1;
 }
@@ -347,6 +412,24 @@ static __inline__ int superp_op_has_data(unsigned int opcode)
 	case SUPERP_OP_SEND_QP:
 	case SUPERP_OP_SEND_QP_IMM:
 	case SUPERP_OP_RD_SEND:
+	case SUPERP_OP_RDMA_WRITE:
+	case SUPERP_OP_SEND_QP_OFF:
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether a data-bearing opcode has a pad count (byte 0 of its header).
+ * The spec's opcodes have none: their whole block is payload.
+ */
+static __inline__ int superp_op_has_pad(unsigned int opcode)
+{
+	switch (opcode) {
+	case SUPERP_OP_SEND_QP_IMM:
+	case SUPERP_OP_RD_SEND:
+	case SUPERP_OP_RDMA_WRITE:
+	case SUPERP_OP_SEND_QP_OFF:
 		return 1;
 	}
 	return 0;
@@ -379,10 +462,12 @@ static __inline__ int superp_block_size(unsigned int len, unsigned int op_hlen,
 	return (len - off) / num_ops;
 }
 
-/* Pad count of a data-bearing operation header. */
-static __inline__ unsigned int superp_op_pad(const void *op)
+/* Pad count of an operation header of an opcode: 0 if it has none. */
+static __inline__ unsigned int superp_op_pad(unsigned int opcode,
+					     const void *op)
 {
-	return ((const __u8 *)op)[SUPERP_PAD_BYTE];
+	return superp_op_has_pad(opcode) ?
+	       ((const __u8 *)op)[SUPERP_PAD_BYTE] : 0;
 }
 
 /* Payload bytes of a block, -1 if the pad count exceeds the block. */

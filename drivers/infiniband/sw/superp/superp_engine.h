@@ -134,6 +134,9 @@ static inline bool superp_opcode_is_request(u8 op)
 	case SUPERP_OP_ATOMIC_CAS:
 	case SUPERP_OP_ATOMIC_FADD:
 	case SUPERP_OP_RD_SEND:
+	case SUPERP_OP_RDMA_WRITE:
+	case SUPERP_OP_RDMA_READ:
+	case SUPERP_OP_SEND_QP_OFF:
 		return true;
 	}
 	return false;
