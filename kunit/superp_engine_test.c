@@ -795,7 +795,7 @@ static void target_assembly_test(struct kunit *test)
 static void opcode_dispatch_test(struct kunit *test)
 {
 	struct tnode *b = t_new(test, NULL, 0);
-	static const u8 unknown[] = { 3, 7, 13, 23, 99, 255 };
+	static const u8 unknown[] = { 3, 7, 13, 26, 99, 255 };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(unknown); i++)
@@ -1106,6 +1106,13 @@ static void atomic_waits_for_response_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_BAD_OPCODE], 1);
 	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
 	KUNIT_EXPECT_EQ(test, a->status, -EPROTO);
+	/* the keyed RDMA Read (extension opcode 24) reads like RMA Read */
+	t_submit(a, SUPERP_OP_RDMA_READ, 1, 0);
+	t_rx(a, t_ack(2, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
+	t_rx(a, t_pkt(2, SUPERP_OP_READ_RESP, 2, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 3);
+	KUNIT_EXPECT_EQ(test, a->status, 0);
 }
 
 /*

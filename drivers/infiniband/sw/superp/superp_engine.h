@@ -104,13 +104,14 @@ static inline bool superp_opcode_is_reply(u8 op)
 }
 
 /*
- * The reply a request expects (RMA Read: Read Response; atomics: Atomic
- * Response), or 0 (No-op, never a reply) when it has none.
+ * The reply a request expects (RMA Read and keyed RDMA Read: Read Response;
+ * atomics: Atomic Response), or 0 (No-op, never a reply) when it has none.
  */
 static inline u8 superp_opcode_reply_of(u8 op)
 {
 	switch (op) {
 	case SUPERP_OP_RMA_READ:
+	case SUPERP_OP_RDMA_READ:
 		return SUPERP_OP_READ_RESP;
 	case SUPERP_OP_ATOMIC_CAS:
 	case SUPERP_OP_ATOMIC_FADD:
