@@ -14,6 +14,7 @@
 
 #define SIM_POOL	16384
 #define SIM_ERR_CODE	0x0102	/* Transaction Error the target injects */
+#define SIM_QPS		3	/* QP tags sharing the connection */
 
 struct sim_pkt {
 	u64 at;
@@ -59,6 +60,7 @@ struct sim_node {
 	u32 last_psn;
 	u64 delivered;
 	struct sim_tgt *tgt;
+	u32 next_req[SIM_QPS];	/* ordered target: lowest id each QP may run */
 };
 
 struct superp_sim {
@@ -348,6 +350,14 @@ static int sim_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 	int ret;
 
 	t->rcvd = 0;
+	/* an ordered connection runs each QP's requests in posted order */
+	if (s->cfg->ordered[n->idx]) {
+		u32 *next = &n->next_req[t->id % SIM_QPS];
+
+		SIM_CHECK(s, t->id >= *next, "node %d ran id %u of QP %u after %u",
+			  n->idx, t->id, t->id % SIM_QPS, *next - SIM_QPS);
+		*next = t->id + SIM_QPS;
+	}
 	if (opcode == SUPERP_OP_RMA_READ) {
 		ret = superp_tal_reply(c, xid, SUPERP_OP_READ_RESP, t->rlen, 1,
 				       t, s->now);
@@ -434,7 +444,7 @@ static void sim_submit_more(struct sim_node *n)
 		t.opcode = x->opcode;
 		t.npkts = x->npkts;
 		t.barrier = x->barrier;
-		t.qp = x->id % 3;	/* three QPs share the PDL window */
+		t.qp = x->id % SIM_QPS;
 		t.cookie = x;
 		ret = superp_submit(n->c, &t, NULL, s->now);
 		if (ret == -EAGAIN || ret == -ENOTCONN)
