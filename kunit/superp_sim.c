@@ -38,6 +38,7 @@ struct sim_xact {
 	u8 opcode;
 	u8 done;
 	u8 barrier;
+	u8 cancel;		/* superp_cancel() asked for it */
 };
 
 struct sim_tgt {
@@ -272,6 +273,19 @@ static void sim_event(struct superp_conn *c, enum superp_event ev, u32 info)
 		s->res->broken[n->idx] = true;
 		return;
 	}
+	/*
+	 * A cancelled transaction's packets go again as No-ops: the target
+	 * refuses the mix, and packets of it still in flight meet the XID
+	 * completed, or retired (behind the window), by design.
+	 */
+	if (s->cfg->cancel_every && n->idx == 1 &&
+	    (ev == SUPERP_EV_BAD_OPCODE ||
+	     ev == SUPERP_EV_TGT_XID_COMPLETED ||
+	     (ev == SUPERP_EV_TGT_XID_OUT_OF_WINDOW &&
+	      (s16)(u16)(info - c->next_acked_txid) < 0))) {
+		s->res->refusals++;
+		return;
+	}
 	s->res->events++;
 	SIM_CHECK(s, false, "node %d event %s (%u)", n->idx,
 		  superp_event_name(ev), info);
@@ -381,6 +395,11 @@ static void sim_initiator_pkt(struct superp_conn *c, const struct superp_pkt *p,
 	struct sim_xact *x = cookie;
 
 	sim_delivered(n, p->psn);
+	if (!x) {
+		SIM_CHECK(s, s->cfg->cancel_every,
+			  "node %d reply without a transaction", n->idx);
+		return;
+	}
 	if (p->opcode == SUPERP_OP_READ_RESP) {
 		SIM_CHECK(s, sp->tag == sim_tag(!n->idx, 1, x->id, p->seqno),
 			  "node %d bad read data id %u seqno %u", n->idx, x->id,
@@ -420,8 +439,33 @@ static void sim_complete(struct superp_conn *c, void *cookie, int status,
 			  "node %d id %u bad error %u", n->idx, x->id, err);
 		s->res->completed++;
 	} else {
+		SIM_CHECK(s, status != -ECANCELED || x->cancel,
+			  "node %d id %u cancelled unasked", n->idx, x->id);
+		s->res->cancelled += status == -ECANCELED;
 		s->res->failed++;
 	}
+}
+
+static bool sim_match(void *cookie, void *arg)
+{
+	return cookie == arg;
+}
+
+/* Node 0 forgets a transaction still pending, as a destroyed QP would. */
+static void sim_cancel_some(struct sim_node *n)
+{
+	struct superp_sim *s = n->sim;
+	struct sim_xact *x;
+	u32 every = s->cfg->cancel_every;
+
+	if (!every || n->idx || n->next < 4 || n->next % every)
+		return;
+	x = &n->x[n->next - 4];
+	if (x->done)
+		return;
+	x->cancel = 1;
+	SIM_CHECK(s, superp_cancel(n->c, sim_match, x, s->now) == 1,
+		  "node %d could not cancel id %u", n->idx, x->id);
 }
 
 /* Transactions node @n initiates (latency runs: node 0 only). */
@@ -458,6 +502,7 @@ static void sim_submit_more(struct sim_node *n)
 		x->t_sub = s->now;
 		n->next++;
 		s->res->submitted++;
+		sim_cancel_some(n);
 	}
 }
 
@@ -589,6 +634,9 @@ static void sim_collect(struct superp_sim *s)
 		for (j = 0; j < n->next; j++)
 			SIM_CHECK(s, n->x[j].done, "node %d id %u never completed",
 				  i, j);
+		/* each refusal dropped one packet at the target's TAL */
+		if (i == 1)
+			n->delivered += res->refusals;
 		if (!res->broken[0] && !res->broken[1])
 			SIM_CHECK(s, n->delivered ==
 				  (u32)(peer->next_spsn - s->cfg->psn_base),

@@ -184,7 +184,8 @@ struct superp_conn;
  * @target_request: a whole request arrived; reply with superp_tal_reply()
  *	or superp_tal_error(), now or later; return SUPERP_TGT_DONE when no
  *	reply is needed, SUPERP_TGT_PENDING otherwise.
- * @initiator_pkt: a reply packet of @cookie's transaction was accepted.
+ * @initiator_pkt: a reply packet of @cookie's transaction was accepted
+ *	(@cookie NULL: the transaction was cancelled, drop the data).
  * @placed: optional; every reply packet of @cookie's transaction arrived
  *	(a READ's data is placed) or a Transaction Error did; retirement
  *	follows when the target's ACK XID covers it.

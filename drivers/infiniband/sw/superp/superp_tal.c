@@ -381,7 +381,7 @@ static void superp_tal_ini_rx(struct superp_conn *c, const struct superp_pkt *p,
 	e->rx_cnt++;
 	if (p->opcode == SUPERP_OP_TRANS_ERROR)
 		e->flags |= SUPERP_IX_ERROR;
-	if (c->ops->initiator_pkt && !(e->flags & SUPERP_IX_CANCELLED))
+	if (c->ops->initiator_pkt)
 		c->ops->initiator_pkt(c, p, e->cookie, buf);
 	/*
 	 * complete() reports the code of the packet that completed an error
@@ -620,11 +620,13 @@ EXPORT_SYMBOL_IF_KUNIT(superp_tal_done);
  * Each open initiator transaction whose cookie matches completes at once
  * with -ECANCELED and is never reported again. Its XID still has to reach
  * the target (XIDs retire in order): what was sent is retransmitted as
- * headers-only packets (SUPERP_PKT_CANCELLED, cookie NULL, no operations);
- * a transaction not yet started goes as a No-op; one partly sent ends with
- * a No-op eom packet, which the target refuses as a mixed opcode with a
- * Transaction Error, so that it never executes half a request. Reply
- * packets of cancelled transactions reach no callback.
+ * headers-only No-op packets (SUPERP_PKT_CANCELLED, cookie NULL); a
+ * transaction not yet started goes as a No-op; one partly sent ends with a
+ * No-op eom packet. The target then runs none of it, or refuses the mixed
+ * opcodes with a Transaction Error, so that it never executes half a
+ * request. Its retirement waits only for the ACK XID (a reply may not
+ * come); a reply packet that still comes reaches initiator_pkt() with a
+ * NULL cookie (data to drop), and nothing else is reported.
  *
  * Return: the number of transactions cancelled.
  */
@@ -648,15 +650,11 @@ unsigned int superp_cancel(struct superp_conn *c,
 		cookie = e->cookie;
 		e->cookie = NULL;
 		e->flags |= SUPERP_IX_CANCELLED | SUPERP_IX_INTERNAL;
+		e->flags &= ~SUPERP_IX_REPLY;
 		e->num_ops = 0;
-		if (!e->sent) {
-			e->opcode = SUPERP_OP_NOOP;
-			e->npkts = 1;
-			e->flags &= ~SUPERP_IX_REPLY;
-		} else if (e->sent < e->npkts) {
+		if (e->sent < e->npkts) {
 			e->opcode = SUPERP_OP_NOOP;
 			e->npkts = e->sent + 1;
-			e->flags &= ~SUPERP_IX_REPLY;
 		}
 		n++;
 		c->ops->complete(c, cookie, -ECANCELED, 0);
