@@ -27,6 +27,14 @@ struct tnode {
 	int busy;			/* xmit says -EBUSY this often */
 	int fail;			/* then says @fail_err this often */
 	int fail_err;
+	bool reenter;			/* xmit calls the entry points back */
+	int ncookie;			/* packets sent with a cookie */
+	int nplaced;
+	int ncomp_at_placed;		/* completions when placed() came */
+	int ntdone;
+	int tdone_status;
+	u16 tdone_xid;
+	int reenter_ret[3];
 	u64 timer;
 	u32 ev[SUPERP_EV_MAX];
 	int ncomp;
@@ -68,8 +76,15 @@ static int t_xmit(struct superp_conn *c, const struct superp_pkt *p,
 		return n->fail_err;
 	}
 	n->nxmit++;
+	n->ncookie += !!cookie;
 	if (n->qn < TQ)
 		n->q[n->qn++] = *p;
+	if (n->reenter) {
+		n->reenter = false;
+		n->reenter_ret[0] = superp_conn_rx(c, p, &tbuf, 0);
+		n->reenter_ret[1] = superp_conn_timer(c, 0);
+		n->reenter_ret[2] = superp_conn_window_open(c, 0);
+	}
 	return 0;
 }
 
@@ -145,6 +160,24 @@ static void t_complete(struct superp_conn *c, void *cookie, int status,
 	n->cookie = cookie;
 }
 
+static void t_placed(struct superp_conn *c, void *cookie)
+{
+	struct tnode *n = tn(c);
+
+	n->nplaced++;
+	n->ncomp_at_placed = n->ncomp;
+}
+
+static void t_target_done(struct superp_conn *c, u16 xid, void *cookie,
+			  int status)
+{
+	struct tnode *n = tn(c);
+
+	n->ntdone++;
+	n->tdone_xid = xid;
+	n->tdone_status = status;
+}
+
 static void t_ready(struct superp_conn *c)
 {
 	tn(c)->nready++;
@@ -159,7 +192,9 @@ static const struct superp_engine_ops t_ops = {
 	.target_pkt = t_target_pkt,
 	.target_request = t_target_request,
 	.initiator_pkt = t_initiator_pkt,
+	.placed = t_placed,
 	.complete = t_complete,
+	.target_done = t_target_done,
 	.tx_ready = t_ready,
 };
 
@@ -760,7 +795,7 @@ static void target_assembly_test(struct kunit *test)
 static void opcode_dispatch_test(struct kunit *test)
 {
 	struct tnode *b = t_new(test, NULL, 0);
-	static const u8 unknown[] = { 3, 7, 13, 23, 99, 255 };
+	static const u8 unknown[] = { 3, 7, 13, 26, 99, 255 };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(unknown); i++)
@@ -1071,6 +1106,13 @@ static void atomic_waits_for_response_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_BAD_OPCODE], 1);
 	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
 	KUNIT_EXPECT_EQ(test, a->status, -EPROTO);
+	/* the keyed RDMA Read (extension opcode 24) reads like RMA Read */
+	t_submit(a, SUPERP_OP_RDMA_READ, 1, 0);
+	t_rx(a, t_ack(2, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
+	t_rx(a, t_pkt(2, SUPERP_OP_READ_RESP, 2, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 3);
+	KUNIT_EXPECT_EQ(test, a->status, 0);
 }
 
 /*
@@ -1198,6 +1240,207 @@ static void nack_left_edge_and_rwin_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_ACK_OUT_OF_WINDOW], 0);
 }
 
+/*
+ * Locking contract (superp_engine.h): an event entry point called from a
+ * callback of the same connection, as a naive loopback xmit() delivering
+ * into its own connection would, is refused instead of running on a
+ * half-updated connection; the outer event finishes normally.
+ */
+static void reentry_refused_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+	int i;
+
+	a->reenter = true;
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 2, 0), 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, a->reenter_ret[i], -EDEADLK);
+	KUNIT_EXPECT_EQ(test, a->qn, 2);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_pkts, 0);
+	KUNIT_EXPECT_EQ(test, a->c->depth, 0);
+	KUNIT_EXPECT_EQ(test, t_rx(a, t_ack(1, 0, 0), 1), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+}
+
+/*
+ * A device-wide budget caps the connections' memory (issue 10): the
+ * windows and packets per transaction multiply to about 1.1 MiB per
+ * connection at their maxima. A connection beyond it is refused with
+ * -EDQUOT and a message; releasing one gives its bytes back.
+ */
+static void memory_budget_test(struct kunit *test)
+{
+	const struct superp_params *p = &superp_default_params;
+	size_t one = superp_conn_mem(p, 0);
+	struct superp_mem_budget b;
+	struct superp_conn *c;
+	const char *why = NULL;
+	int i;
+
+	c = kunit_kzalloc(test, 3 * sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	superp_mem_budget_init(&b, 2 * one + one / 2);
+	for (i = 0; i < 2; i++) {
+		int ret = superp_conn_init_budget(&c[i], &b, p, &t_ops, NULL,
+						  i, i, 0, &why);
+
+		KUNIT_EXPECT_EQ(test, ret, 0);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&b.used), 2 * one);
+	KUNIT_EXPECT_EQ(test, superp_conn_init_budget(&c[2], &b, p, &t_ops,
+						      NULL, 2, 2, 0, &why),
+			-EDQUOT);
+	KUNIT_EXPECT_NOT_NULL(test, why);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&b.used), 2 * one);
+	superp_conn_release(&c[0]);
+	KUNIT_EXPECT_EQ(test, superp_conn_init_budget(&c[2], &b, p, &t_ops,
+						      NULL, 2, 2, 0, &why), 0);
+	superp_conn_release(&c[1]);
+	superp_conn_release(&c[2]);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&b.used), 0);
+}
+
+static bool t_match_all(void *cookie, void *arg)
+{
+	return true;
+}
+
+/*
+ * Per-QP flush (issue 10): a destroyed QP's pending transactions complete
+ * with -ECANCELED at once and their cookies are never handed out again,
+ * while their XIDs still reach the target in order (initiating 2-4): sent
+ * packets as headers only, an unstarted transaction as a No-op, a partly
+ * sent one closed by a No-op eom that the target refuses (mixed opcode),
+ * so that no half request executes.
+ */
+static void cancel_test(struct kunit *test)
+{
+	struct superp_params p = superp_default_params;
+	struct tnode *a, *b;
+	int i;
+
+	p.pdl_receive_win = 3;	/* PSNs 0, 1 (2: last-slot rule) until b speaks */
+	a = t_new(test, &p, 0);
+	b = t_new(test, NULL, 0);
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_submit(a, SUPERP_OP_RMA_WRITE, 3, 0);
+	t_submit(a, SUPERP_OP_RMA_READ, 1, 0);
+	KUNIT_ASSERT_EQ(test, a->qn, 2);
+	KUNIT_EXPECT_EQ(test, superp_cancel(a->c, t_match_all, NULL, 0), 3);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 3);
+	KUNIT_EXPECT_EQ(test, a->status, -ECANCELED);
+	KUNIT_EXPECT_EQ(test, superp_cancel(a->c, t_match_all, NULL, 0), 0);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 3);
+	KUNIT_EXPECT_EQ(test, a->ncookie, 2);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_ixid, 3);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 3);
+	KUNIT_EXPECT_EQ(test, b->nreq, 1);		/* the first write */
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_BAD_OPCODE], 1);
+	for (i = 0; i < a->qn; i++)
+		KUNIT_EXPECT_TRUE(test, a->q[i].opcode == SUPERP_OP_PURE_ACK ||
+				  a->q[i].opcode == SUPERP_OP_NOOP ||
+				  (a->q[i].flags & SUPERP_PKT_CANCELLED));
+}
+
+static int t_submit_qp(struct tnode *n, u16 qp, bool fence, u64 now)
+{
+	struct superp_xact x = { .opcode = SUPERP_OP_RMA_WRITE, .npkts = 1,
+				 .num_ops = 1, .qp = qp, .fence = fence,
+				 .cookie = n };
+
+	return superp_submit(n->c, &x, NULL, now);
+}
+
+/*
+ * Per-QP fence (issue 10; IB fence semantics, where the spec's memory
+ * barrier of initiating 1 holds back the whole connection): a fenced
+ * transaction waits for the earlier transactions of its own QP only.
+ */
+static void fence_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 1, false, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 2, false, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 1, true, 0), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 2, false, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 3, true, 0), 0);
+	KUNIT_EXPECT_EQ(test, a->nready, 0);
+	/* QP 1's write (XID 0) retires: the fence may pass */
+	t_rx(a, t_ack(3, 0, 0), 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->nready, 1);
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 1, true, 1), 0);
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 2, true, 1), -EAGAIN);
+}
+
+/*
+ * Fair share of the PDL window among QPs (issue 10, DESIGN.md section 4):
+ * a long write of QP 1 submitted first takes turns with QP 2's one-packet
+ * send, which goes second rather than after the write; each QP's own
+ * transactions keep their XID order (initiating 2-4).
+ */
+static void fair_share_test(struct kunit *test)
+{
+	struct superp_xact big = { .opcode = SUPERP_OP_RMA_WRITE, .npkts = 20,
+				   .num_ops = 1, .qp = 1, .cookie = test };
+	struct superp_xact small = { .opcode = SUPERP_OP_SEND, .npkts = 1,
+				     .num_ops = 1, .qp = 2, .cookie = test };
+	struct tnode *a = t_new(test, NULL, 0);
+	int i, last = -1;
+
+	KUNIT_EXPECT_EQ(test, superp_conn_window_open(a->c, 0), 0);
+	a->busy = 1;	/* hold the write back until both are submitted */
+	KUNIT_EXPECT_EQ(test, superp_submit(a->c, &big, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, superp_submit(a->c, &big, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, superp_submit(a->c, &small, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, superp_conn_window_open(a->c, 0), 0);
+	KUNIT_ASSERT_GE(test, a->qn, 3);
+	KUNIT_EXPECT_EQ(test, a->q[0].xid, 0);
+	KUNIT_EXPECT_EQ(test, a->q[1].xid, 2);
+	for (i = 0; i < a->qn; i++) {
+		if (a->q[i].xid == 2)
+			continue;
+		KUNIT_EXPECT_GE(test, (int)a->q[i].xid, last);
+		last = a->q[i].xid;
+	}
+}
+
+/*
+ * Data path events (issue 10, DESIGN.md section 5): "reply placed" comes
+ * when a READ's reply is complete, before the ACK XID retires it; the
+ * target learns when it may release what the reply used (its PSNs are
+ * acknowledged: retirement, steps 1-3), and drops open target state when
+ * the connection stops.
+ */
+static void placed_and_target_done_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+
+	t_submit(a, SUPERP_OP_RMA_READ, 1, 0);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->nplaced, 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp_at_placed, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, b->ntdone, 1);
+	KUNIT_EXPECT_EQ(test, b->tdone_status, 0);
+	KUNIT_EXPECT_EQ(test, b->tdone_xid, 0);
+	/* a write is retired on receipt: no reply to wait for */
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->nplaced, 1);
+	KUNIT_EXPECT_EQ(test, b->ntdone, 2);
+	/* a request the user still works on is dropped on abort */
+	b->defer = true;
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_link(a, b, 0);
+	superp_conn_abort(b->c, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, b->ntdone, 3);
+	KUNIT_EXPECT_EQ(test, b->tdone_xid, 2);
+	KUNIT_EXPECT_EQ(test, b->tdone_status, -ECONNRESET);
+}
+
 static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(params_validate_test),
 	KUNIT_CASE(memory_per_connection_test),
@@ -1235,6 +1478,12 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(xmit_error_test),
 	KUNIT_CASE(transaction_error_code_test),
 	KUNIT_CASE(nack_left_edge_and_rwin_test),
+	KUNIT_CASE(reentry_refused_test),
+	KUNIT_CASE(memory_budget_test),
+	KUNIT_CASE(cancel_test),
+	KUNIT_CASE(fence_test),
+	KUNIT_CASE(fair_share_test),
+	KUNIT_CASE(placed_and_target_done_test),
 	{}
 };
 

@@ -14,6 +14,7 @@
 
 #define SIM_POOL	16384
 #define SIM_ERR_CODE	0x0102	/* Transaction Error the target injects */
+#define SIM_QPS		3	/* QP tags sharing the connection */
 
 struct sim_pkt {
 	u64 at;
@@ -37,6 +38,7 @@ struct sim_xact {
 	u8 opcode;
 	u8 done;
 	u8 barrier;
+	u8 cancel;		/* superp_cancel() asked for it */
 };
 
 struct sim_tgt {
@@ -59,6 +61,7 @@ struct sim_node {
 	u32 last_psn;
 	u64 delivered;
 	struct sim_tgt *tgt;
+	u32 next_req[SIM_QPS];	/* ordered target: lowest id each QP may run */
 };
 
 struct superp_sim {
@@ -270,6 +273,19 @@ static void sim_event(struct superp_conn *c, enum superp_event ev, u32 info)
 		s->res->broken[n->idx] = true;
 		return;
 	}
+	/*
+	 * A cancelled transaction's packets go again as No-ops: the target
+	 * refuses the mix, and packets of it still in flight meet the XID
+	 * completed, or retired (behind the window), by design.
+	 */
+	if (s->cfg->cancel_every && n->idx == 1 &&
+	    (ev == SUPERP_EV_BAD_OPCODE ||
+	     ev == SUPERP_EV_TGT_XID_COMPLETED ||
+	     (ev == SUPERP_EV_TGT_XID_OUT_OF_WINDOW &&
+	      (s16)(u16)(info - c->next_acked_txid) < 0))) {
+		s->res->refusals++;
+		return;
+	}
 	s->res->events++;
 	SIM_CHECK(s, false, "node %d event %s (%u)", n->idx,
 		  superp_event_name(ev), info);
@@ -348,6 +364,14 @@ static int sim_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 	int ret;
 
 	t->rcvd = 0;
+	/* an ordered connection runs each QP's requests in posted order */
+	if (s->cfg->ordered[n->idx]) {
+		u32 *next = &n->next_req[t->id % SIM_QPS];
+
+		SIM_CHECK(s, t->id >= *next, "node %d ran id %u of QP %u after %u",
+			  n->idx, t->id, t->id % SIM_QPS, *next - SIM_QPS);
+		*next = t->id + SIM_QPS;
+	}
 	if (opcode == SUPERP_OP_RMA_READ) {
 		ret = superp_tal_reply(c, xid, SUPERP_OP_READ_RESP, t->rlen, 1,
 				       t, s->now);
@@ -371,6 +395,11 @@ static void sim_initiator_pkt(struct superp_conn *c, const struct superp_pkt *p,
 	struct sim_xact *x = cookie;
 
 	sim_delivered(n, p->psn);
+	if (!x) {
+		SIM_CHECK(s, s->cfg->cancel_every,
+			  "node %d reply without a transaction", n->idx);
+		return;
+	}
 	if (p->opcode == SUPERP_OP_READ_RESP) {
 		SIM_CHECK(s, sp->tag == sim_tag(!n->idx, 1, x->id, p->seqno),
 			  "node %d bad read data id %u seqno %u", n->idx, x->id,
@@ -410,8 +439,33 @@ static void sim_complete(struct superp_conn *c, void *cookie, int status,
 			  "node %d id %u bad error %u", n->idx, x->id, err);
 		s->res->completed++;
 	} else {
+		SIM_CHECK(s, status != -ECANCELED || x->cancel,
+			  "node %d id %u cancelled unasked", n->idx, x->id);
+		s->res->cancelled += status == -ECANCELED;
 		s->res->failed++;
 	}
+}
+
+static bool sim_match(void *cookie, void *arg)
+{
+	return cookie == arg;
+}
+
+/* Node 0 forgets a transaction still pending, as a destroyed QP would. */
+static void sim_cancel_some(struct sim_node *n)
+{
+	struct superp_sim *s = n->sim;
+	struct sim_xact *x;
+	u32 every = s->cfg->cancel_every;
+
+	if (!every || n->idx || n->next < 4 || n->next % every)
+		return;
+	x = &n->x[n->next - 4];
+	if (x->done)
+		return;
+	x->cancel = 1;
+	SIM_CHECK(s, superp_cancel(n->c, sim_match, x, s->now) == 1,
+		  "node %d could not cancel id %u", n->idx, x->id);
 }
 
 /* Transactions node @n initiates (latency runs: node 0 only). */
@@ -434,6 +488,7 @@ static void sim_submit_more(struct sim_node *n)
 		t.opcode = x->opcode;
 		t.npkts = x->npkts;
 		t.barrier = x->barrier;
+		t.qp = x->id % SIM_QPS;
 		t.cookie = x;
 		ret = superp_submit(n->c, &t, NULL, s->now);
 		if (ret == -EAGAIN || ret == -ENOTCONN)
@@ -447,6 +502,7 @@ static void sim_submit_more(struct sim_node *n)
 		x->t_sub = s->now;
 		n->next++;
 		s->res->submitted++;
+		sim_cancel_some(n);
 	}
 }
 
@@ -578,6 +634,9 @@ static void sim_collect(struct superp_sim *s)
 		for (j = 0; j < n->next; j++)
 			SIM_CHECK(s, n->x[j].done, "node %d id %u never completed",
 				  i, j);
+		/* each refusal dropped one packet at the target's TAL */
+		if (i == 1)
+			n->delivered += res->refusals;
 		if (!res->broken[0] && !res->broken[1])
 			SIM_CHECK(s, n->delivered ==
 				  (u32)(peer->next_spsn - s->cfg->psn_base),

@@ -145,6 +145,20 @@ static void sim_blackhole_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->lost, r->packets);
 }
 
+/* A default simulation set-up and a result, freed with the test. */
+static struct superp_sim_cfg *sim_new(struct kunit *test,
+				      struct superp_sim_result **r)
+{
+	struct superp_sim_cfg *cfg;
+
+	cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
+	*r = kunit_kzalloc(test, sizeof(**r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	KUNIT_ASSERT_NOT_NULL(test, *r);
+	superp_sim_default_cfg(cfg);
+	return cfg;
+}
+
 /*
  * Transaction windows 1, 4, 8 and 32, without and with barriers (every
  * 5th transaction), at 1%, 10% and 30% loss: every transaction completes
@@ -163,10 +177,7 @@ static void sim_window_matrix_test(struct kunit *test)
 	unsigned int w, b, l;
 	int ret;
 
-	cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, cfg);
-	KUNIT_ASSERT_NOT_NULL(test, r);
+	cfg = sim_new(test, &r);
 	for (w = 0; w < ARRAY_SIZE(twin); w++)
 		for (b = 0; b < 2; b++)
 			for (l = 0; l < ARRAY_SIZE(loss); l++) {
@@ -208,10 +219,7 @@ static void sim_latency_test(struct kunit *test)
 	unsigned int i;
 	int ret;
 
-	cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, cfg);
-	KUNIT_ASSERT_NOT_NULL(test, r);
+	cfg = sim_new(test, &r);
 	for (i = 0; i < ARRAY_SIZE(delay); i++) {
 		superp_sim_default_cfg(cfg);
 		cfg->latency = true;
@@ -233,6 +241,37 @@ static void sim_latency_test(struct kunit *test)
 	}
 }
 
+/*
+ * Per-QP flush under loss (issue 10): node 0 cancels a pending transaction
+ * every 7th submission (superp_cancel(), as a destroyed QP would). Each
+ * cancelled one completes once, with -ECANCELED; its XID still reaches the
+ * target, which runs none of a half-sent request; nothing deadlocks.
+ */
+static void sim_cancel_test(struct kunit *test)
+{
+	struct superp_sim_result *r;
+	struct superp_sim_cfg *cfg;
+	int ret;
+
+	cfg = sim_new(test, &r);
+	cfg->ntrans = 5000;
+	cfg->loss_ppm = 100000;
+	cfg->cancel_every = 7;
+	cfg->params.pdl_max_rtx = 8;
+	ret = superp_sim_run(cfg, r);
+	sim_report(test, cfg, r);
+	kunit_info(test, "%llu cancelled, %u target refusals", r->cancelled,
+		   r->refusals);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, !r->fail[0], "%s", r->fail);
+	KUNIT_EXPECT_EQ(test, r->submitted, 10000);
+	KUNIT_EXPECT_GT(test, r->cancelled, 0);
+	KUNIT_EXPECT_EQ(test, r->completed + r->cancelled, 10000);
+	KUNIT_EXPECT_EQ(test, r->failed, r->cancelled);
+	KUNIT_EXPECT_EQ(test, r->events, 0);
+	KUNIT_EXPECT_TRUE(test, r->quiescent[0] && r->quiescent[1]);
+}
+
 static struct kunit_case superp_sim_cases[] = {
 	KUNIT_CASE(sim_loss_0_test),
 	KUNIT_CASE(sim_loss_1_test),
@@ -243,6 +282,7 @@ static struct kunit_case superp_sim_cases[] = {
 	KUNIT_CASE(sim_blackhole_test),
 	KUNIT_CASE(sim_window_matrix_test),
 	KUNIT_CASE(sim_latency_test),
+	KUNIT_CASE(sim_cancel_test),
 	{}
 };
 

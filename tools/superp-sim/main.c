@@ -5,7 +5,7 @@
  *
  *   superp-sim [-n TRANS] [-l LOSS_PPM] [-d DUP_PPM] [-r REORDER_PPM]
  *              [-s SEED] [-u] [-x MAX_RTX] [-w WINDOW] [-t TRANS_WINDOW]
- *              [-B BARRIER_EVERY] [-b]
+ *              [-B BARRIER_EVERY] [-C CANCEL_EVERY] [-b]
  *   superp-sim -M [-n TRANS] [-S SEEDS]
  *
  * Exits 0 when the run met its expectation: by default every transaction
@@ -23,8 +23,8 @@
 
 static bool sim_clean(const struct superp_sim_result *res)
 {
-	return res->completed == res->submitted && !res->failed &&
-	       !res->events && !res->broken[0] && !res->broken[1] &&
+	return res->completed + res->cancelled == res->submitted &&
+	       res->failed == res->cancelled && !res->events && !res->broken[0] && !res->broken[1] &&
 	       res->quiescent[0] && res->quiescent[1];
 }
 
@@ -75,8 +75,11 @@ int main(int argc, char **argv)
 	int opt, ret;
 
 	superp_sim_default_cfg(&cfg);
-	while ((opt = getopt(argc, argv, "n:l:d:r:s:ux:w:t:B:MS:b")) != -1) {
+	while ((opt = getopt(argc, argv, "n:l:d:r:s:ux:w:t:B:C:MS:b")) != -1) {
 		switch (opt) {
+		case 'C':
+			cfg.cancel_every = strtoul(optarg, NULL, 0);
+			break;
 		case 't':
 			cfg.params.tal_trans_window = strtoul(optarg, NULL, 0);
 			break;
@@ -119,7 +122,7 @@ int main(int argc, char **argv)
 			cfg.params.tal_trans_window = cfg.params.pdl_window_size;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-n trans] [-l loss_ppm] [-d dup_ppm] [-r reorder_ppm] [-s seed] [-u] [-x max_rtx] [-w window] [-t trans_window] [-B barrier_every] [-b] | -M [-n trans] [-S seeds]\n",
+			fprintf(stderr, "usage: %s [-n trans] [-l loss_ppm] [-d dup_ppm] [-r reorder_ppm] [-s seed] [-u] [-x max_rtx] [-w window] [-t trans_window] [-B barrier_every] [-C cancel_every] [-b] | -M [-n trans] [-S seeds]\n",
 				argv[0]);
 			return 2;
 		}
@@ -129,10 +132,11 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = superp_sim_run(&cfg, &res);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	printf("loss %u ppm: %llu transactions (%llu ok, %llu failed)\n",
+	printf("loss %u ppm: %llu transactions (%llu ok, %llu failed, %llu of them cancelled)\n",
 	       cfg.loss_ppm, (unsigned long long)res.submitted,
 	       (unsigned long long)res.completed,
-	       (unsigned long long)res.failed);
+	       (unsigned long long)res.failed,
+	       (unsigned long long)res.cancelled);
 	printf("  packets %llu (data %llu, pure ACKs %llu, NACKs %llu), lost %llu, duplicated %llu\n",
 	       (unsigned long long)res.packets,
 	       (unsigned long long)res.data_pkts,

@@ -3,11 +3,27 @@
  * SUPERp PDL/TAL engine: per-connection reliability (PDL) and transaction
  * (TAL) state machines, driven by events and free of verbs objects and skbs.
  * Documentation/superp-engine.rst describes procedures and decisions.
+ *
+ * Locking: the engine takes no lock, sleeps nowhere (except
+ * superp_conn_init()/create(), which allocate with GFP_KERNEL) and reads no
+ * clock. Its user serialises every call on one connection, with the
+ * connection's BH-safe lock (DESIGN.md section 10); calls on different
+ * connections may run in parallel. From inside a callback, only
+ * superp_submit(), superp_tal_reply(), superp_tal_error(), superp_tal_done()
+ * and superp_conn_set_rwin() may be called, on the same connection: they are
+ * queued and sent when the outermost event returns. superp_conn_rx(),
+ * superp_conn_timer() and superp_conn_window_open() called from a callback
+ * of the same connection return -EDEADLK (a half-updated connection);
+ * calling anything on another connection from a callback is the user's
+ * lock-order problem, so don't: a loopback xmit() queues the packet and
+ * delivers it to the peer's superp_conn_rx() after this connection's lock
+ * is dropped.
  */
 #ifndef SUPERP_ENGINE_H
 #define SUPERP_ENGINE_H
 
 #include <linux/types.h>
+#include <linux/atomic.h>
 #include <linux/cache.h>
 #include <rdma/superp_wire.h>
 
@@ -64,6 +80,7 @@ struct superp_pkt {
 #define SUPERP_PKT_RTX		0x01	/* xmit: retransmission */
 #define SUPERP_PKT_REPLY	0x02	/* xmit: target reply packet */
 #define SUPERP_PKT_PROBE	0x04	/* xmit: ACK XID probe, headers only */
+#define SUPERP_PKT_CANCELLED	0x08	/* xmit: cancelled, headers only */
 
 /* A Transaction Error code: major << 16 | minor (enum superp_terr_*). */
 #define SUPERP_TERR(major, minor)	((u32)(major) << 16 | (minor))
@@ -87,13 +104,14 @@ static inline bool superp_opcode_is_reply(u8 op)
 }
 
 /*
- * The reply a request expects (RMA Read: Read Response; atomics: Atomic
- * Response), or 0 (No-op, never a reply) when it has none.
+ * The reply a request expects (RMA Read and keyed RDMA Read: Read Response;
+ * atomics: Atomic Response), or 0 (No-op, never a reply) when it has none.
  */
 static inline u8 superp_opcode_reply_of(u8 op)
 {
 	switch (op) {
 	case SUPERP_OP_RMA_READ:
+	case SUPERP_OP_RDMA_READ:
 		return SUPERP_OP_READ_RESP;
 	case SUPERP_OP_ATOMIC_CAS:
 	case SUPERP_OP_ATOMIC_FADD:
@@ -166,7 +184,8 @@ struct superp_conn;
  * @target_request: a whole request arrived; reply with superp_tal_reply()
  *	or superp_tal_error(), now or later; return SUPERP_TGT_DONE when no
  *	reply is needed, SUPERP_TGT_PENDING otherwise.
- * @initiator_pkt: a reply packet of @cookie's transaction was accepted.
+ * @initiator_pkt: a reply packet of @cookie's transaction was accepted
+ *	(@cookie NULL: the transaction was cancelled, drop the data).
  * @placed: optional; every reply packet of @cookie's transaction arrived
  *	(a READ's data is placed) or a Transaction Error did; retirement
  *	follows when the target's ACK XID covers it.
@@ -232,6 +251,7 @@ struct superp_ixid {
 	u16 npkts;		/* request packets */
 	u16 sent;		/* request packets given a PSN */
 	u16 inflight;		/* request PSNs not yet acknowledged */
+	u16 qp;			/* the user's tag, for fences */
 	u8 opcode;
 	u8 num_ops;
 	u8 flags;		/* SUPERP_IX_* */
@@ -244,6 +264,7 @@ struct superp_ixid {
 #define SUPERP_IX_ERROR		0x10	/* Transaction Error received */
 #define SUPERP_IX_INTERNAL	0x20	/* engine's own (Last NULL) */
 #define SUPERP_IX_BAD		0x40	/* a reply packet was refused */
+#define SUPERP_IX_CANCELLED	0x80	/* superp_cancel(): cookie forgotten */
 
 /* Target transaction (cold), indexed by XID % tal_trans_window. */
 struct superp_txid {
@@ -297,6 +318,26 @@ struct superp_stats {
 	u64 delivered;
 };
 
+/**
+ * struct superp_mem_budget - memory the connections of one device may take.
+ * @used: bytes charged by live connections (hot and cold).
+ * @limit: bytes; 0 for no limit (still counted).
+ *
+ * The windows and packets per transaction multiply: about 1.1 MiB per
+ * connection with every parameter at its maximum, 4.4 GiB for 4096 of
+ * them. superp_conn_init_budget() refuses a connection that would exceed
+ * the budget with -EDQUOT.
+ */
+struct superp_mem_budget {
+	atomic_long_t used;
+	unsigned long limit;
+};
+
+/* A default for a device: 4096 default connections fit 16 times over. */
+#define SUPERP_MEM_BUDGET_DEFAULT	(256UL << 20)
+
+void superp_mem_budget_init(struct superp_mem_budget *b, unsigned long limit);
+
 /* Cold per-connection data, followed by the per-PSN/per-XID arrays. */
 struct superp_conn_cold {
 	struct superp_params p;
@@ -308,7 +349,10 @@ struct superp_conn_cold {
 	u64 ixid_progress;	/* when unacked_ixid last moved */
 	u64 probe_at;		/* next ACK XID probe, 0: none due */
 	u32 nprobe;		/* probes for the current left edge */
+	u16 last_qp;		/* tag of the last request packet sent */
 	size_t size;		/* bytes of this block */
+	struct superp_mem_budget *budget;	/* charged, or NULL */
+	size_t charged;		/* bytes charged to it */
 };
 
 #define SUPERP_CONN_ORDERED_RX	0x01	/* we deliver in PSN order */
@@ -332,6 +376,7 @@ struct superp_conn_cold {
 #define SUPERP_CF_ORDERED	0x0100	/* hold out-of-order packets */
 #define SUPERP_CF_LN_PENDING	0x0200	/* Last NULL waits for an XID */
 #define SUPERP_CF_RWIN_HEARD	0x0400	/* the peer advertised a RWIN */
+#define SUPERP_CF_FENCE_WAIT	0x0800	/* a fence waits for a retirement */
 
 /**
  * struct superp_conn - hot per-connection state (two cache lines).
@@ -393,6 +438,12 @@ struct superp_conn {
 int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
 		     const struct superp_engine_ops *ops, void *priv,
 		     u16 local_cid, u16 remote_cid, unsigned int flags);
+int superp_conn_init_budget(struct superp_conn *c,
+			    struct superp_mem_budget *b,
+			    const struct superp_params *p,
+			    const struct superp_engine_ops *ops, void *priv,
+			    u16 local_cid, u16 remote_cid, unsigned int flags,
+			    const char **why);
 void superp_conn_release(struct superp_conn *c);
 struct superp_conn *superp_conn_create(const struct superp_params *p,
 				       const struct superp_engine_ops *ops,
@@ -404,8 +455,8 @@ size_t superp_conn_mem(const struct superp_params *p, unsigned int flags);
 /* Events that drive a connection. All return after sending what they can. */
 int superp_conn_rx(struct superp_conn *c, const struct superp_pkt *p,
 		   void *buf, u64 now);
-void superp_conn_timer(struct superp_conn *c, u64 now);
-void superp_conn_window_open(struct superp_conn *c, u64 now);
+int superp_conn_timer(struct superp_conn *c, u64 now);
+int superp_conn_window_open(struct superp_conn *c, u64 now);
 
 /**
  * struct superp_xact - a transaction to submit.
@@ -413,6 +464,9 @@ void superp_conn_window_open(struct superp_conn *c, u64 now);
  * @npkts: request packets (1..tal_max_pkt_per_trans).
  * @num_ops: operations per packet.
  * @barrier: start only when every earlier transaction has retired.
+ * @fence: start only when every earlier transaction with the same @qp has
+ *	retired (IB fence: holds back this QP only).
+ * @qp: the user's tag for @fence, e.g. its QP number.
  * @cookie: handed back in xmit, initiator_pkt and complete.
  */
 struct superp_xact {
@@ -420,6 +474,8 @@ struct superp_xact {
 	u8 num_ops;
 	u16 npkts;
 	bool barrier;
+	bool fence;
+	u16 qp;
 	void *cookie;
 };
 
@@ -429,6 +485,9 @@ int superp_tal_reply(struct superp_conn *c, u16 xid, u8 opcode, u16 npkts,
 		     u8 num_ops, void *cookie, u64 now);
 int superp_tal_error(struct superp_conn *c, u16 xid, u32 err, u64 now);
 int superp_tal_done(struct superp_conn *c, u16 xid, u64 now);
+unsigned int superp_cancel(struct superp_conn *c,
+			   bool (*match)(void *cookie, void *arg), void *arg,
+			   u64 now);
 void superp_conn_set_rwin(struct superp_conn *c, u16 rwin);
 int superp_conn_shutdown(struct superp_conn *c, u64 now);
 void superp_conn_abort(struct superp_conn *c, int reason);

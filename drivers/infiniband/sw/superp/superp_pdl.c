@@ -100,6 +100,16 @@ static void *superp_pdl_rebuild(struct superp_conn *c, u32 psn,
 		p->err = t->err;
 		return t->cookie;
 	}
+	/*
+	 * A cancelled transaction's packet goes again as a No-op: whatever
+	 * the target holds of it, it then runs none of it (a No-op request,
+	 * or mixed opcodes refused with a Transaction Error).
+	 */
+	if (superp_ixid(c, s->xid)->flags & SUPERP_IX_CANCELLED) {
+		p->opcode = SUPERP_OP_NOOP;
+		p->num_ops = 0;
+		p->flags = SUPERP_PKT_CANCELLED;
+	}
 	return superp_ixid(c, s->xid)->cookie;
 }
 

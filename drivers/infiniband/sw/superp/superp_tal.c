@@ -51,6 +51,11 @@ static void superp_tal_ini_retire(struct superp_conn *c, u16 xid)
 	int status = 0;
 
 	memset(e, 0, sizeof(*e));				/* 1 */
+	/* a fence may pass now: superp_tal_pump() calls tx_ready() */
+	if (c->flags & SUPERP_CF_FENCE_WAIT) {
+		c->flags &= ~SUPERP_CF_FENCE_WAIT;
+		c->flags |= SUPERP_CF_INI_BLOCKED;
+	}
 	if (off == 0) {						/* 2 */
 		n = find_next_zero_bit(ibm, c->tal_window, 1);
 		superp_bm_shift(ibm, c->tal_window, n);
@@ -303,7 +308,8 @@ static void superp_tal_ini_rdone(struct superp_conn *c, u16 xid, u32 err)
 	e->err = err;
 	e->flags |= SUPERP_IX_RDONE;
 	c->flags |= SUPERP_CF_ACK_NOW;
-	if (c->ops->placed && !(e->flags & SUPERP_IX_INTERNAL))
+	if (c->ops->placed &&
+	    !(e->flags & (SUPERP_IX_INTERNAL | SUPERP_IX_CANCELLED)))
 		c->ops->placed(c, e->cookie);
 	superp_tal_ini_try_retire(c, xid);
 }
@@ -350,7 +356,8 @@ static void superp_tal_ini_rx(struct superp_conn *c, const struct superp_pkt *p,
 		superp_event(c, SUPERP_EV_INI_EARLY_REPLY, p->xid);
 		superp_tal_ini_refuse(c, p->xid);
 		return;
-	} else if (p->opcode != superp_opcode_reply_of(e->opcode)) {
+	} else if (p->opcode != superp_opcode_reply_of(e->opcode) &&
+		   !(e->flags & SUPERP_IX_CANCELLED)) {
 		superp_event(c, SUPERP_EV_BAD_OPCODE, p->opcode);
 		superp_tal_ini_refuse(c, p->xid);
 		return;
@@ -412,7 +419,7 @@ void superp_tal_rx(struct superp_conn *c, const struct superp_pkt *p,
 /* Initiating a new transaction, step 1 (packets go out in the pump). */
 static int superp_tal_start(struct superp_conn *c, u8 opcode, u16 npkts,
 			    u8 num_ops, bool barrier, void *cookie, u8 flags,
-			    u16 *xid, u64 now)
+			    u16 qp, u16 *xid, u64 now)
 {
 	struct superp_ixid *e;
 	u16 x;
@@ -437,6 +444,7 @@ static int superp_tal_start(struct superp_conn *c, u8 opcode, u16 npkts,
 	e->npkts = npkts;
 	e->opcode = opcode;
 	e->num_ops = num_ops;
+	e->qp = qp;
 	e->flags = SUPERP_IX_OPEN | flags;
 	if (superp_opcode_reply_of(opcode))
 		e->flags |= SUPERP_IX_REPLY;
@@ -450,6 +458,21 @@ static int superp_tal_start(struct superp_conn *c, u8 opcode, u16 npkts,
 	return 0;
 }
 
+/* Has the user's tag @qp a transaction open (cancelled ones aside)? */
+static bool superp_tal_qp_open(const struct superp_conn *c, u16 qp)
+{
+	const struct superp_ixid *e;
+	u16 x;
+
+	for (x = c->unacked_ixid; x != c->next_ixid; x++) {
+		e = superp_ixid(c, x);
+		if ((e->flags & SUPERP_IX_OPEN) &&
+		    !(e->flags & SUPERP_IX_INTERNAL) && e->qp == qp)
+			return true;
+	}
+	return false;
+}
+
 /**
  * superp_submit() - event "transaction submitted".
  * @c: the connection.
@@ -457,9 +480,13 @@ static int superp_tal_start(struct superp_conn *c, u8 opcode, u16 npkts,
  * @xid: set to its XID (may be NULL).
  * @now: current time.
  *
- * Return: 0; -EAGAIN when the initiator window is full or a barrier waits
- * (tx_ready() follows when it may succeed); -EINVAL for a bad request;
- * -ESHUTDOWN or -ENOTCONN when the connection no longer takes any.
+ * A fence (@x->fence) waits for the retirement of the earlier transactions
+ * of its @x->qp only, and holds back nothing else: the user keeps that QP's
+ * later work behind it, other QPs go on. A barrier holds back everything.
+ *
+ * Return: 0; -EAGAIN when the initiator window is full or a barrier or
+ * fence waits (tx_ready() follows when it may succeed); -EINVAL for a bad
+ * request; -ESHUTDOWN or -ENOTCONN when the connection no longer takes any.
  */
 int superp_submit(struct superp_conn *c, const struct superp_xact *x,
 		  u16 *xid, u64 now)
@@ -473,8 +500,12 @@ int superp_submit(struct superp_conn *c, const struct superp_xact *x,
 	    !superp_opcode_is_request(x->opcode) ||
 	    x->opcode == SUPERP_OP_LAST_NULL)
 		return -EINVAL;
+	if (x->fence && superp_tal_qp_open(c, x->qp)) {
+		c->flags |= SUPERP_CF_FENCE_WAIT;
+		return -EAGAIN;
+	}
 	return superp_tal_start(c, x->opcode, x->npkts, x->num_ops, x->barrier,
-				x->cookie, 0, xid, now);
+				x->cookie, 0, x->qp, xid, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_submit);
 
@@ -579,6 +610,64 @@ int superp_tal_done(struct superp_conn *c, u16 xid, u64 now)
 EXPORT_SYMBOL_IF_KUNIT(superp_tal_done);
 
 /**
+ * superp_cancel() - forget the cookies of pending transactions, e.g. of a
+ * QP being destroyed, so that none is handed out again.
+ * @c: the connection.
+ * @match: true for a cookie to cancel (called under the caller's lock).
+ * @arg: passed to @match.
+ * @now: current time.
+ *
+ * Each open initiator transaction whose cookie matches completes at once
+ * with -ECANCELED and is never reported again. Its XID still has to reach
+ * the target (XIDs retire in order): what was sent is retransmitted as
+ * headers-only No-op packets (SUPERP_PKT_CANCELLED, cookie NULL); a
+ * transaction not yet started goes as a No-op; one partly sent ends with a
+ * No-op eom packet. The target then runs none of it, or refuses the mixed
+ * opcodes with a Transaction Error, so that it never executes half a
+ * request. Its retirement waits only for the ACK XID (a reply may not
+ * come); a reply packet that still comes reaches initiator_pkt() with a
+ * NULL cookie (data to drop), and nothing else is reported.
+ *
+ * Return: the number of transactions cancelled.
+ */
+unsigned int superp_cancel(struct superp_conn *c,
+			   bool (*match)(void *cookie, void *arg), void *arg,
+			   u64 now)
+{
+	unsigned int n = 0;
+	struct superp_ixid *e;
+	void *cookie;
+	u16 x;
+
+	if (c->state == SUPERP_ST_BROKEN)
+		return 0;
+	for (x = c->unacked_ixid; x != c->next_ixid; x++) {
+		e = superp_ixid(c, x);
+		if (!(e->flags & SUPERP_IX_OPEN) ||
+		    (e->flags & (SUPERP_IX_INTERNAL | SUPERP_IX_CANCELLED)) ||
+		    !match(e->cookie, arg))
+			continue;
+		cookie = e->cookie;
+		e->cookie = NULL;
+		e->flags |= SUPERP_IX_CANCELLED | SUPERP_IX_INTERNAL;
+		e->flags &= ~SUPERP_IX_REPLY;
+		e->num_ops = 0;
+		if (e->sent < e->npkts) {
+			e->opcode = SUPERP_OP_NOOP;
+			e->npkts = e->sent + 1;
+		}
+		n++;
+		c->ops->complete(c, cookie, -ECANCELED, 0);
+	}
+	if (n && !c->depth) {
+		superp_conn_begin(c, now);
+		superp_conn_end(c, now);
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_cancel);
+
+/**
  * superp_conn_shutdown() - soft shutdown: refuse new transactions and send
  * Last NULL; SUPERP_EV_QUIESCENT follows when both Last NULLs retired.
  * @c: the connection.
@@ -598,24 +687,63 @@ int superp_conn_shutdown(struct superp_conn *c, u64 now)
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_shutdown);
 
+/*
+ * Which transaction sends the next request packet: a fair share of the PDL
+ * window among the QPs (the users' tags) of the connection. Within a tag,
+ * XID order (a QP's requests complete at the target in the order posted);
+ * across tags, the oldest unsent transaction of a tag other than the last
+ * one served, so that a QP's long write takes turns with another QP's
+ * short send instead of going first. Tags are told apart by a 64-bit hash
+ * mask: a collision only makes the pick fall back to XID order.
+ */
+static struct superp_ixid *superp_tal_pick(struct superp_conn *c, u16 *xid)
+{
+	struct superp_ixid *e, *first = NULL;
+	u16 x, first_x = 0;
+	u64 seen = 0, bit;
+
+	for (; c->send_ixid != c->next_ixid; c->send_ixid++) {
+		e = superp_ixid(c, c->send_ixid);
+		if (e->sent < e->npkts)
+			break;
+	}
+	for (x = c->send_ixid; x != c->next_ixid; x++) {
+		e = superp_ixid(c, x);
+		if (e->sent >= e->npkts)
+			continue;
+		bit = 1ULL << (e->qp & 63);
+		if (!first) {
+			first = e;
+			first_x = x;
+		}
+		if (e->qp != c->cold->last_qp && !(seen & bit)) {
+			*xid = x;
+			return e;
+		}
+		seen |= bit;
+	}
+	*xid = first_x;
+	return first;
+}
+
 /* Initiating a new transaction, steps 2-4: the next request packet. */
 static bool superp_tal_send_request(struct superp_conn *c, u64 now)
 {
 	struct superp_pkt p = { 0 };
 	struct superp_ixid *e;
+	u16 x;
 
-	for (;; c->send_ixid++) {
-		if (c->send_ixid == c->next_ixid)
-			return false;
-		e = superp_ixid(c, c->send_ixid);
-		if (e->sent < e->npkts)
-			break;
-	}
-	p.xid = c->send_ixid;
+	e = superp_tal_pick(c, &x);
+	if (!e)
+		return false;
+	c->cold->last_qp = e->qp;
+	p.xid = x;
 	p.seqno = e->sent;
 	p.opcode = e->opcode;
 	p.num_ops = e->num_ops;
 	p.eom = e->sent + 1 == e->npkts;
+	if (e->flags & SUPERP_IX_CANCELLED)
+		p.flags = SUPERP_PKT_CANCELLED;
 	e->sent++;
 	e->inflight++;
 	superp_pdl_send(c, &p, e->cookie, now);
@@ -666,7 +794,7 @@ again:
 	if ((c->flags & SUPERP_CF_LN_PENDING) &&
 	    xid_diff(c->next_ixid, c->unacked_ixid) < c->tal_window &&
 	    !superp_tal_start(c, SUPERP_OP_LAST_NULL, 1, 0, false, NULL,
-			      SUPERP_IX_INTERNAL, NULL, now))
+			      SUPERP_IX_INTERNAL, 0, NULL, now))
 		c->flags &= ~SUPERP_CF_LN_PENDING;
 	while (superp_pdl_can_send(c)) {
 		reply = c->flags & SUPERP_CF_REPLY_TURN;
