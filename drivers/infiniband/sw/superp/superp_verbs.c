@@ -14,8 +14,10 @@
 
 #include "superp.h"
 
+/* The largest operation headers (wire-format.rst) fit the MTU reserve. */
 static_assert(sizeof(struct superp_atomic_cas_op) <= SUPERP_MAX_OP_HLEN);
-static_assert(sizeof(struct superp_write_op) <= SUPERP_MAX_OP_HLEN);
+static_assert(sizeof(struct superp_atomic_fadd_op) <= SUPERP_MAX_OP_HLEN);
+static_assert(sizeof(struct superp_rdma_read_op) <= SUPERP_MAX_OP_HLEN);
 
 bool superp_port_active(const struct superp_dev *sdev)
 {
