@@ -80,7 +80,6 @@ static void sunh_gc_work(struct work_struct *work)
 		SUNH_ADD(sn, ROUTES_AGED, n);
 	}
 	rcu_read_unlock();
-	sunh_pending_expire(sn, false);
 	schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 }
 
@@ -126,7 +125,6 @@ static int __net_init sunh_net_init(struct net *net)
 	sn->echo_rate = SUNH_ECHO_RATE_DEFAULT;
 	sn->echo_tokens = sn->echo_rate;
 	sn->echo_stamp = jiffies;
-	skb_queue_head_init(&sn->pending);
 	INIT_DELAYED_WORK(&sn->gc_work, sunh_gc_work);
 	schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 	return 0;
@@ -138,7 +136,6 @@ static void __net_exit sunh_net_exit(struct net *net)
 
 	cancel_delayed_work_sync(&sn->gc_work);
 	sunh_echo_net_exit(sn);
-	sunh_pending_expire(sn, true);
 	/* The namespace's devices are gone: no reader or writer is left. */
 	sunh_domain_release(rcu_dereference_protected(sn->domain, 1));
 	RCU_INIT_POINTER(sn->domain, NULL);
@@ -197,12 +194,9 @@ static int __init sunh_init(void)
 	err = register_netdevice_notifier(&sunh_netdev_notifier);
 	if (err)
 		goto err_pernet;
-	err = sunh_pending_init();
-	if (err)
-		goto err_notifier;
 	err = sunh_echo_init();
 	if (err)
-		goto err_pending;
+		goto err_notifier;
 	sunh_packet_type.type = htons(sunh_ethertype);
 	dev_add_pack(&sunh_packet_type);
 	err = sunh_netlink_init();
@@ -213,8 +207,6 @@ static int __init sunh_init(void)
 err_pack:
 	dev_remove_pack(&sunh_packet_type);
 	sunh_echo_exit();
-err_pending:
-	sunh_pending_exit();
 err_notifier:
 	unregister_netdevice_notifier(&sunh_netdev_notifier);
 err_pernet:
@@ -227,9 +219,7 @@ static void __exit sunh_exit(void)
 	sunh_netlink_exit();
 	dev_remove_pack(&sunh_packet_type);
 	sunh_echo_exit();
-	sunh_pending_exit();
 	unregister_netdevice_notifier(&sunh_netdev_notifier);
-	/* each namespace's exit drops its waiting packets */
 	unregister_pernet_subsys(&sunh_net_ops);
 	rcu_barrier();
 }

@@ -6,8 +6,9 @@
  * destination is decompressed to its IP address, routed by the IP routing
  * table of the namespace, and the next hop's neighbour entry (ARP/ND) is
  * looked up or created. A valid neighbour becomes a "resolved" entry; while
- * it is still resolving, the packet waits in a queue of ours
- * (sunh_pending.c), and the next packet finds the neighbour valid.
+ * it is still resolving, the packet waits in the neighbour's own queue
+ * (neigh_output() builds the link-layer header from skb->protocol when the
+ * address is known), and the next packet finds the neighbour valid.
  *
  * Two rules keep the table honest. SUNH frames never leave the domain: a
  * next hop through a device without an address in the subnet (an uplink,
@@ -245,10 +246,16 @@ int sunh_nexthop_xmit(struct sunh_net *sn, struct sk_buff *skb,
 	}
 
 	if (nh->neigh) {
-		/* our queue, not the neighbour's (see sunh_pending.c) */
-		err = sunh_pending_xmit(sn, skb, nh->neigh);
-		nh->neigh = NULL;
-		return err;
+		SUNH_INC(sn, RESOLVE_QUEUED);
+		/* net_xmit_eval() evaluates its argument twice */
+		err = neigh_output(nh->neigh, skb, true);
+		err = net_xmit_eval(err);
+		sunh_nexthop_put(nh);
+		if (err) {
+			SUNH_INC(sn, TX_DROP_DEV);
+			return err < 0 ? err : -ENOBUFS;
+		}
+		return 0;
 	}
 
 	if (!(dev->flags & IFF_UP)) {

@@ -83,7 +83,6 @@ struct sunh_stats {
  * @echo_rate: echo replies per second at most (0: no limit)
  * @echo_tokens: replies that may be sent now (token bucket of @echo_rate)
  * @echo_stamp: jiffies when @echo_tokens was last refilled
- * @pending: packets waiting for address resolution (sunh_pending.c)
  */
 struct sunh_net {
 	struct net *net;
@@ -102,7 +101,6 @@ struct sunh_net {
 	u32 echo_rate;
 	u32 echo_tokens;
 	unsigned long echo_stamp;
-	struct sk_buff_head pending;
 };
 
 extern unsigned int sunh_net_id;
@@ -166,13 +164,6 @@ int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
 	     struct packet_type *pt, struct net_device *orig_dev);
 int sunh_deliver(struct net *net, struct sk_buff *skb);
 const struct sunh_protocol *sunh_protocol_get(u8 nexthdr);
-
-/* sunh_pending.c */
-int sunh_pending_xmit(struct sunh_net *sn, struct sk_buff *skb,
-		      struct neighbour *n);
-void sunh_pending_expire(struct sunh_net *sn, bool all);
-int sunh_pending_init(void);
-void sunh_pending_exit(void);
 
 /* sunh_fwd.c */
 bool sunh_hop_limit_forward(u8 hop_limit, u8 *next);
