@@ -25,11 +25,21 @@ struct tnode {
 	int qn;
 	int nxmit;
 	int busy;			/* xmit says -EBUSY this often */
+	int fail;			/* then says @fail_err this often */
+	int fail_err;
+	bool reenter;			/* xmit calls the entry points back */
+	int ncookie;			/* packets sent with a cookie */
+	int nplaced;
+	int ncomp_at_placed;		/* completions when placed() came */
+	int ntdone;
+	int tdone_status;
+	u16 tdone_xid;
+	int reenter_ret[3];
 	u64 timer;
 	u32 ev[SUPERP_EV_MAX];
 	int ncomp;
 	int status;
-	u16 err;
+	u32 err;
 	void *cookie;
 	int nreq;
 	u16 req_xid;
@@ -61,9 +71,20 @@ static int t_xmit(struct superp_conn *c, const struct superp_pkt *p,
 		n->busy--;
 		return -EBUSY;
 	}
+	if (n->fail) {
+		n->fail--;
+		return n->fail_err;
+	}
 	n->nxmit++;
+	n->ncookie += !!cookie;
 	if (n->qn < TQ)
 		n->q[n->qn++] = *p;
+	if (n->reenter) {
+		n->reenter = false;
+		n->reenter_ret[0] = superp_conn_rx(c, p, &tbuf, 0);
+		n->reenter_ret[1] = superp_conn_timer(c, 0);
+		n->reenter_ret[2] = superp_conn_window_open(c, 0);
+	}
 	return 0;
 }
 
@@ -129,7 +150,7 @@ static void t_initiator_pkt(struct superp_conn *c, const struct superp_pkt *p,
 }
 
 static void t_complete(struct superp_conn *c, void *cookie, int status,
-		       u16 err)
+		       u32 err)
 {
 	struct tnode *n = tn(c);
 
@@ -137,6 +158,24 @@ static void t_complete(struct superp_conn *c, void *cookie, int status,
 	n->status = status;
 	n->err = err;
 	n->cookie = cookie;
+}
+
+static void t_placed(struct superp_conn *c, void *cookie)
+{
+	struct tnode *n = tn(c);
+
+	n->nplaced++;
+	n->ncomp_at_placed = n->ncomp;
+}
+
+static void t_target_done(struct superp_conn *c, u16 xid, void *cookie,
+			  int status)
+{
+	struct tnode *n = tn(c);
+
+	n->ntdone++;
+	n->tdone_xid = xid;
+	n->tdone_status = status;
 }
 
 static void t_ready(struct superp_conn *c)
@@ -153,7 +192,9 @@ static const struct superp_engine_ops t_ops = {
 	.target_pkt = t_target_pkt,
 	.target_request = t_target_request,
 	.initiator_pkt = t_initiator_pkt,
+	.placed = t_placed,
 	.complete = t_complete,
+	.target_done = t_target_done,
 	.tx_ready = t_ready,
 };
 
@@ -562,14 +603,18 @@ static void rtx_timer_broken_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_rx(a, t_ack(1, 0, 0xffff), now), -ENOTCONN);
 }
 
-/* Receiver flow control 3: delayed ACK timer, stretch ACKs, piggyback. */
+/*
+ * Receiver flow control 3: delayed ACK timer, stretch ACKs, piggyback.
+ * The packets are the middle of one long write: a packet that completes a
+ * request is acknowledged at once (completion_ack_at_once_test).
+ */
 static void delayed_and_stretch_ack_test(struct kunit *test)
 {
 	struct tnode *b = t_new(test, NULL, 0);
 	u64 dack = superp_default_params.pdl_delayed_ack_time * US;
 	u32 i;
 
-	t_rx(b, t_pkt(0, SUPERP_OP_NOOP, 0, 0, true), 0);
+	t_rx(b, t_pkt(0, SUPERP_OP_RMA_WRITE, 0, 0, false), 0);
 	KUNIT_EXPECT_EQ(test, b->qn, 0);
 	KUNIT_EXPECT_EQ(test, b->timer, dack);
 	t_fire(b, dack);
@@ -579,17 +624,17 @@ static void delayed_and_stretch_ack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->q[0].num_ops, 0);
 	KUNIT_EXPECT_EQ(test, b->q[0].psn, 0);
 	KUNIT_EXPECT_EQ(test, b->q[0].ack_psn, 0);
-	KUNIT_EXPECT_EQ(test, b->q[0].ack_xid, 0);
+	KUNIT_EXPECT_EQ(test, b->q[0].ack_xid, SUPERP_ACK_XID_NONE);
 	KUNIT_EXPECT_EQ(test, b->c->next_spsn, 0);
 	KUNIT_EXPECT_EQ(test, b->timer, 0);
 	b->qn = 0;
 	for (i = 1; i <= superp_default_params.pdl_stretch_ack; i++)
-		t_rx(b, t_pkt(i, SUPERP_OP_NOOP, i, 0, true), dack);
+		t_rx(b, t_pkt(i, SUPERP_OP_RMA_WRITE, 0, i, false), dack);
 	KUNIT_EXPECT_EQ(test, b->qn, 1);	/* stretch ACK */
 	KUNIT_EXPECT_EQ(test, b->q[0].ack_psn, i - 1);
 	/* with data to send the ACK rides on it: no pure ACK */
 	b->qn = 0;
-	t_rx(b, t_pkt(i, SUPERP_OP_NOOP, i, 0, true), dack);
+	t_rx(b, t_pkt(i, SUPERP_OP_RMA_WRITE, 0, i, false), dack);
 	t_submit(b, SUPERP_OP_RMA_WRITE, 1, dack);
 	KUNIT_ASSERT_EQ(test, b->qn, 1);
 	KUNIT_EXPECT_EQ(test, b->q[0].opcode, SUPERP_OP_RMA_WRITE);
@@ -744,12 +789,13 @@ static void target_assembly_test(struct kunit *test)
 /*
  * Receiving a packet, step 2 (TAL by opcode): requests go to the target,
  * replies (Atomic Response included) to the initiator, and an opcode that
- * is neither is reported, never delivered.
+ * is neither is reported, never delivered (its XID, 0 here, is answered
+ * with a Transaction Error: tal_drop_answered_test).
  */
 static void opcode_dispatch_test(struct kunit *test)
 {
 	struct tnode *b = t_new(test, NULL, 0);
-	static const u8 unknown[] = { 3, 7, 13, 23, 99, 255 };
+	static const u8 unknown[] = { 3, 7, 13, 26, 99, 255 };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(unknown); i++)
@@ -761,11 +807,15 @@ static void opcode_dispatch_test(struct kunit *test)
 	t_rx(b, t_pkt(i++, SUPERP_OP_ATOMIC_RESP, 0, 0, true), 0);
 	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_INI_XID_OUT_OF_WINDOW], 1);
 
-	t_rx(b, t_pkt(i++, SUPERP_OP_ATOMIC_FADD, 0, 0, true), 0);
+	t_rx(b, t_pkt(i++, SUPERP_OP_ATOMIC_FADD, 1, 0, true), 0);
 	KUNIT_EXPECT_EQ(test, b->nreq, 1);
 }
 
-/* Target 2.b duplicate seqno, 3.a duplicate eom, seqno past eom. */
+/*
+ * Target 2.b duplicate seqno, 3.a duplicate eom, seqno past eom, mixed
+ * opcodes: each reported and its transaction refused (one XID each: a
+ * refused XID takes nothing more), while a good request completes.
+ */
 static void target_dup_seqno_eom_test(struct kunit *test)
 {
 	struct tnode *b = t_new(test, NULL, 0);
@@ -773,16 +823,20 @@ static void target_dup_seqno_eom_test(struct kunit *test)
 	t_rx(b, t_pkt(0, SUPERP_OP_RMA_WRITE, 0, 0, false), 0);
 	t_rx(b, t_pkt(1, SUPERP_OP_RMA_WRITE, 0, 0, false), 0);
 	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_TGT_DUP_SEQNO], 1);
-	t_rx(b, t_pkt(2, SUPERP_OP_RMA_WRITE, 0, 2, true), 0);
-	t_rx(b, t_pkt(3, SUPERP_OP_RMA_WRITE, 0, 3, true), 0);
+	t_rx(b, t_pkt(2, SUPERP_OP_RMA_WRITE, 1, 2, true), 0);
+	t_rx(b, t_pkt(3, SUPERP_OP_RMA_WRITE, 1, 3, true), 0);
 	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_TGT_DUP_EOM], 1);
-	t_rx(b, t_pkt(4, SUPERP_OP_RMA_WRITE, 0, 5, false), 0);
+	t_rx(b, t_pkt(4, SUPERP_OP_RMA_WRITE, 2, 2, true), 0);
+	t_rx(b, t_pkt(5, SUPERP_OP_RMA_WRITE, 2, 5, false), 0);
 	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_SEQNO_RANGE], 1);
-	t_rx(b, t_pkt(5, SUPERP_OP_SEND, 0, 1, false), 0);
+	t_rx(b, t_pkt(6, SUPERP_OP_RMA_WRITE, 3, 0, false), 0);
+	t_rx(b, t_pkt(7, SUPERP_OP_SEND, 3, 1, false), 0);
 	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_BAD_OPCODE], 1);
 	KUNIT_EXPECT_EQ(test, b->nreq, 0);
-	t_rx(b, t_pkt(6, SUPERP_OP_RMA_WRITE, 0, 1, false), 0);
+	t_rx(b, t_pkt(8, SUPERP_OP_RMA_WRITE, 4, 1, true), 0);
+	t_rx(b, t_pkt(9, SUPERP_OP_RMA_WRITE, 4, 0, false), 0);
 	KUNIT_EXPECT_EQ(test, b->nreq, 1);
+	KUNIT_EXPECT_EQ(test, b->req_xid, 4);
 }
 
 /* Target 1.a XID out of window, 1.b XID already completed. */
@@ -959,6 +1013,434 @@ static void hard_abort_test(struct kunit *test)
 			-ENOTCONN);
 }
 
+/*
+ * Issue 10, defect 1. ACK XID (spec: Transaction Layer, "ACK XID"): both
+ * sides finish a request late (superp_tal_done()) while their own window
+ * of one XID is full, so only a pure ACK can carry the new ACK XID, and
+ * both pure ACKs are lost. The initiator, whose request PSNs are all
+ * acknowledged and whose XID is not, probes with an acknowledged PSN; the
+ * duplicate draws an ACK at once (Receiving a packet 1.a), which carries
+ * the ACK XID. Without the probe both windows stall for good.
+ */
+static void lost_ack_xid_probe_test(struct kunit *test)
+{
+	struct superp_params p = superp_default_params;
+	u64 dack = p.pdl_delayed_ack_time * US, now = 0;
+	struct tnode *a, *b;
+
+	p.tal_trans_window = 1;
+	a = t_new(test, &p, 0);
+	b = t_new(test, &p, 0);
+	a->defer = true;
+	b->defer = true;
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, now), 0);
+	KUNIT_EXPECT_EQ(test, t_submit(b, SUPERP_OP_RMA_WRITE, 1, now), 0);
+	t_link(a, b, now);
+	/* the ACKs of both request PSNs, without any ACK XID */
+	now += dack;
+	if (a->timer && a->timer <= now)
+		t_fire(a, now);
+	if (b->timer && b->timer <= now)
+		t_fire(b, now);
+	t_link(a, b, now);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, a->c->next_spsn);
+	KUNIT_EXPECT_EQ(test, b->c->unacked_spsn, b->c->next_spsn);
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, now), -EAGAIN);
+	/* both finish late; the ACKs carrying the ACK XIDs are lost */
+	KUNIT_EXPECT_EQ(test, superp_tal_done(a->c, 0, now), 0);
+	KUNIT_EXPECT_EQ(test, superp_tal_done(b->c, 0, now), 0);
+	now += dack;
+	if (a->timer && a->timer <= now)
+		t_fire(a, now);
+	if (b->timer && b->timer <= now)
+		t_fire(b, now);
+	a->qn = 0;
+	b->qn = 0;
+	t_settle(a, b, now);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, b->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_ixid, 1);
+	KUNIT_EXPECT_EQ(test, b->c->unacked_ixid, 1);
+}
+
+/*
+ * Issue 10, defect 2. Receiver flow control 3 coalesces ACKs, but the ACK
+ * that retires a transaction goes at once: a WRITE completes when its
+ * request's ACK returns, a READ when the ACK XID follows the ACK of its
+ * reply, with no timer in between (t_link() runs none).
+ */
+static void completion_ack_at_once_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_link(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->status, 0);
+	t_submit(a, SUPERP_OP_RMA_READ, 1, 0);
+	t_link(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->nini, 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
+	KUNIT_EXPECT_EQ(test, a->status, 0);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 2);
+}
+
+/*
+ * Issue 10, defect 3. Initiator transaction retirement: a request with a
+ * reply (RMA Read, Atomic CAS, Atomic FADD) retires only when its reply
+ * arrived, even when the ACK XID covers it first; an atomic takes an
+ * Atomic Response, never a Read Response.
+ */
+static void atomic_waits_for_response_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+
+	t_submit(a, SUPERP_OP_ATOMIC_FADD, 1, 0);
+	t_submit(a, SUPERP_OP_ATOMIC_CAS, 1, 0);
+	t_rx(a, t_ack(1, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 0);
+	t_rx(a, t_pkt(0, SUPERP_OP_ATOMIC_RESP, 0, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->status, 0);
+	t_rx(a, t_pkt(1, SUPERP_OP_READ_RESP, 1, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_BAD_OPCODE], 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
+	KUNIT_EXPECT_EQ(test, a->status, -EPROTO);
+	/* the keyed RDMA Read (extension opcode 24) reads like RMA Read */
+	t_submit(a, SUPERP_OP_RDMA_READ, 1, 0);
+	t_rx(a, t_ack(2, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
+	t_rx(a, t_pkt(2, SUPERP_OP_READ_RESP, 2, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 3);
+	KUNIT_EXPECT_EQ(test, a->status, 0);
+}
+
+/*
+ * Issue 10, defect 4. Target receive 1-3 drops a packet the PDL already
+ * acknowledged: its transaction is answered with a Transaction Error
+ * (unknown or mixed opcode: invalid request, opcode) instead of staying
+ * open, and no transaction can stay open forever by default.
+ */
+static void tal_drop_answered_test(struct kunit *test)
+{
+	struct tnode *b = t_new(test, NULL, 0);
+	u32 opc = SUPERP_TERR_INVALID << 16 | SUPERP_TERR_OPCODE;
+	int i, nerr = 0;
+
+	KUNIT_EXPECT_NE(test, superp_default_params.tal_transaction_timeout, 0);
+	t_rx(b, t_pkt(0, 13, 0, 0, true), 0);
+	t_rx(b, t_pkt(1, SUPERP_OP_RMA_WRITE, 1, 0, false), 0);
+	t_rx(b, t_pkt(2, SUPERP_OP_SEND, 1, 1, true), 0);
+	t_rx(b, t_pkt(3, SUPERP_OP_RMA_WRITE, 2, 0, false), 0);
+	t_rx(b, t_pkt(4, SUPERP_OP_RMA_WRITE, 2, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_BAD_OPCODE], 2);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_TGT_DUP_SEQNO], 1);
+	KUNIT_EXPECT_EQ(test, b->nreq, 0);
+	for (i = 0; i < b->qn; i++) {
+		if (b->q[i].opcode != SUPERP_OP_TRANS_ERROR)
+			continue;
+		KUNIT_EXPECT_EQ(test, b->q[i].xid, nerr);
+		KUNIT_EXPECT_EQ(test, b->q[i].err,
+				nerr < 2 ? opc : SUPERP_TERR_INVALID << 16);
+		nerr++;
+	}
+	KUNIT_EXPECT_EQ(test, nerr, 3);
+}
+
+/*
+ * Issue 10, defect 5. Sending a packet 3: only -EBUSY means "device queue
+ * full, resume on window_open"; another xmit error loses the packet (the
+ * PDL retransmits it) without stopping the connection. Flow control 4:
+ * timeouts while the device takes nothing are not retransmissions and do
+ * not break the connection.
+ */
+static void xmit_error_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+	u64 rto = superp_default_params.pdl_retrans_time_out * US, now = 0;
+	int i;
+
+	a->fail = 1;
+	a->fail_err = -ENETUNREACH;
+	t_submit(a, SUPERP_OP_RMA_WRITE, 2, 0);
+	KUNIT_ASSERT_EQ(test, a->qn, 1);
+	KUNIT_EXPECT_EQ(test, a->q[0].psn, 1);
+	KUNIT_EXPECT_FALSE(test, a->c->flags & SUPERP_CF_TX_BUSY);
+	t_fire(a, rto);
+	KUNIT_ASSERT_GE(test, a->qn, 2);
+	KUNIT_EXPECT_EQ(test, a->q[1].psn, 0);
+
+	b->busy = 1000;
+	t_submit(b, SUPERP_OP_RMA_WRITE, 1, 0);
+	for (i = 0; i < 8; i++) {
+		now = b->timer;
+		KUNIT_ASSERT_NE(test, now, 0);
+		t_fire(b, now);
+	}
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_CONN_BROKEN], 0);
+	KUNIT_EXPECT_EQ(test, superp_spsn(b->c, 0)->nrtx, 0);
+	b->busy = 0;
+	superp_conn_window_open(b->c, now);
+	KUNIT_EXPECT_EQ(test, b->qn, 1);
+}
+
+/*
+ * Issue 10, defect 6. A Transaction Error carries a 16-bit major and a
+ * 16-bit minor code (wire: struct superp_terr_op); the initiator's
+ * completion reports both.
+ */
+static void transaction_error_code_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+	u32 code = SUPERP_TERR_PROTECTION << 16 | SUPERP_TERR_BOUNDS;
+
+	b->defer = true;
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_link(a, b, 0);
+	KUNIT_EXPECT_EQ(test, superp_tal_error(b->c, 0, code, 0), 0);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->status, -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, a->err, code);
+}
+
+/*
+ * Issue 10, defect 7. Sending flow control 3.e: a NACK names its own PSN
+ * received and claims only the PSNs below it missing; when that PSN is
+ * the left edge, nothing is missing and nothing may be fast-retransmitted.
+ * Receiver flow control 4: an older ACK arriving late does not pull the
+ * right edge of the send window back.
+ */
+static void nack_left_edge_and_rwin_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+	int i;
+
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_rx(a, t_ack(0, 0, 0xffff), 10 * US);
+	for (i = 0; i < 10; i++)
+		t_submit(a, SUPERP_OP_RMA_WRITE, 1, 10 * US);
+	a->qn = 0;
+	/* PSN 1 (the left edge) and PSNs 7..10 received */
+	t_rx(a, t_ack(1, 1 | 0xf << 6, 0xffff), MS);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, 2);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_fast, 0);
+	KUNIT_EXPECT_EQ(test, a->qn, 0);
+
+	t_rx(a, t_ack(4, 0, 0xffff), MS);
+	KUNIT_EXPECT_EQ(test, a->c->max_spsn, 37);
+	/* an ACK sent before the one above, when the window was smaller */
+	{
+		struct superp_pkt old = t_ack(4, 0, 0xffff);
+
+		old.rwin = 3;
+		t_rx(a, old, MS);
+	}
+	KUNIT_EXPECT_EQ(test, a->c->max_spsn, 37);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_ACK_OUT_OF_WINDOW], 0);
+}
+
+/*
+ * Locking contract (superp_engine.h): an event entry point called from a
+ * callback of the same connection, as a naive loopback xmit() delivering
+ * into its own connection would, is refused instead of running on a
+ * half-updated connection; the outer event finishes normally.
+ */
+static void reentry_refused_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+	int i;
+
+	a->reenter = true;
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 2, 0), 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, a->reenter_ret[i], -EDEADLK);
+	KUNIT_EXPECT_EQ(test, a->qn, 2);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_pkts, 0);
+	KUNIT_EXPECT_EQ(test, a->c->depth, 0);
+	KUNIT_EXPECT_EQ(test, t_rx(a, t_ack(1, 0, 0), 1), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+}
+
+/*
+ * A device-wide budget caps the connections' memory (issue 10): the
+ * windows and packets per transaction multiply to about 1.1 MiB per
+ * connection at their maxima. A connection beyond it is refused with
+ * -EDQUOT and a message; releasing one gives its bytes back.
+ */
+static void memory_budget_test(struct kunit *test)
+{
+	const struct superp_params *p = &superp_default_params;
+	size_t one = superp_conn_mem(p, 0);
+	struct superp_mem_budget b;
+	struct superp_conn *c;
+	const char *why = NULL;
+	int i;
+
+	c = kunit_kzalloc(test, 3 * sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	superp_mem_budget_init(&b, 2 * one + one / 2);
+	for (i = 0; i < 2; i++) {
+		int ret = superp_conn_init_budget(&c[i], &b, p, &t_ops, NULL,
+						  i, i, 0, &why);
+
+		KUNIT_EXPECT_EQ(test, ret, 0);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&b.used), 2 * one);
+	KUNIT_EXPECT_EQ(test, superp_conn_init_budget(&c[2], &b, p, &t_ops,
+						      NULL, 2, 2, 0, &why),
+			-EDQUOT);
+	KUNIT_EXPECT_NOT_NULL(test, why);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&b.used), 2 * one);
+	superp_conn_release(&c[0]);
+	KUNIT_EXPECT_EQ(test, superp_conn_init_budget(&c[2], &b, p, &t_ops,
+						      NULL, 2, 2, 0, &why), 0);
+	superp_conn_release(&c[1]);
+	superp_conn_release(&c[2]);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&b.used), 0);
+}
+
+static bool t_match_all(void *cookie, void *arg)
+{
+	return true;
+}
+
+/*
+ * Per-QP flush (issue 10): a destroyed QP's pending transactions complete
+ * with -ECANCELED at once and their cookies are never handed out again,
+ * while their XIDs still reach the target in order (initiating 2-4): sent
+ * packets as headers only, an unstarted transaction as a No-op, a partly
+ * sent one closed by a No-op eom that the target refuses (mixed opcode),
+ * so that no half request executes.
+ */
+static void cancel_test(struct kunit *test)
+{
+	struct superp_params p = superp_default_params;
+	struct tnode *a, *b;
+	int i;
+
+	p.pdl_receive_win = 3;	/* PSNs 0, 1 (2: last-slot rule) until b speaks */
+	a = t_new(test, &p, 0);
+	b = t_new(test, NULL, 0);
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_submit(a, SUPERP_OP_RMA_WRITE, 3, 0);
+	t_submit(a, SUPERP_OP_RMA_READ, 1, 0);
+	KUNIT_ASSERT_EQ(test, a->qn, 2);
+	KUNIT_EXPECT_EQ(test, superp_cancel(a->c, t_match_all, NULL, 0), 3);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 3);
+	KUNIT_EXPECT_EQ(test, a->status, -ECANCELED);
+	KUNIT_EXPECT_EQ(test, superp_cancel(a->c, t_match_all, NULL, 0), 0);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 3);
+	KUNIT_EXPECT_EQ(test, a->ncookie, 2);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_ixid, 3);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 3);
+	KUNIT_EXPECT_EQ(test, b->nreq, 1);		/* the first write */
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_BAD_OPCODE], 1);
+	for (i = 0; i < a->qn; i++)
+		KUNIT_EXPECT_TRUE(test, a->q[i].opcode == SUPERP_OP_PURE_ACK ||
+				  a->q[i].opcode == SUPERP_OP_NOOP ||
+				  (a->q[i].flags & SUPERP_PKT_CANCELLED));
+}
+
+static int t_submit_qp(struct tnode *n, u16 qp, bool fence, u64 now)
+{
+	struct superp_xact x = { .opcode = SUPERP_OP_RMA_WRITE, .npkts = 1,
+				 .num_ops = 1, .qp = qp, .fence = fence,
+				 .cookie = n };
+
+	return superp_submit(n->c, &x, NULL, now);
+}
+
+/*
+ * Per-QP fence (issue 10; IB fence semantics, where the spec's memory
+ * barrier of initiating 1 holds back the whole connection): a fenced
+ * transaction waits for the earlier transactions of its own QP only.
+ */
+static void fence_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 1, false, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 2, false, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 1, true, 0), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 2, false, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 3, true, 0), 0);
+	KUNIT_EXPECT_EQ(test, a->nready, 0);
+	/* QP 1's write (XID 0) retires: the fence may pass */
+	t_rx(a, t_ack(3, 0, 0), 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->nready, 1);
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 1, true, 1), 0);
+	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 2, true, 1), -EAGAIN);
+}
+
+/*
+ * Fair share of the PDL window among QPs (issue 10, DESIGN.md section 4):
+ * a long write of QP 1 submitted first takes turns with QP 2's one-packet
+ * send, which goes second rather than after the write; each QP's own
+ * transactions keep their XID order (initiating 2-4).
+ */
+static void fair_share_test(struct kunit *test)
+{
+	struct superp_xact big = { .opcode = SUPERP_OP_RMA_WRITE, .npkts = 20,
+				   .num_ops = 1, .qp = 1, .cookie = test };
+	struct superp_xact small = { .opcode = SUPERP_OP_SEND, .npkts = 1,
+				     .num_ops = 1, .qp = 2, .cookie = test };
+	struct tnode *a = t_new(test, NULL, 0);
+	int i, last = -1;
+
+	KUNIT_EXPECT_EQ(test, superp_conn_window_open(a->c, 0), 0);
+	a->busy = 1;	/* hold the write back until both are submitted */
+	KUNIT_EXPECT_EQ(test, superp_submit(a->c, &big, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, superp_submit(a->c, &big, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, superp_submit(a->c, &small, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, superp_conn_window_open(a->c, 0), 0);
+	KUNIT_ASSERT_GE(test, a->qn, 3);
+	KUNIT_EXPECT_EQ(test, a->q[0].xid, 0);
+	KUNIT_EXPECT_EQ(test, a->q[1].xid, 2);
+	for (i = 0; i < a->qn; i++) {
+		if (a->q[i].xid == 2)
+			continue;
+		KUNIT_EXPECT_GE(test, (int)a->q[i].xid, last);
+		last = a->q[i].xid;
+	}
+}
+
+/*
+ * Data path events (issue 10, DESIGN.md section 5): "reply placed" comes
+ * when a READ's reply is complete, before the ACK XID retires it; the
+ * target learns when it may release what the reply used (its PSNs are
+ * acknowledged: retirement, steps 1-3), and drops open target state when
+ * the connection stops.
+ */
+static void placed_and_target_done_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+
+	t_submit(a, SUPERP_OP_RMA_READ, 1, 0);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->nplaced, 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp_at_placed, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, b->ntdone, 1);
+	KUNIT_EXPECT_EQ(test, b->tdone_status, 0);
+	KUNIT_EXPECT_EQ(test, b->tdone_xid, 0);
+	/* a write is retired on receipt: no reply to wait for */
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->nplaced, 1);
+	KUNIT_EXPECT_EQ(test, b->ntdone, 2);
+	/* a request the user still works on is dropped on abort */
+	b->defer = true;
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_link(a, b, 0);
+	superp_conn_abort(b->c, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, b->ntdone, 3);
+	KUNIT_EXPECT_EQ(test, b->tdone_xid, 2);
+	KUNIT_EXPECT_EQ(test, b->tdone_status, -ECONNRESET);
+}
+
 static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(params_validate_test),
 	KUNIT_CASE(memory_per_connection_test),
@@ -989,6 +1471,19 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(device_busy_test),
 	KUNIT_CASE(transaction_timeout_test),
 	KUNIT_CASE(hard_abort_test),
+	KUNIT_CASE(lost_ack_xid_probe_test),
+	KUNIT_CASE(completion_ack_at_once_test),
+	KUNIT_CASE(atomic_waits_for_response_test),
+	KUNIT_CASE(tal_drop_answered_test),
+	KUNIT_CASE(xmit_error_test),
+	KUNIT_CASE(transaction_error_code_test),
+	KUNIT_CASE(nack_left_edge_and_rwin_test),
+	KUNIT_CASE(reentry_refused_test),
+	KUNIT_CASE(memory_budget_test),
+	KUNIT_CASE(cancel_test),
+	KUNIT_CASE(fence_test),
+	KUNIT_CASE(fair_share_test),
+	KUNIT_CASE(placed_and_target_done_test),
 	{}
 };
 

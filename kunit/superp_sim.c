@@ -14,6 +14,7 @@
 
 #define SIM_POOL	16384
 #define SIM_ERR_CODE	0x0102	/* Transaction Error the target injects */
+#define SIM_QPS		3	/* QP tags sharing the connection */
 
 struct sim_pkt {
 	u64 at;
@@ -29,6 +30,7 @@ struct sim_pkt {
 };
 
 struct sim_xact {
+	u64 t_sub;		/* simulated time of submission */
 	u32 id;
 	u16 npkts;
 	u16 rlen;		/* reply packets of a read */
@@ -36,6 +38,7 @@ struct sim_xact {
 	u8 opcode;
 	u8 done;
 	u8 barrier;
+	u8 cancel;		/* superp_cancel() asked for it */
 };
 
 struct sim_tgt {
@@ -58,6 +61,7 @@ struct sim_node {
 	u32 last_psn;
 	u64 delivered;
 	struct sim_tgt *tgt;
+	u32 next_req[SIM_QPS];	/* ordered target: lowest id each QP may run */
 };
 
 struct superp_sim {
@@ -210,12 +214,17 @@ static int sim_xmit(struct superp_conn *c, const struct superp_pkt *p,
 	struct sim_pkt sp = { .to = !n->idx, .err = p->err };
 	u32 inflight = c->next_spsn - c->unacked_spsn;
 
-	if (p->opcode != SUPERP_OP_PURE_ACK) {
+	if (p->flags & SUPERP_PKT_PROBE) {
+		SIM_CHECK(s, !inflight && p->psn == c->unacked_spsn - 1,
+			  "node %d probe psn %u with %u in flight", n->idx,
+			  p->psn, inflight);
+	} else if (p->opcode != SUPERP_OP_PURE_ACK) {
 		u32 off = p->psn - c->unacked_spsn;
 
 		SIM_CHECK(s, off < inflight && inflight <= c->window,
 			  "node %d psn %u outside send window", n->idx, p->psn);
-		SIM_CHECK(s, (p->flags & SUPERP_PKT_RTX) || off < c->rwin_peer,
+		SIM_CHECK(s, (p->flags & SUPERP_PKT_RTX) ||
+			  (s32)(p->psn - c->max_spsn) < 0,
 			  "node %d psn %u beyond peer RWIN", n->idx, p->psn);
 		if (inflight > s->res->max_inflight_psn)
 			s->res->max_inflight_psn = inflight;
@@ -262,6 +271,19 @@ static void sim_event(struct superp_conn *c, enum superp_event ev, u32 info)
 	}
 	if (ev == SUPERP_EV_CONN_BROKEN) {
 		s->res->broken[n->idx] = true;
+		return;
+	}
+	/*
+	 * A cancelled transaction's packets go again as No-ops: the target
+	 * refuses the mix, and packets of it still in flight meet the XID
+	 * completed, or retired (behind the window), by design.
+	 */
+	if (s->cfg->cancel_every && n->idx == 1 &&
+	    (ev == SUPERP_EV_BAD_OPCODE ||
+	     ev == SUPERP_EV_TGT_XID_COMPLETED ||
+	     (ev == SUPERP_EV_TGT_XID_OUT_OF_WINDOW &&
+	      (s16)(u16)(info - c->next_acked_txid) < 0))) {
+		s->res->refusals++;
 		return;
 	}
 	s->res->events++;
@@ -322,9 +344,16 @@ static void sim_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
 	t->rlen = sp->aux;
 }
 
-static bool sim_inject_error(const struct sim_xact *x)
+/* Writes whose target answers with a Transaction Error (not in latency runs). */
+static bool sim_error_id(const struct superp_sim *s, u32 id)
 {
-	return x->opcode == SUPERP_OP_RMA_WRITE && x->id % 101 == 7;
+	return !s->cfg->latency && id % 101 == 7;
+}
+
+static bool sim_inject_error(const struct superp_sim *s,
+			     const struct sim_xact *x)
+{
+	return x->opcode == SUPERP_OP_RMA_WRITE && sim_error_id(s, x->id);
 }
 
 static int sim_target_request(struct superp_conn *c, u16 xid, u8 opcode)
@@ -335,13 +364,21 @@ static int sim_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 	int ret;
 
 	t->rcvd = 0;
+	/* an ordered connection runs each QP's requests in posted order */
+	if (s->cfg->ordered[n->idx]) {
+		u32 *next = &n->next_req[t->id % SIM_QPS];
+
+		SIM_CHECK(s, t->id >= *next, "node %d ran id %u of QP %u after %u",
+			  n->idx, t->id, t->id % SIM_QPS, *next - SIM_QPS);
+		*next = t->id + SIM_QPS;
+	}
 	if (opcode == SUPERP_OP_RMA_READ) {
 		ret = superp_tal_reply(c, xid, SUPERP_OP_READ_RESP, t->rlen, 1,
 				       t, s->now);
 		SIM_CHECK(s, !ret, "node %d reply failed %d", n->idx, ret);
 		return SUPERP_TGT_PENDING;
 	}
-	if (opcode == SUPERP_OP_RMA_WRITE && t->id % 101 == 7) {
+	if (opcode == SUPERP_OP_RMA_WRITE && sim_error_id(s, t->id)) {
 		ret = superp_tal_error(c, xid, SIM_ERR_CODE, s->now);
 		SIM_CHECK(s, !ret, "node %d error reply failed %d", n->idx, ret);
 		return SUPERP_TGT_PENDING;
@@ -358,20 +395,25 @@ static void sim_initiator_pkt(struct superp_conn *c, const struct superp_pkt *p,
 	struct sim_xact *x = cookie;
 
 	sim_delivered(n, p->psn);
+	if (!x) {
+		SIM_CHECK(s, s->cfg->cancel_every,
+			  "node %d reply without a transaction", n->idx);
+		return;
+	}
 	if (p->opcode == SUPERP_OP_READ_RESP) {
 		SIM_CHECK(s, sp->tag == sim_tag(!n->idx, 1, x->id, p->seqno),
 			  "node %d bad read data id %u seqno %u", n->idx, x->id,
 			  p->seqno);
 		x->rx++;
 	} else {
-		SIM_CHECK(s, p->err == SIM_ERR_CODE && sim_inject_error(x),
+		SIM_CHECK(s, p->err == SIM_ERR_CODE && sim_inject_error(s, x),
 			  "node %d unexpected Transaction Error id %u", n->idx,
 			  x->id);
 	}
 }
 
 static void sim_complete(struct superp_conn *c, void *cookie, int status,
-			 u16 err)
+			 u32 err)
 {
 	struct sim_node *n = c->priv;
 	struct superp_sim *s = n->sim;
@@ -380,20 +422,58 @@ static void sim_complete(struct superp_conn *c, void *cookie, int status,
 	SIM_CHECK(s, !x->done, "node %d id %u completed twice", n->idx, x->id);
 	x->done = 1;
 	n->done++;
+	if (x->opcode == SUPERP_OP_RMA_READ)
+		s->res->max_lat_read = max(s->res->max_lat_read, s->now - x->t_sub);
+	else
+		s->res->max_lat_write = max(s->res->max_lat_write,
+					    s->now - x->t_sub);
 	if (status == 0) {
-		SIM_CHECK(s, !sim_inject_error(x),
+		SIM_CHECK(s, !sim_inject_error(s, x),
 			  "node %d id %u missed its error", n->idx, x->id);
 		SIM_CHECK(s, x->opcode != SUPERP_OP_RMA_READ || x->rx == x->rlen,
 			  "node %d read id %u got %u of %u", n->idx, x->id,
 			  x->rx, x->rlen);
 		s->res->completed++;
 	} else if (status == -EREMOTEIO) {
-		SIM_CHECK(s, sim_inject_error(x) && err == SIM_ERR_CODE,
+		SIM_CHECK(s, sim_inject_error(s, x) && err == SIM_ERR_CODE,
 			  "node %d id %u bad error %u", n->idx, x->id, err);
 		s->res->completed++;
 	} else {
+		SIM_CHECK(s, status != -ECANCELED || x->cancel,
+			  "node %d id %u cancelled unasked", n->idx, x->id);
+		s->res->cancelled += status == -ECANCELED;
 		s->res->failed++;
 	}
+}
+
+static bool sim_match(void *cookie, void *arg)
+{
+	return cookie == arg;
+}
+
+/* Node 0 forgets a transaction still pending, as a destroyed QP would. */
+static void sim_cancel_some(struct sim_node *n)
+{
+	struct superp_sim *s = n->sim;
+	struct sim_xact *x;
+	u32 every = s->cfg->cancel_every;
+
+	if (!every || n->idx || n->next < 4 || n->next % every)
+		return;
+	x = &n->x[n->next - 4];
+	if (x->done)
+		return;
+	x->cancel = 1;
+	SIM_CHECK(s, superp_cancel(n->c, sim_match, x, s->now) == 1,
+		  "node %d could not cancel id %u", n->idx, x->id);
+}
+
+/* Transactions node @n initiates (latency runs: node 0 only). */
+static u32 sim_ntrans(const struct sim_node *n)
+{
+	const struct superp_sim_cfg *cfg = n->sim->cfg;
+
+	return cfg->latency && n->idx ? 0 : cfg->ntrans;
 }
 
 static void sim_submit_more(struct sim_node *n)
@@ -403,11 +483,12 @@ static void sim_submit_more(struct sim_node *n)
 	struct sim_xact *x;
 	int ret;
 
-	while (n->next < s->cfg->ntrans) {
+	while (n->next < sim_ntrans(n)) {
 		x = &n->x[n->next];
 		t.opcode = x->opcode;
 		t.npkts = x->npkts;
 		t.barrier = x->barrier;
+		t.qp = x->id % SIM_QPS;
 		t.cookie = x;
 		ret = superp_submit(n->c, &t, NULL, s->now);
 		if (ret == -EAGAIN || ret == -ENOTCONN)
@@ -418,8 +499,10 @@ static void sim_submit_more(struct sim_node *n)
 		SIM_CHECK(s, !x->barrier || n->done == n->next,
 			  "node %d barrier %u passed %u completions", n->idx,
 			  x->id, n->done);
+		x->t_sub = s->now;
 		n->next++;
 		s->res->submitted++;
+		sim_cancel_some(n);
 	}
 }
 
@@ -468,6 +551,13 @@ static void sim_workload(struct superp_sim *s, struct sim_node *n)
 		x->id = i;
 		r = sim_below(s, 1000);
 		x->npkts = 1;
+		if (cfg->latency) {
+			/* one packet each way: a write, then a read */
+			x->opcode = i & 1 ? SUPERP_OP_RMA_READ :
+					    SUPERP_OP_RMA_WRITE;
+			x->rlen = 1;
+			continue;
+		}
 		if (r < 10) {
 			x->opcode = SUPERP_OP_NOOP;
 		} else if (r < 250) {
@@ -517,7 +607,7 @@ static bool sim_all_done(struct superp_sim *s)
 
 		if (n->done != n->next)
 			return false;
-		if (n->next < s->cfg->ntrans && !s->res->broken[i])
+		if (n->next < sim_ntrans(n) && !s->res->broken[i])
 			return false;
 	}
 	return true;
@@ -544,6 +634,9 @@ static void sim_collect(struct superp_sim *s)
 		for (j = 0; j < n->next; j++)
 			SIM_CHECK(s, n->x[j].done, "node %d id %u never completed",
 				  i, j);
+		/* each refusal dropped one packet at the target's TAL */
+		if (i == 1)
+			n->delivered += res->refusals;
 		if (!res->broken[0] && !res->broken[1])
 			SIM_CHECK(s, n->delivered ==
 				  (u32)(peer->next_spsn - s->cfg->psn_base),

@@ -23,6 +23,8 @@ struct superp_sim_cfg {
 	u16 xid_base;		/* first XID */
 	bool ordered[2];	/* node i delivers in PSN order */
 	bool shutdown;		/* soft shutdown at the end */
+	bool latency;		/* node 0 alone: one-packet writes and reads */
+	u32 cancel_every;	/* node 0 cancels every Nth (0: never) */
 	u64 max_sim_ns;		/* give up (deadlock) after this */
 	struct superp_params params;
 };
@@ -31,6 +33,8 @@ struct superp_sim_result {
 	u64 submitted;
 	u64 completed;		/* status 0 */
 	u64 failed;		/* status < 0 */
+	u64 cancelled;		/* -ECANCELED, counted in failed too */
+	u32 refusals;		/* target events caused by cancellations */
 	u64 packets;		/* put on the channel, ACKs included */
 	u64 data_pkts;		/* PSN-carrying packets sent first time */
 	u64 lost;
@@ -42,6 +46,8 @@ struct superp_sim_result {
 	u64 nacks;
 	u64 sim_ns;
 	u64 max_inflight_psn;	/* largest next_spsn - unacked_spsn seen */
+	u64 max_lat_write;	/* submit to completion, simulated ns */
+	u64 max_lat_read;
 	u32 events;		/* error events, both nodes */
 	bool broken[2];
 	bool quiescent[2];

@@ -140,7 +140,51 @@ static void spec_data_blocks(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, sp->bytes[off + i * block], i * 16 + 1);
 }
 
+/*
+ * Spec "Operations": direction of each opcode, and the reply a request
+ * waits for (wire-format.rst, "Operation headers"; read requests of both
+ * kinds are answered by the spec's Read Response).
+ */
+static void opcode_directions_and_replies(struct kunit *test)
+{
+	static const struct {
+		u8 op;
+		bool request, reply;
+		u8 reply_of;
+	} t[] = {
+		{ SUPERP_OP_NOOP, true, false, 0 },
+		{ SUPERP_OP_LAST_NULL, true, false, 0 },
+		{ SUPERP_OP_TRANS_ERROR, false, true, 0 },
+		{ SUPERP_OP_RMA_READ, true, false, SUPERP_OP_READ_RESP },
+		{ SUPERP_OP_RMA_WRITE, true, false, 0 },
+		{ SUPERP_OP_READ_RESP, false, true, 0 },
+		{ SUPERP_OP_SEND, true, false, 0 },
+		{ SUPERP_OP_SEND_QP, true, false, 0 },
+		{ SUPERP_OP_PURE_ACK, false, false, 0 },
+		{ SUPERP_OP_SEND_QP_IMM, true, false, 0 },
+		{ SUPERP_OP_WRITE_COMPLETE, true, false, 0 },
+		{ SUPERP_OP_ATOMIC_CAS, true, false, SUPERP_OP_ATOMIC_RESP },
+		{ SUPERP_OP_ATOMIC_FADD, true, false, SUPERP_OP_ATOMIC_RESP },
+		{ SUPERP_OP_ATOMIC_RESP, false, true, 0 },
+		{ SUPERP_OP_RD_SEND, true, false, 0 },
+		{ SUPERP_OP_RDMA_WRITE, true, false, 0 },
+		{ SUPERP_OP_RDMA_READ, true, false, SUPERP_OP_READ_RESP },
+		{ SUPERP_OP_SEND_QP_OFF, true, false, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, superp_opcode_is_request(t[i].op),
+				    t[i].request, "opcode %u", t[i].op);
+		KUNIT_EXPECT_EQ_MSG(test, superp_opcode_is_reply(t[i].op),
+				    t[i].reply, "opcode %u", t[i].op);
+		KUNIT_EXPECT_EQ_MSG(test, superp_opcode_reply_of(t[i].op),
+				    t[i].reply_of, "opcode %u", t[i].op);
+	}
+}
+
 static struct kunit_case superp_spec_conformance_cases[] = {
+	KUNIT_CASE(opcode_directions_and_replies),
 	KUNIT_CASE_PARAM(spec_fixed_headers_decode, spec_packet_gen_params),
 	KUNIT_CASE_PARAM(spec_operations_decode, spec_packet_gen_params),
 	KUNIT_CASE_PARAM(spec_data_blocks, spec_packet_gen_params),

@@ -10,15 +10,25 @@
  *   bytes 6-7 reserved, zero
  *
  * followed by payload that the reply carries back unchanged. A node answers
- * every request addressed to it, from the address the request was sent to.
- * Requests come from SUNH_CMD_ECHO, which waits for the matching reply.
+ * the requests addressed to it, from the address the request was sent to,
+ * at most echo_rate per second (a token bucket, like icmp_ratelimit), so
+ * that a flood of forged requests cannot turn it into a reflector.
+ *
+ * Requests come from SUNH_CMD_ECHO, which returns as soon as the request
+ * is sent: nothing waits inside netlink. The request is remembered (at most
+ * SUNH_ECHO_PENDING_MAX per namespace, until its timeout); a reply that
+ * matches it by identifier, sequence number and source address goes to the
+ * requesting netlink socket as a notification. The pending list and the
+ * token bucket are guarded by the namespace's echo_lock (BH).
  */
-#include <linux/completion.h>
+#include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
-#include <linux/sched/signal.h>
 #include <linux/skbuff.h>
+#include <linux/slab.h>
 #include "sunh_private.h"
+
+#define SUNH_ECHO_PENDING_MAX	256
 
 #define SUNH_ECHO_REQUEST	128
 #define SUNH_ECHO_REPLY		129
@@ -31,15 +41,56 @@ struct sunh_echohdr {
 	__be16 reserved;
 };
 
-struct sunh_echo_wait {
+/* A request waiting for its reply. */
+struct sunh_echo_pending {
 	struct list_head list;
+	unsigned long expires;	/* jiffies */
+	ktime_t sent;
+	u32 portid;
+	u32 nlseq;
+	u16 daddr;
 	u16 ident;
 	u16 seq;
-	bool replied;
-	ktime_t sent;
-	struct completion done;
-	struct sunh_echo_result res;
 };
+
+/* Forget requests past their timeout. Context: echo_lock held. */
+static void sunh_echo_expire(struct sunh_net *sn)
+{
+	struct sunh_echo_pending *w, *tmp;
+
+	list_for_each_entry_safe(w, tmp, &sn->echo_pending, list) {
+		if (time_before(jiffies, w->expires))
+			continue;
+		list_del(&w->list);
+		sn->echo_npending--;
+		kfree(w);
+	}
+}
+
+/* May a reply be sent now? A token bucket of echo_rate per second. */
+static bool sunh_echo_allow(struct sunh_net *sn)
+{
+	u32 rate = READ_ONCE(sn->echo_rate);
+	unsigned long now = jiffies, elapsed;
+	bool ok;
+
+	if (!rate)
+		return true;
+	spin_lock_bh(&sn->echo_lock);
+	elapsed = now - sn->echo_stamp;
+	if (elapsed) {
+		u64 add = (u64)elapsed * rate / HZ;
+
+		sn->echo_tokens = min_t(u64, rate, sn->echo_tokens + add);
+		if (add)
+			sn->echo_stamp = now;
+	}
+	ok = sn->echo_tokens > 0;
+	if (ok)
+		sn->echo_tokens--;
+	spin_unlock_bh(&sn->echo_lock);
+	return ok;
+}
 
 static int sunh_echo_reply(struct net *net, struct sk_buff *skb)
 {
@@ -57,6 +108,11 @@ static int sunh_echo_reply(struct net *net, struct sk_buff *skb)
 	struct sunh_echohdr *eh;
 	struct sk_buff *nskb;
 
+	if (!sunh_echo_allow(sn)) {
+		SUNH_INC(sn, RX_DROP_ECHO_RATELIMIT);
+		kfree_skb(skb);
+		return NET_RX_DROP;
+	}
 	nskb = alloc_skb(SUNH_MAX_HEADER + skb->len, GFP_ATOMIC);
 	if (!nskb) {
 		SUNH_INC(sn, TX_DROP_NOMEM);
@@ -83,23 +139,18 @@ static int sunh_echo_match(struct net *net, struct sk_buff *skb)
 	const struct sunh_echohdr *eh = (void *)skb->data;
 	struct sunh_net *sn = sunh_pernet(net);
 	u16 ident = ntohs(eh->ident), seq = ntohs(eh->seq);
-	struct sunh_echo_wait *w;
-	bool found = false;
+	struct sunh_echo_pending *w, *found = NULL;
+	struct sunh_echo_result res;
 
 	spin_lock_bh(&sn->echo_lock);
+	sunh_echo_expire(sn);
 	list_for_each_entry(w, &sn->echo_pending, list) {
-		if (w->ident != ident || w->seq != seq || w->replied)
+		/* the source too: a reply is not taken from anybody */
+		if (w->ident != ident || w->seq != seq || w->daddr != f->saddr)
 			continue;
-		w->res.rtt_ns = ktime_to_ns(ktime_sub(ktime_get(), w->sent));
-		w->res.saddr = f->saddr;
-		w->res.seq = seq;
-		w->res.size = skb->len - sizeof(*eh);
-		w->res.hop_limit = f->hop_limit;
-		w->res.req_hop_limit = eh->hop_limit;
-		w->res.tclass = f->tclass;
-		w->replied = true;
-		complete(&w->done);
-		found = true;
+		list_del(&w->list);
+		sn->echo_npending--;
+		found = w;
 		break;
 	}
 	spin_unlock_bh(&sn->echo_lock);
@@ -109,6 +160,15 @@ static int sunh_echo_match(struct net *net, struct sk_buff *skb)
 		kfree_skb(skb);
 		return NET_RX_DROP;
 	}
+	res.rtt_ns = ktime_to_ns(ktime_sub(ktime_get(), found->sent));
+	res.saddr = f->saddr;
+	res.seq = seq;
+	res.size = skb->len - sizeof(*eh);
+	res.hop_limit = f->hop_limit;
+	res.req_hop_limit = eh->hop_limit;
+	res.tclass = f->tclass;
+	sunh_nl_echo_notify(net, found->portid, found->nlseq, &res);
+	kfree(found);
 	consume_skb(skb);
 	return NET_RX_SUCCESS;
 }
@@ -137,70 +197,97 @@ malformed:
 }
 
 /**
- * sunh_echo_ping() - send one echo request and wait for its reply
+ * sunh_echo_send() - send one echo request; its reply is notified later
  * @net: namespace
- * @daddr: destination
- * @seq: sequence number
- * @hop_limit: 0..15, or -1 for the default
- * @tclass: traffic class
- * @size: payload bytes
- * @timeout_ms: how long to wait
- * @res: the reply
+ * @rq: the request and where its reply goes
  *
- * Context: process context, sleeps (killable).
- * Return: 0, -ETIMEDOUT, -EINTR, or an error of sunh_output().
+ * Context: process context.
+ * Return: 0, -ENOMEM, -EBUSY (too many requests outstanding), or an error
+ * of sunh_output().
  */
-int sunh_echo_ping(struct net *net, u16 daddr, u16 seq, int hop_limit,
-		   u8 tclass, u16 size, unsigned int timeout_ms,
-		   struct sunh_echo_result *res)
+int sunh_echo_send(struct net *net, const struct sunh_echo_request *rq)
 {
 	struct sunh_net *sn = sunh_pernet(net);
 	struct sunh_xmit_params p = {
-		.daddr = daddr,
+		.daddr = rq->daddr,
 		.nexthdr = SUNH_NEXTHDR_ECHO,
-		.tclass = tclass,
-		.hop_limit = hop_limit,
+		.tclass = rq->tclass,
+		.hop_limit = rq->hop_limit,
 	};
-	struct sunh_echo_wait w = { .seq = seq };
+	struct sunh_echo_pending *w;
 	struct sunh_echohdr *eh;
 	struct sk_buff *skb;
-	long left;
+	u16 ident;
 	int err;
 
-	skb = alloc_skb(SUNH_MAX_HEADER + sizeof(*eh) + size, GFP_KERNEL);
-	if (!skb)
+	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+	skb = alloc_skb(SUNH_MAX_HEADER + sizeof(*eh) + rq->size, GFP_KERNEL);
+	if (!w || !skb) {
+		kfree(w);
+		kfree_skb(skb);
 		return -ENOMEM;
+	}
 	skb_reserve(skb, SUNH_MAX_HEADER);
 	eh = skb_put_zero(skb, sizeof(*eh));
-	memset(skb_put(skb, size), 0xa5, size);
+	memset(skb_put(skb, rq->size), 0xa5, rq->size);
 
-	w.ident = atomic_inc_return(&sn->echo_ident);
-	init_completion(&w.done);
+	ident = atomic_inc_return(&sn->echo_ident);
+	w->ident = ident;
+	w->seq = rq->seq;
+	w->daddr = rq->daddr;
+	w->portid = rq->portid;
+	w->nlseq = rq->nlseq;
 	eh->type = SUNH_ECHO_REQUEST;
-	eh->ident = htons(w.ident);
-	eh->seq = htons(seq);
-	p.flow_label = w.ident & SUNH_FLOW_LABEL_MASK;
+	eh->ident = htons(ident);
+	eh->seq = htons(rq->seq);
+	p.flow_label = ident & SUNH_FLOW_LABEL_MASK;
 
-	w.sent = ktime_get();
 	spin_lock_bh(&sn->echo_lock);
-	list_add(&w.list, &sn->echo_pending);
-	spin_unlock_bh(&sn->echo_lock);
-
-	err = sunh_output(net, skb, &p);
-	if (!err) {
-		left = wait_for_completion_killable_timeout(&w.done,
-							    msecs_to_jiffies(timeout_ms));
-		err = left < 0 ? -EINTR : left ? 0 : -ETIMEDOUT;
+	sunh_echo_expire(sn);
+	if (sn->echo_npending >= SUNH_ECHO_PENDING_MAX) {
+		spin_unlock_bh(&sn->echo_lock);
+		kfree(w);
+		kfree_skb(skb);
+		return -EBUSY;
 	}
-
-	spin_lock_bh(&sn->echo_lock);
-	list_del(&w.list);
+	w->sent = ktime_get();
+	w->expires = jiffies + msecs_to_jiffies(rq->timeout_ms);
+	list_add_tail(&w->list, &sn->echo_pending);
+	sn->echo_npending++;
 	spin_unlock_bh(&sn->echo_lock);
-	if (w.replied) {
-		*res = w.res;
-		return 0;
+
+	/* A reply to ourselves may be matched (and @w freed) in here. */
+	err = sunh_output(net, skb, &p);
+	if (err) {
+		spin_lock_bh(&sn->echo_lock);
+		list_for_each_entry(w, &sn->echo_pending, list) {
+			if (w->ident == ident) {
+				list_del(&w->list);
+				sn->echo_npending--;
+				kfree(w);
+				break;
+			}
+		}
+		spin_unlock_bh(&sn->echo_lock);
 	}
 	return err;
+}
+
+/**
+ * sunh_echo_net_exit() - forget the requests of a namespace going away
+ * @sn: its state
+ */
+void sunh_echo_net_exit(struct sunh_net *sn)
+{
+	struct sunh_echo_pending *w, *tmp;
+
+	spin_lock_bh(&sn->echo_lock);
+	list_for_each_entry_safe(w, tmp, &sn->echo_pending, list) {
+		list_del(&w->list);
+		kfree(w);
+	}
+	sn->echo_npending = 0;
+	spin_unlock_bh(&sn->echo_lock);
 }
 
 static const struct sunh_protocol sunh_echo_proto = {

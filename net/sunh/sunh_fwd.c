@@ -44,6 +44,7 @@ int sunh_forward(struct sunh_net *sn, struct sunh_domain *d,
 	struct sunh_nexthop nh;
 	struct sunhhdr *sh;
 	u8 hop_limit;
+	int err;
 
 	if (!sunh_hop_limit_forward(f->hop_limit, &hop_limit)) {
 		SUNH_INC(sn, FWD_DROP_HOP_LIMIT);
@@ -51,7 +52,14 @@ int sunh_forward(struct sunh_net *sn, struct sunh_domain *d,
 				    f->saddr, f->daddr);
 		goto drop;
 	}
-	if (sunh_nexthop_get(sn, d, f->daddr, &nh) || nh.local) {
+	err = sunh_nexthop_get(sn, d, f->daddr, &nh);
+	if (err == -ENETUNREACH) {
+		SUNH_INC(sn, FWD_DROP_NOT_DOMAIN);
+		net_dbg_ratelimited("sunh: %u -> %u: next hop outside the domain\n",
+				    f->saddr, f->daddr);
+		goto drop;
+	}
+	if (err || nh.local) {
 		SUNH_INC(sn, FWD_DROP_NO_ROUTE);
 		goto drop;
 	}

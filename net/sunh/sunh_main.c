@@ -19,6 +19,7 @@ unsigned int sunh_net_id __read_mostly;
 
 #define SUNH_AGEING_DEFAULT	(300 * HZ)
 #define SUNH_GC_INTERVAL	(5 * HZ)
+#define SUNH_ECHO_RATE_DEFAULT	1000	/* replies per second, as ICMP's */
 
 /**
  * sunh_stats_fold() - sum the per-cpu counters of a namespace
@@ -121,6 +122,9 @@ static int __net_init sunh_net_init(struct net *net)
 	sn->ageing = SUNH_AGEING_DEFAULT;
 	spin_lock_init(&sn->echo_lock);
 	INIT_LIST_HEAD(&sn->echo_pending);
+	sn->echo_rate = SUNH_ECHO_RATE_DEFAULT;
+	sn->echo_tokens = sn->echo_rate;
+	sn->echo_stamp = jiffies;
 	INIT_DELAYED_WORK(&sn->gc_work, sunh_gc_work);
 	schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 	return 0;
@@ -131,6 +135,7 @@ static void __net_exit sunh_net_exit(struct net *net)
 	struct sunh_net *sn = sunh_pernet(net);
 
 	cancel_delayed_work_sync(&sn->gc_work);
+	sunh_echo_net_exit(sn);
 	/* The namespace's devices are gone: no reader or writer is left. */
 	sunh_domain_release(rcu_dereference_protected(sn->domain, 1));
 	RCU_INIT_POINTER(sn->domain, NULL);
@@ -148,12 +153,38 @@ static struct packet_type sunh_packet_type __read_mostly = {
 	.func = sunh_rcv,
 };
 
+/* EtherTypes the kernel's own stacks receive: taking one would hand their
+ * traffic to sunh_rcv() and make SUNH frames read as theirs (ARP, IP,
+ * VLAN tags, MPLS, ...). The experimental 0x88B5 and 0x88B6 are meant for
+ * this; other free values are accepted for development.
+ */
+static bool sunh_ethertype_usable(u16 type)
+{
+	static const u16 taken[] = {
+		ETH_P_IP, ETH_P_ARP, ETH_P_RARP, ETH_P_IPV6, ETH_P_8021Q,
+		ETH_P_8021AD, ETH_P_QINQ1, ETH_P_QINQ2, ETH_P_QINQ3,
+		ETH_P_MPLS_UC, ETH_P_MPLS_MC, ETH_P_PAE, ETH_P_LLDP,
+		ETH_P_1588, ETH_P_SLOW, ETH_P_PPP_DISC, ETH_P_PPP_SES,
+		ETH_P_TIPC, ETH_P_BATMAN, ETH_P_8021AH, ETH_P_MACSEC,
+		ETH_P_TDLS, ETH_P_FCOE, ETH_P_FIP, ETH_P_80221, ETH_P_HSR,
+		ETH_P_PRP, ETH_P_LOOPBACK, ETH_P_IBOE, ETH_P_TSN, ETH_P_NSH,
+	};
+	unsigned int i;
+
+	if (type < ETH_P_802_3_MIN)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(taken); i++)
+		if (type == taken[i])
+			return false;
+	return true;
+}
+
 static int __init sunh_init(void)
 {
 	int err;
 
-	if (sunh_ethertype < ETH_P_802_3_MIN) {
-		pr_err("sunh: ethertype 0x%04x is a length, not an EtherType\n",
+	if (!sunh_ethertype_usable(sunh_ethertype)) {
+		pr_err("sunh: ethertype 0x%04x is a length or belongs to another protocol (use 0x88b5 or 0x88b6)\n",
 		       sunh_ethertype);
 		return -EINVAL;
 	}

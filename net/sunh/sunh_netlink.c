@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Generic netlink family "sunh": configuration, forwarding table, counters
- * and echo. Namespace aware; changes need CAP_NET_ADMIN (GENL_ADMIN_PERM),
- * echo needs CAP_NET_RAW. The family runs its operations in parallel: state
- * changes are serialised by RTNL, and an echo may sleep waiting for its
- * reply without blocking other generic netlink users.
+ * and echo. Namespace aware; changes need CAP_NET_ADMIN over the namespace
+ * (GENL_UNS_ADMIN_PERM: root of a container administers its own domain and
+ * no other), echo needs CAP_NET_RAW over it. Memory allocated on behalf of
+ * a namespace (its table, static entries) is charged to the caller's memory
+ * cgroup. The family runs its operations in parallel: state changes are
+ * serialised by RTNL. No operation waits on the network: an echo request
+ * returns once sent and its reply is a notification to the requesting
+ * socket (a sleeping handler would hold generic netlink's lock and stall
+ * every family's registration on the system).
  */
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
@@ -17,6 +22,11 @@
 #define SUNH_ECHO_SIZE_DEFAULT		56
 #define SUNH_ECHO_SIZE_MAX		1400
 #define SUNH_ECHO_TIMEOUT_DEFAULT	1000
+#define SUNH_ECHO_RATE_MAX		1000000
+
+static struct netlink_range_validation sunh_echo_rate_range = {
+	.max = SUNH_ECHO_RATE_MAX,
+};
 
 static struct netlink_range_validation sunh_ageing_range = {
 	.min = 1,
@@ -51,6 +61,8 @@ static const struct nla_policy sunh_nl_policy[SUNH_A_MAX + 1] = {
 	[SUNH_A_SEQ]		= { .type = NLA_U16 },
 	[SUNH_A_REPLACE]	= { .type = NLA_FLAG },
 	[SUNH_A_FLUSH]		= { .type = NLA_FLAG },
+	[SUNH_A_ECHO_RATE]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&sunh_echo_rate_range),
 };
 
 static struct genl_family sunh_nl_family;
@@ -108,6 +120,7 @@ static int sunh_nl_config_get(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u8(msg, SUNH_A_LEARNING, READ_ONCE(sn->learning)) ||
 	    nla_put_u32(msg, SUNH_A_AGEING, READ_ONCE(sn->ageing) / HZ) ||
 	    nla_put_u16(msg, SUNH_A_UDP_PORT, READ_ONCE(sn->udp_port)) ||
+	    nla_put_u32(msg, SUNH_A_ECHO_RATE, READ_ONCE(sn->echo_rate)) ||
 	    nla_put_u16(msg, SUNH_A_ETHERTYPE, sunh_ethertype)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
@@ -136,6 +149,8 @@ static int sunh_nl_config_set(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(sn->ageing, nla_get_u32(tb[SUNH_A_AGEING]) * HZ);
 	if (tb[SUNH_A_UDP_PORT])
 		WRITE_ONCE(sn->udp_port, nla_get_u16(tb[SUNH_A_UDP_PORT]));
+	if (tb[SUNH_A_ECHO_RATE])
+		WRITE_ONCE(sn->echo_rate, nla_get_u32(tb[SUNH_A_ECHO_RATE]));
 	return 0;
 }
 
@@ -466,14 +481,15 @@ static int sunh_nl_echo(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
 	struct nlattr **tb = info->attrs;
-	unsigned int timeout = SUNH_ECHO_TIMEOUT_DEFAULT;
-	u16 size = SUNH_ECHO_SIZE_DEFAULT, seq = 0, addr;
-	struct sunh_echo_result res;
+	struct sunh_echo_request rq = {
+		.hop_limit = -1,
+		.size = SUNH_ECHO_SIZE_DEFAULT,
+		.timeout_ms = SUNH_ECHO_TIMEOUT_DEFAULT,
+		.portid = info->snd_portid,
+		.nlseq = info->snd_seq,
+	};
 	struct sunh_domain *d;
-	int hop_limit = -1, err;
-	struct sk_buff *msg;
-	u8 tclass = 0;
-	void *hdr;
+	int err;
 
 	if (!netlink_ns_capable(skb, net->user_ns, CAP_NET_RAW)) {
 		NL_SET_ERR_MSG(info->extack, "echo needs CAP_NET_RAW");
@@ -485,46 +501,65 @@ static int sunh_nl_echo(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "no SUPERp subnet configured");
 		err = -ENETUNREACH;
 	} else {
-		err = sunh_nl_addr(info, d, &addr);
+		err = sunh_nl_addr(info, d, &rq.daddr);
 	}
 	rcu_read_unlock();
 	if (err)
 		return err;
 	if (tb[SUNH_A_HOP_LIMIT])
-		hop_limit = nla_get_u8(tb[SUNH_A_HOP_LIMIT]);
+		rq.hop_limit = nla_get_u8(tb[SUNH_A_HOP_LIMIT]);
 	if (tb[SUNH_A_TCLASS])
-		tclass = nla_get_u8(tb[SUNH_A_TCLASS]);
+		rq.tclass = nla_get_u8(tb[SUNH_A_TCLASS]);
 	if (tb[SUNH_A_SIZE])
-		size = nla_get_u16(tb[SUNH_A_SIZE]);
+		rq.size = nla_get_u16(tb[SUNH_A_SIZE]);
 	if (tb[SUNH_A_TIMEOUT_MS])
-		timeout = nla_get_u32(tb[SUNH_A_TIMEOUT_MS]);
+		rq.timeout_ms = nla_get_u32(tb[SUNH_A_TIMEOUT_MS]);
 	if (tb[SUNH_A_SEQ])
-		seq = nla_get_u16(tb[SUNH_A_SEQ]);
+		rq.seq = nla_get_u16(tb[SUNH_A_SEQ]);
 
-	err = sunh_echo_ping(net, addr, seq, hop_limit, tclass, size, timeout,
-			     &res);
-	if (err == -ETIMEDOUT)
-		NL_SET_ERR_MSG(info->extack, "no echo reply");
+	/* Sent, not awaited: the reply comes as a notification. */
+	err = sunh_echo_send(net, &rq);
+	if (err == -EBUSY)
+		NL_SET_ERR_MSG(info->extack, "too many echo requests outstanding");
 	else if (err)
 		NL_SET_ERR_MSG(info->extack, "echo request not sent");
-	if (err)
-		return err;
+	return err;
+}
 
-	msg = sunh_nl_new(info, SUNH_CMD_ECHO, &hdr);
+/**
+ * sunh_nl_echo_notify() - hand an echo reply to the socket that asked
+ * @net: namespace of the request
+ * @portid: the requesting socket
+ * @nlseq: sequence number of its request
+ * @res: the reply
+ *
+ * Context: any (softirq when the reply arrives); a lost notification
+ * (no memory, socket gone or full) is the same as a lost reply.
+ */
+void sunh_nl_echo_notify(struct net *net, u32 portid, u32 nlseq,
+			 const struct sunh_echo_result *res)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
 	if (!msg)
-		return -ENOMEM;
-	if (nla_put_u16(msg, SUNH_A_SADDR, res.saddr) ||
-	    nla_put_u16(msg, SUNH_A_SEQ, res.seq) ||
-	    nla_put_u16(msg, SUNH_A_SIZE, res.size) ||
-	    nla_put_u8(msg, SUNH_A_HOP_LIMIT, res.hop_limit) ||
-	    nla_put_u8(msg, SUNH_A_REQ_HOP_LIMIT, res.req_hop_limit) ||
-	    nla_put_u8(msg, SUNH_A_TCLASS, res.tclass) ||
-	    nla_put_u64_64bit(msg, SUNH_A_RTT_NS, res.rtt_ns, SUNH_A_PAD)) {
+		return;
+	hdr = genlmsg_put(msg, portid, nlseq, &sunh_nl_family, 0,
+			  SUNH_CMD_ECHO);
+	if (!hdr ||
+	    nla_put_u16(msg, SUNH_A_SADDR, res->saddr) ||
+	    nla_put_u16(msg, SUNH_A_SEQ, res->seq) ||
+	    nla_put_u16(msg, SUNH_A_SIZE, res->size) ||
+	    nla_put_u8(msg, SUNH_A_HOP_LIMIT, res->hop_limit) ||
+	    nla_put_u8(msg, SUNH_A_REQ_HOP_LIMIT, res->req_hop_limit) ||
+	    nla_put_u8(msg, SUNH_A_TCLASS, res->tclass) ||
+	    nla_put_u64_64bit(msg, SUNH_A_RTT_NS, res->rtt_ns, SUNH_A_PAD)) {
 		nlmsg_free(msg);
-		return -EMSGSIZE;
+		return;
 	}
 	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	genlmsg_unicast(net, msg, portid);
 }
 
 static const struct genl_small_ops sunh_nl_ops[] = {
@@ -535,17 +570,17 @@ static const struct genl_small_ops sunh_nl_ops[] = {
 	{
 		.cmd = SUNH_CMD_CONFIG_SET,
 		.doit = sunh_nl_config_set,
-		.flags = GENL_ADMIN_PERM,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = SUNH_CMD_SUBNET_SET,
 		.doit = sunh_nl_subnet_set,
-		.flags = GENL_ADMIN_PERM,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = SUNH_CMD_SUBNET_DEL,
 		.doit = sunh_nl_subnet_del,
-		.flags = GENL_ADMIN_PERM,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = SUNH_CMD_ROUTE_GET,
@@ -555,12 +590,12 @@ static const struct genl_small_ops sunh_nl_ops[] = {
 	{
 		.cmd = SUNH_CMD_ROUTE_NEW,
 		.doit = sunh_nl_route_new,
-		.flags = GENL_ADMIN_PERM,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = SUNH_CMD_ROUTE_DEL,
 		.doit = sunh_nl_route_del,
-		.flags = GENL_ADMIN_PERM,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = SUNH_CMD_STATS_GET,

@@ -9,6 +9,14 @@
  * it is still resolving, the packet waits in the neighbour's own queue
  * (neigh_output() builds the link-layer header from skb->protocol when the
  * address is known), and the next packet finds the neighbour valid.
+ *
+ * Two rules keep the table honest. SUNH frames never leave the domain: a
+ * next hop through a device without an address in the subnet (an uplink,
+ * a management port, the default route) is refused, whatever entry or
+ * route leads there. And dynamic entries in use are held against the
+ * neighbour table once a second: a valid neighbour confirms a resolved
+ * entry (it stays alive while used), replaces a learned one, or moves an
+ * entry whose neighbour changed (failover, gratuitous ARP).
  */
 #include <linux/if_arp.h>
 #include <net/arp.h>
@@ -19,7 +27,8 @@
 #include "sunh_private.h"
 
 static struct neighbour *sunh_neigh4(struct net *net,
-				     const struct sunh_domain *d, u16 daddr)
+				     const struct sunh_domain *d, u16 daddr,
+				     bool create)
 {
 	__be32 ip = sunh_addr_to_ip4(&d->subnet, daddr), gw;
 	struct neighbour *n;
@@ -33,13 +42,14 @@ static struct neighbour *sunh_neigh4(struct net *net,
 		return NULL;
 	}
 	gw = rt_nexthop(rt, ip);
-	n = __neigh_lookup(&arp_tbl, &gw, rt->dst.dev, 1);
+	n = __neigh_lookup(&arp_tbl, &gw, rt->dst.dev, create);
 	ip_rt_put(rt);
 	return n;
 }
 
 static struct neighbour *sunh_neigh6(struct net *net,
-				     const struct sunh_domain *d, u16 daddr)
+				     const struct sunh_domain *d, u16 daddr,
+				     bool create)
 {
 #if IS_ENABLED(CONFIG_IPV6)
 	struct flowi6 fl6 = {};
@@ -54,12 +64,39 @@ static struct neighbour *sunh_neigh6(struct net *net,
 		return NULL;
 	}
 	gw = rt6_nexthop(container_of(dst, struct rt6_info, dst), &fl6.daddr);
-	n = __neigh_lookup(&nd_tbl, gw, dst->dev, 1);
+	n = __neigh_lookup(&nd_tbl, gw, dst->dev, create);
 	dst_release(dst);
 	return n;
 #else
 	return NULL;
 #endif
+}
+
+/* The neighbour of the IP next hop of @daddr, on an Ethernet port. */
+static struct neighbour *sunh_neigh(struct sunh_net *sn,
+				    const struct sunh_domain *d, u16 daddr,
+				    bool create)
+{
+	struct neighbour *n;
+
+	if (d->subnet.family == AF_INET)
+		n = sunh_neigh4(sn->net, d, daddr, create);
+	else
+		n = sunh_neigh6(sn->net, d, daddr, create);
+	if (n && n->dev->type != ARPHRD_ETHER) {
+		neigh_release(n);
+		n = NULL;
+	}
+	return n;
+}
+
+/* Is @dev a port of the domain (an address in the subnet)? */
+static bool sunh_domain_port(struct sunh_net *sn, const struct sunh_domain *d,
+			     const struct net_device *dev)
+{
+	u16 own;
+
+	return !sunh_dev_addr(sn->net, d, dev, &own);
 }
 
 /* Find or start resolving the next hop of @daddr through the IP tables. */
@@ -69,15 +106,12 @@ static int sunh_resolve(struct sunh_net *sn, struct sunh_domain *d,
 	u8 ha[MAX_ADDR_LEN];
 	struct neighbour *n;
 
-	if (d->subnet.family == AF_INET)
-		n = sunh_neigh4(sn->net, d, daddr);
-	else
-		n = sunh_neigh6(sn->net, d, daddr);
+	n = sunh_neigh(sn, d, daddr, true);
 	if (!n)
 		return -EHOSTUNREACH;
-	if (n->dev->type != ARPHRD_ETHER) {
+	if (!sunh_domain_port(sn, d, n->dev)) {
 		neigh_release(n);
-		return -EHOSTUNREACH;
+		return -ENETUNREACH;
 	}
 
 	if (READ_ONCE(n->nud_state) & NUD_VALID) {
@@ -98,6 +132,47 @@ static int sunh_resolve(struct sunh_net *sn, struct sunh_domain *d,
 	return 0;
 }
 
+/* A dynamic entry in use, held against the neighbour table (at most once a
+ * second): confirmed, replaced by the resolved next hop, or left to age.
+ */
+static void sunh_route_recheck(struct sunh_net *sn, struct sunh_domain *d,
+			       u16 daddr, struct sunh_nexthop *nh)
+{
+	struct sunh_route *rt = nh->rt, *nrt;
+	unsigned long now = jiffies;
+	u8 ha[MAX_ADDR_LEN];
+	struct neighbour *n;
+
+	if (!sunh_route_is_dynamic(rt) ||
+	    time_before(now, READ_ONCE(rt->checked) + HZ))
+		return;
+	WRITE_ONCE(rt->checked, now);
+	n = sunh_neigh(sn, d, daddr, false);
+	if (!n)
+		return;
+	if (!(READ_ONCE(n->nud_state) & NUD_VALID) ||
+	    !sunh_domain_port(sn, d, n->dev))
+		goto out;
+	neigh_ha_snapshot(ha, n, n->dev);
+	if (rt->origin == SUNH_ORIGIN_RESOLVED && n->dev == rt->dev &&
+	    !memcmp(ha, rt->ha, rt->ha_len)) {
+		WRITE_ONCE(rt->updated, now);
+		goto out;
+	}
+	if (sunh_route_insert(d, daddr, n->dev, ha, SUNH_ORIGIN_RESOLVED,
+			      false))
+		goto out;
+	SUNH_INC(sn, ROUTES_RESOLVED);
+	nrt = sunh_route_lookup(d, daddr);
+	if (nrt) {
+		/* @rt stays valid until rcu_read_unlock(); use the new one */
+		nh->rt = nrt;
+		nh->dev = nrt->dev;
+	}
+out:
+	neigh_release(n);
+}
+
 /**
  * sunh_nexthop_get() - where to send a packet for a destination
  * @sn: namespace state
@@ -107,7 +182,8 @@ static int sunh_resolve(struct sunh_net *sn, struct sunh_domain *d,
  *	sunh_nexthop_put()
  *
  * Context: rcu_read_lock(); @nh is valid until rcu_read_unlock().
- * Return: 0 or -EHOSTUNREACH.
+ * Return: 0, -EHOSTUNREACH (no route), or -ENETUNREACH (the next hop is
+ * not a port of the domain: SUNH frames do not leave it).
  */
 int sunh_nexthop_get(struct sunh_net *sn, struct sunh_domain *d, u16 daddr,
 		     struct sunh_nexthop *nh)
@@ -116,7 +192,9 @@ int sunh_nexthop_get(struct sunh_net *sn, struct sunh_domain *d, u16 daddr,
 	nh->rt = sunh_route_lookup(d, daddr);
 	if (nh->rt) {
 		nh->dev = nh->rt->dev;
-		return 0;
+		sunh_route_recheck(sn, d, daddr, nh);
+		/* static entries too: the port may have lost its address */
+		return sunh_domain_port(sn, d, nh->dev) ? 0 : -ENETUNREACH;
 	}
 	if (sunh_addr_is_local(sn->net, d, daddr)) {
 		nh->local = true;
@@ -223,9 +301,9 @@ drop:
  * Context: any context that may call dev_queue_xmit().
  * Return: 0 when the packet was handed to the device or queued for address
  * resolution; -ENETUNREACH (no subnet configured), -EINVAL (address or hop
- * limit out of range), -EHOSTUNREACH (no route), -EADDRNOTAVAIL (the output
- * device has no address in the subnet), -ENOMEM, or a device error. Every
- * failure is counted.
+ * limit out of range), -EHOSTUNREACH (no route), -ENETUNREACH (the next
+ * hop is outside the domain), -EADDRNOTAVAIL (no source address), -ENOMEM,
+ * or a device error. Every failure is counted.
  */
 int sunh_output(struct net *net, struct sk_buff *skb,
 		const struct sunh_xmit_params *p)
@@ -251,7 +329,10 @@ int sunh_output(struct net *net, struct sk_buff *skb,
 		goto drop;
 	}
 	err = sunh_nexthop_get(sn, d, p->daddr, &nh);
-	if (err) {
+	if (err == -ENETUNREACH) {
+		SUNH_INC(sn, TX_DROP_NOT_DOMAIN);
+		goto drop;
+	} else if (err) {
 		SUNH_INC(sn, TX_DROP_NO_ROUTE);
 		goto drop;
 	}

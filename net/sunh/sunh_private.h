@@ -18,10 +18,11 @@
 
 /**
  * struct sunh_route - one forwarding entry (immutable once published,
- * except @updated and the counters)
+ * except @updated, @checked and the counters)
  * @dev: output device (a reference is held)
  * @dev_tracker: reference tracker of @dev
  * @updated: jiffies when created or last confirmed
+ * @checked: jiffies when last checked against the neighbour table
  * @packets: packets sent through the entry
  * @bytes: bytes sent through the entry
  * @origin: enum sunh_origin
@@ -33,6 +34,7 @@ struct sunh_route {
 	struct net_device *dev;
 	netdevice_tracker dev_tracker;
 	unsigned long updated;
+	unsigned long checked;
 	atomic64_t packets;
 	atomic64_t bytes;
 	u8 origin;
@@ -74,9 +76,13 @@ struct sunh_stats {
  * @udp_port: nh_udp_port
  * @ageing: lifetime of dynamic entries, in jiffies
  * @gc_work: ages dynamic entries out
- * @echo_lock: protects @echo_pending
+ * @echo_lock: protects @echo_pending, @echo_npending and the reply bucket
  * @echo_pending: echo requests waiting for their reply
+ * @echo_npending: entries of @echo_pending
  * @echo_ident: identifier of the next echo request
+ * @echo_rate: echo replies per second at most (0: no limit)
+ * @echo_tokens: replies that may be sent now (token bucket of @echo_rate)
+ * @echo_stamp: jiffies when @echo_tokens was last refilled
  */
 struct sunh_net {
 	struct net *net;
@@ -88,9 +94,13 @@ struct sunh_net {
 	u16 udp_port;
 	unsigned long ageing;
 	struct delayed_work gc_work;
-	spinlock_t echo_lock;		/* protects @echo_pending */
+	spinlock_t echo_lock;		/* protects the echo_* below */
 	struct list_head echo_pending;
+	unsigned int echo_npending;
 	atomic_t echo_ident;
+	u32 echo_rate;
+	u32 echo_tokens;
+	unsigned long echo_stamp;
 };
 
 extern unsigned int sunh_net_id;
@@ -163,6 +173,30 @@ int sunh_forward(struct sunh_net *sn, struct sunh_domain *d,
 /* sunh_echo.c */
 int sunh_echo_init(void);
 void sunh_echo_exit(void);
+void sunh_echo_net_exit(struct sunh_net *sn);
+
+/**
+ * struct sunh_echo_request - an echo request to send
+ * @daddr: destination
+ * @seq: sequence number
+ * @hop_limit: 0..15, or -1 for the default
+ * @tclass: traffic class
+ * @size: payload bytes
+ * @timeout_ms: how long a reply is awaited
+ * @portid: netlink socket that receives the reply
+ * @nlseq: nlmsg_seq of the request, repeated in the reply
+ */
+struct sunh_echo_request {
+	u16 daddr;
+	u16 seq;
+	int hop_limit;
+	u8 tclass;
+	u16 size;
+	unsigned int timeout_ms;
+	u32 portid;
+	u32 nlseq;
+};
+
 struct sunh_echo_result {
 	u16 saddr;
 	u16 seq;
@@ -173,13 +207,13 @@ struct sunh_echo_result {
 	u64 rtt_ns;
 };
 
-int sunh_echo_ping(struct net *net, u16 daddr, u16 seq, int hop_limit,
-		   u8 tclass, u16 size, unsigned int timeout_ms,
-		   struct sunh_echo_result *res);
+int sunh_echo_send(struct net *net, const struct sunh_echo_request *rq);
 
 /* sunh_netlink.c */
 int sunh_netlink_init(void);
 void sunh_netlink_exit(void);
+void sunh_nl_echo_notify(struct net *net, u32 portid, u32 nlseq,
+			 const struct sunh_echo_result *res);
 
 /* sunh_main.c */
 void sunh_stats_fold(struct sunh_net *sn, u64 *sum);

@@ -6,6 +6,8 @@
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/mutex.h>
+#include <net/ip6_route.h>
+#include <net/ip_fib.h>
 #include <kunit/visibility.h>
 #include "sunh_private.h"
 
@@ -105,8 +107,47 @@ int sunh_deliver(struct net *net, struct sk_buff *skb)
 }
 EXPORT_SYMBOL_IF_KUNIT(sunh_deliver);
 
-/* Remember that @saddr is reached through the frame's device and source. */
-static void sunh_learn(struct sunh_net *sn, struct sunh_domain *d,
+/* Reverse-path check, as rp_filter's strict mode: does the IP routing
+ * table send traffic for @saddr out through @dev? Without it any host on
+ * any segment could claim the address of a node elsewhere and have
+ * routers and nodes learn a path through itself.
+ */
+static bool sunh_src_path_ok(struct net *net, const struct sunh_domain *d,
+			     u16 saddr, const struct net_device *dev)
+{
+	if (d->subnet.family == AF_INET) {
+		struct flowi4 fl4 = {
+			.daddr = sunh_addr_to_ip4(&d->subnet, saddr),
+			/* only routes through @dev match (fib_lookup_good_nhc) */
+			.flowi4_oif = dev->ifindex,
+		};
+		struct fib_result res;
+
+		return !fib_lookup(net, &fl4, &res, 0) &&
+		       res.type == RTN_UNICAST;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	{
+		struct flowi6 fl6 = { .flowi6_oif = dev->ifindex };
+		struct dst_entry *dst;
+		bool ok;
+
+		sunh_addr_to_ip6(&d->subnet, saddr, &fl6.daddr);
+		dst = ip6_route_output(net, NULL, &fl6);
+		ok = !dst->error && dst->dev == dev;
+		dst_release(dst);
+		return ok;
+	}
+#else
+	return false;
+#endif
+}
+
+/* Remember that @saddr is reached through the frame's device and source.
+ * Return: false when the frame claims a source that the routing table
+ * puts behind another device (forged or misrouted): drop it.
+ */
+static bool sunh_learn(struct sunh_net *sn, struct sunh_domain *d,
 		       struct sk_buff *skb, u16 saddr)
 {
 	struct net_device *dev = skb->dev;
@@ -115,22 +156,30 @@ static void sunh_learn(struct sunh_net *sn, struct sunh_domain *d,
 
 	if (dev->type != ARPHRD_ETHER || !skb_mac_header_was_set(skb) ||
 	    skb_mac_header_len(skb) < ETH_HLEN)
-		return;
+		return true;
 	src = eth_hdr(skb)->h_source;
 	rt = sunh_route_lookup(d, saddr);
 	if (rt) {
 		if (rt->origin != SUNH_ORIGIN_LEARNED)
-			return;
+			return true;
 		if (rt->dev == dev && ether_addr_equal(rt->ha, src)) {
 			if (time_after(jiffies, READ_ONCE(rt->updated) + HZ))
 				WRITE_ONCE(rt->updated, jiffies);
-			return;
+			return true;
 		}
 	}
-	if (!is_valid_ether_addr(src) || sunh_addr_is_local(sn->net, d, saddr))
-		return;
+	if (sunh_addr_is_local(sn->net, d, saddr))
+		return true;
+	/* Only a new or moved path costs a route lookup. */
+	if (!sunh_src_path_ok(sn->net, d, saddr, dev)) {
+		SUNH_INC(sn, RX_DROP_SRC_PATH);
+		net_dbg_ratelimited("sunh: %s: source %u is not routed through this device, frame dropped\n",
+				    dev->name, saddr);
+		return false;
+	}
 	if (!sunh_route_insert(d, saddr, dev, src, SUNH_ORIGIN_LEARNED, false))
 		SUNH_INC(sn, ROUTES_LEARNED);
+	return true;
 }
 
 /**
@@ -205,9 +254,21 @@ int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
 		}
 		/* Usually the frame is for this device's own address. */
 		to_dev = cb->hdr.daddr == own;
+		/* A zero, multicast or broadcast source is forged: no node
+		 * sends from one, and answering it would create neighbour
+		 * entries for whatever address it claims.
+		 */
+		if (dev->type == ARPHRD_ETHER && skb_mac_header_was_set(skb) &&
+		    skb_mac_header_len(skb) >= ETH_HLEN &&
+		    !is_valid_ether_addr(eth_hdr(skb)->h_source)) {
+			SUNH_INC(sn, RX_DROP_BAD_SRC_MAC);
+			net_dbg_ratelimited("sunh: %s: invalid source MAC, frame %u -> %u dropped\n",
+					    dev->name, cb->hdr.saddr, cb->hdr.daddr);
+			goto drop;
+		}
 	}
-	if (READ_ONCE(sn->learning))
-		sunh_learn(sn, d, skb, cb->hdr.saddr);
+	if (READ_ONCE(sn->learning) && !sunh_learn(sn, d, skb, cb->hdr.saddr))
+		goto drop;
 
 	if (to_dev || sunh_addr_is_local(net, d, cb->hdr.daddr))
 		return sunh_deliver(net, skb);

@@ -22,7 +22,7 @@ struct sunh_domain *sunh_domain_alloc(const struct sunh_subnet *s)
 	unsigned int size = 1U << s->addr_bits;
 	struct sunh_domain *d;
 
-	d = kvzalloc(struct_size(d, routes, size), GFP_KERNEL);
+	d = kvzalloc(struct_size(d, routes, size), GFP_KERNEL_ACCOUNT);
 	if (!d)
 		return NULL;
 	d->subnet = *s;
@@ -120,7 +120,9 @@ static int sunh_route_may_replace(const struct sunh_route *old, u8 origin,
  * Static entries are only replaced by static ones, resolved entries
  * replace learned ones, learned entries replace learned ones.
  *
- * Context: any; takes the domain lock (BH).
+ * Context: static entries (configuration): process context, the entry is
+ * charged to the caller's memory cgroup; dynamic entries: any context.
+ * Takes the domain lock (BH).
  * Return: 0, -EINVAL (address out of range), -EEXIST (a stronger entry
  * is present), -ENODEV (@dev is going away), -ENOMEM.
  */
@@ -132,13 +134,15 @@ int sunh_route_insert(struct sunh_domain *d, u16 addr, struct net_device *dev,
 
 	if (addr >= d->size || dev->addr_len > MAX_ADDR_LEN)
 		return -EINVAL;
-	rt = kzalloc(sizeof(*rt), GFP_ATOMIC);
+	rt = kzalloc(sizeof(*rt), origin == SUNH_ORIGIN_STATIC ?
+		     GFP_KERNEL_ACCOUNT : GFP_ATOMIC);
 	if (!rt)
 		return -ENOMEM;
 	rt->origin = origin;
 	rt->ha_len = dev->addr_len;
 	memcpy(rt->ha, ha, dev->addr_len);
 	rt->updated = jiffies;
+	rt->checked = rt->updated;
 	atomic64_set(&rt->packets, 0);
 	atomic64_set(&rt->bytes, 0);
 

@@ -41,7 +41,9 @@ accounted() {
 	local sum=0 c
 	for c in rx_delivered fwd_packets fwd_drop_hop_limit fwd_drop_no_route \
 		fwd_drop_mtu fwd_drop_nomem rx_drop_truncated rx_drop_no_subnet \
-		rx_drop_addr_range rx_drop_no_dev_addr rx_drop_not_local \
+		rx_drop_addr_range rx_drop_no_dev_addr rx_drop_bad_src_mac \
+		rx_drop_src_path \
+		rx_drop_not_local fwd_drop_not_domain \
 		rx_drop_unknown_nexthdr; do
 		sum=$((sum + $(sunh_stat $c sn2)))
 	done

@@ -17,6 +17,16 @@
  *   superp-verbs-probe mr-bad DEV      try to register an unmapped range
  *                                      and a zero-length one; prints the
  *                                      error of each
+ *   superp-verbs-probe mr-cycle DEV N  register and deregister one buffer
+ *                                      N times; no key may come back while
+ *                                      a peer could still hold the old one
+ *   superp-verbs-probe mr-iova DEV LENGTH IOVA  register LENGTH bytes at
+ *                                      device address IOVA; prints the
+ *                                      outcome
+ *   superp-verbs-probe udata DEV       send ALLOC_PD and REG_MR straight to
+ *                                      the uverbs file with 8 bytes of
+ *                                      driver data, zero and not; prints
+ *                                      the outcome of each
  *   superp-verbs-probe hold DEV SECONDS  open DEV with a PD and an MR,
  *                                      print "holding", wait up to SECONDS
  *                                      for an asynchronous event (the
@@ -39,6 +49,8 @@
 #include <infiniband/verbs.h>
 #include <rdma/ib_user_verbs.h>
 #include <rdma/superp-abi.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * Opens a verbs device by name. The device list may go once the device is
@@ -337,6 +349,121 @@ out_pd:
 	return ret;
 }
 
+struct key_seen {
+	uint32_t key;
+	long reg;		/* registration number */
+};
+
+static int cmp_key_seen(const void *a, const void *b)
+{
+	const struct key_seen *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->reg < y->reg ? -1 : x->reg > y->reg;
+}
+
+/*
+ * Registers and deregisters one buffer n times. Each key is printed as
+ * stale once its MR is gone, and a peer may present it at any time later:
+ * none may be handed out again within the run. Reports the first repeat.
+ */
+static int probe_mr_cycle(const char *name, long n)
+{
+	struct ibv_context *ctx;
+	struct key_seen *seen;
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	int ret = 1;
+	long i;
+	void *buf;
+
+	pd = open_pd(name, &ctx);
+	if (!pd)
+		return 1;
+	seen = calloc(n, sizeof(*seen));
+	buf = calloc(1, 4096);
+	if (!seen || !buf) {
+		fprintf(stderr, "out of memory\n");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		mr = ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE);
+		if (!mr) {
+			int err = errno;
+
+			printf("ibv_reg_mr #%ld: %s (errno %d)\n", i,
+			       strerror(err), err);
+			goto out;
+		}
+		seen[i].key = mr->lkey;
+		seen[i].reg = i;
+		if (mr->rkey != mr->lkey) {
+			printf("MR #%ld: rkey 0x%x differs from lkey 0x%x\n",
+			       i, mr->rkey, mr->lkey);
+			dereg_mr(mr, "cycled");
+			goto out;
+		}
+		if (dereg_mr(mr, "cycled"))
+			goto out;
+	}
+	qsort(seen, n, sizeof(*seen), cmp_key_seen);
+	for (i = 1; i < n; i++) {
+		if (seen[i].key == seen[i - 1].key) {
+			printf("key 0x%x of registration #%ld repeats that of #%ld\n",
+			       seen[i].key, seen[i].reg, seen[i - 1].reg);
+			goto out;
+		}
+	}
+	printf("cycled %ld registrations, keys distinct\n", n);
+	ret = 0;
+out:
+	free(buf);
+	free(seen);
+	if (dealloc_pd(pd))
+		ret = 1;
+	if (close_device(ctx))
+		ret = 1;
+	return ret;
+}
+
+/* One registration of a page-aligned buffer at device address iova. */
+static int probe_mr_iova(const char *name, size_t length, uint64_t iova)
+{
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	int ret = 0;
+	void *buf;
+
+	pd = open_pd(name, &ctx);
+	if (!pd)
+		return 1;
+	buf = aligned_alloc(4096, (length + 4095) & ~(size_t)4095);
+	if (!buf) {
+		perror("aligned_alloc");
+		ret = 1;
+		goto out;
+	}
+	memset(buf, 0, length);
+	mr = ibv_reg_mr_iova(pd, buf, length, iova, IBV_ACCESS_LOCAL_WRITE);
+	if (!mr) {
+		printf("ibv_reg_mr_iova: %s (errno %d)\n", strerror(errno),
+		       errno);
+	} else {
+		printf("registered at iova 0x%llx\n",
+		       (unsigned long long)iova);
+		ret = dereg_mr(mr, "iova");
+	}
+	free(buf);
+out:
+	if (dealloc_pd(pd))
+		ret = 1;
+	if (close_device(ctx))
+		ret = 1;
+	return ret;
+}
+
 /* The uverbs character device of an RDMA device, from sysfs. */
 static int open_uverbs(const char *name)
 {
@@ -402,6 +529,121 @@ static int probe_context(const char *name, uint64_t comp_mask)
 	       resp.drv.reserved);
 	close(fd);
 	return 0;
+}
+
+/*
+ * One legacy write() command: header, then the core command of core_len
+ * bytes (its response pointer, if any, set by the caller, for resp_len
+ * bytes), then 8 bytes of driver data if tail is not NULL. Returns 0 or
+ * the errno.
+ */
+static int uverbs_write(int fd, uint32_t command, const void *core,
+			size_t core_len, const uint64_t *tail, size_t resp_len)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		unsigned char body[64];
+	} cmd;
+	size_t len = sizeof(cmd.hdr) + core_len + (tail ? sizeof(*tail) : 0);
+
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.hdr.command = command;
+	cmd.hdr.in_words = len / 4;
+	cmd.hdr.out_words = resp_len / 4;
+	memcpy(cmd.body, core, core_len);
+	if (tail)
+		memcpy(cmd.body + core_len, tail, sizeof(*tail));
+	if (write(fd, &cmd, len) != (ssize_t)len)
+		return errno;
+	return 0;
+}
+
+/*
+ * Sends a creating command with 8 bytes of driver data (tail) and prints
+ * "what driver data 0xTAIL: ok" or "...: error E"; what it created is
+ * destroyed again with the one-handle command destroy (*handle is in the
+ * response).
+ */
+static void try_driver_data(int fd, const char *what, uint32_t command,
+			    const void *core, size_t core_len, uint64_t tail,
+			    size_t resp_len, uint32_t destroy,
+			    const uint32_t *handle)
+{
+	int err;
+
+	err = uverbs_write(fd, command, core, core_len, &tail, resp_len);
+	printf("%s driver data 0x%llx: ", what, (unsigned long long)tail);
+	if (err) {
+		printf("error %d\n", err);
+		return;
+	}
+	printf("ok\n");
+	err = uverbs_write(fd, destroy, handle, sizeof(*handle), NULL, 0);
+	if (err)
+		printf("%s: destroying: error %d\n", what, err);
+}
+
+/*
+ * ALLOC_PD and REG_MR carry no driver data of ib_superp: trailing zero
+ * bytes must be accepted (a newer provider may send an all-zero tail),
+ * anything else refused.
+ */
+static int probe_udata(const char *name)
+{
+	static const uint64_t tails[] = { 0, 1 };
+	struct ib_uverbs_get_context_resp ctx_resp;
+	struct ib_uverbs_get_context ctx_cmd = {};
+	struct ib_uverbs_alloc_pd_resp pd_resp;
+	struct ib_uverbs_reg_mr_resp mr_resp;
+	struct ib_uverbs_alloc_pd apd = {};
+	struct ib_uverbs_reg_mr rmr = {};
+	int fd, err, ret = 1;
+	unsigned int i;
+	void *buf;
+
+	buf = aligned_alloc(4096, 4096);
+	if (!buf)
+		return 1;
+	memset(buf, 0, 4096);
+	fd = open_uverbs(name);
+	if (fd < 0)
+		goto out_buf;
+	ctx_cmd.response = (uintptr_t)&ctx_resp;
+	err = uverbs_write(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &ctx_cmd,
+			   sizeof(ctx_cmd), NULL, sizeof(ctx_resp));
+	if (err) {
+		printf("get_context: error %d\n", err);
+		goto out_fd;
+	}
+	/* The PD of the MRs, allocated without driver data. */
+	apd.response = (uintptr_t)&pd_resp;
+	err = uverbs_write(fd, IB_USER_VERBS_CMD_ALLOC_PD, &apd, sizeof(apd),
+			   NULL, sizeof(pd_resp));
+	if (err) {
+		printf("alloc_pd: error %d\n", err);
+		goto out_fd;
+	}
+	rmr.response = (uintptr_t)&mr_resp;
+	rmr.start = (uintptr_t)buf;
+	rmr.length = 4096;
+	rmr.hca_va = (uintptr_t)buf;
+	rmr.pd_handle = pd_resp.pd_handle;
+	rmr.access_flags = IBV_ACCESS_LOCAL_WRITE;
+
+	for (i = 0; i < ARRAY_SIZE(tails); i++) {
+		try_driver_data(fd, "alloc_pd", IB_USER_VERBS_CMD_ALLOC_PD,
+				&apd, sizeof(apd), tails[i], sizeof(pd_resp),
+				IB_USER_VERBS_CMD_DEALLOC_PD, &pd_resp.pd_handle);
+		try_driver_data(fd, "reg_mr", IB_USER_VERBS_CMD_REG_MR,
+				&rmr, sizeof(rmr), tails[i], sizeof(mr_resp),
+				IB_USER_VERBS_CMD_DEREG_MR, &mr_resp.mr_handle);
+	}
+	ret = 0;
+out_fd:
+	close(fd);	/* what is left goes with the file */
+out_buf:
+	free(buf);
+	return ret;
 }
 
 /* A whole-string number in [min, max]; base 0 takes 0x... and 0... too. */
@@ -480,8 +722,9 @@ static int show_usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s pd DEV N | context DEV COMP_MASK |\n"
-		"       %*s mr DEV N SIZE ACCESS | mr-bad DEV | hold DEV SECONDS\n",
-		prog, (int)strlen(prog), "");
+		"       %*s mr DEV N SIZE ACCESS | mr-bad DEV | hold DEV SECONDS |\n"
+		"       %*s mr-cycle DEV N | mr-iova DEV LENGTH IOVA | udata DEV\n",
+		prog, (int)strlen(prog), "", (int)strlen(prog), "");
 	return 2;
 }
 
@@ -502,6 +745,18 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "mr-bad"))
 		return probe_mr_bad(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "mr-cycle")) {
+		if (!parse_num(argv[3], 1, 1 << 24, &n))
+			return show_usage(argv[0]);
+		return probe_mr_cycle(argv[2], n);
+	}
+	if (argc == 5 && !strcmp(argv[1], "mr-iova")) {
+		if (!parse_num(argv[3], 1, 1 << 24, &size))
+			return show_usage(argv[0]);
+		return probe_mr_iova(argv[2], size, strtoull(argv[4], NULL, 0));
+	}
+	if (argc == 3 && !strcmp(argv[1], "udata"))
+		return probe_udata(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "hold")) {
 		if (!parse_num(argv[3], 1, 3600, &n))
 			return show_usage(argv[0]);

@@ -3,6 +3,7 @@
  * Generic netlink plumbing shared by the project's tools (see genl.h).
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,56 @@ struct nlmsghdr *genl_msg(void *buf, uint16_t type, uint8_t cmd,
 	return nlh;
 }
 
+/* Send a request that asks for an ACK; its answers are read by genl_receive(). */
+void genl_send(struct nlmsghdr *nlh, struct reply *r)
+{
+	r->ext = NULL;
+	r->off = -1;
+	r->range = false;
+	nlh->nlmsg_flags |= NLM_F_ACK;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		die("send: %s", strerror(errno));
+}
+
+/*
+ * Run @cb on the messages that arrive until one ends the exchange (the
+ * ACK or error of the request, DONE, or @cb returning MNL_CB_STOP).
+ * @req_seq: sequence number the messages must carry (0: any, for
+ * notifications). @timeout_ms: -1 waits as long as it takes.
+ * Return: 0, -ETIMEDOUT, -EINTR (a signal while waiting), or -errno.
+ */
+int genl_receive(unsigned int req_seq, mnl_cb_t cb, struct reply *r,
+		 int timeout_ms)
+{
+	struct pollfd pfd = { .fd = mnl_socket_get_fd(nl), .events = POLLIN };
+	unsigned int portid = mnl_socket_get_portid(nl);
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {};
+	int ret;
+
+	/* With a control array, mnl has no defaults for these: set them all. */
+	ctl[NLMSG_NOOP] = noop_cb;
+	ctl[NLMSG_ERROR] = err_cb;
+	ctl[NLMSG_DONE] = done_cb;
+	ctl[NLMSG_OVERRUN] = overrun_cb;
+	do {
+		if (timeout_ms >= 0) {
+			ret = poll(&pfd, 1, timeout_ms);
+			if (ret < 0 && errno == EINTR)
+				return -EINTR;
+			if (ret < 0)
+				die("poll: %s", strerror(errno));
+			if (!ret)
+				return -ETIMEDOUT;
+		}
+		ret = mnl_socket_recvfrom(nl, rxbuf, sizeof(rxbuf));
+		if (ret <= 0)
+			die("receive: %s", strerror(errno));
+		ret = mnl_cb_run2(rxbuf, ret, req_seq, portid, cb, r,
+				  ctl, NLMSG_MIN_TYPE);
+	} while (ret > 0);
+	return ret < 0 ? -errno : 0;
+}
+
 /*
  * Send a request and run @cb on every answer; returns 0 or -errno. The
  * request stays intact (answers go to another buffer), so that an error
@@ -140,29 +191,8 @@ struct nlmsghdr *genl_msg(void *buf, uint16_t type, uint8_t cmd,
  */
 int genl_request(struct nlmsghdr *nlh, mnl_cb_t cb, struct reply *r)
 {
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {};
-	unsigned int portid = mnl_socket_get_portid(nl);
-	int ret;
-
-	r->ext = NULL;
-	r->off = -1;
-	r->range = false;
-	nlh->nlmsg_flags |= NLM_F_ACK;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		die("send: %s", strerror(errno));
-	/* With a control array, mnl has no defaults for these: set them all. */
-	ctl[NLMSG_NOOP] = noop_cb;
-	ctl[NLMSG_ERROR] = err_cb;
-	ctl[NLMSG_DONE] = done_cb;
-	ctl[NLMSG_OVERRUN] = overrun_cb;
-	do {
-		ret = mnl_socket_recvfrom(nl, rxbuf, sizeof(rxbuf));
-		if (ret <= 0)
-			die("receive: %s", strerror(errno));
-		ret = mnl_cb_run2(rxbuf, ret, nlh->nlmsg_seq, portid, cb, r,
-				  ctl, NLMSG_MIN_TYPE);
-	} while (ret > 0);
-	return ret < 0 ? -errno : 0;
+	genl_send(nlh, r);
+	return genl_receive(nlh->nlmsg_seq, cb, r, -1);
 }
 
 void genl_check(int err, struct reply *r, const char *what)

@@ -31,6 +31,9 @@ struct reply {
 
 struct nlmsghdr *genl_msg(void *buf, uint16_t type, uint8_t cmd,
 			  uint8_t version, uint16_t flags);
+void genl_send(struct nlmsghdr *nlh, struct reply *r);
+int genl_receive(unsigned int req_seq, mnl_cb_t cb, struct reply *r,
+		 int timeout_ms);
 int genl_request(struct nlmsghdr *nlh, mnl_cb_t cb, struct reply *r);
 void genl_check(int err, struct reply *r, const char *what);
 uint16_t genl_open(const char *family, const char *mcgrp, uint32_t *group);

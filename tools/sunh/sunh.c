@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <net/if.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -40,7 +41,7 @@ static void __attribute__((noreturn)) usage(void)
 		"  sunh subnet show\n"
 		"  sunh subnet del\n"
 		"  sunh set [hoplimit N] [forwarding on|off] [learning on|off]\n"
-		"           [ageing SECONDS] [udpport PORT]\n"
+		"           [ageing SECONDS] [udpport PORT] [echorate PER_SECOND]\n"
 		"  sunh forwarding on|off\n"
 		"  sunh route add|replace ADDR dev IFNAME lladdr MAC\n"
 		"  sunh route del ADDR\n"
@@ -63,14 +64,54 @@ static struct nlmsghdr *msg_start(uint16_t type, uint8_t cmd, uint16_t flags)
 /* Collect the top-level attributes of a sunh message. */
 static const struct nlattr *attrs[SUNH_A_MAX + 1];
 
+/* Payload length of the fixed-size attributes (0: any length). */
+static const uint8_t attr_len[SUNH_A_MAX + 1] = {
+	[SUNH_A_PREFIX4] = 4, [SUNH_A_PREFIX6] = 16, [SUNH_A_PREFIX_LEN] = 1,
+	[SUNH_A_ADDR_BITS] = 1, [SUNH_A_HOP_LIMIT] = 1,
+	[SUNH_A_FORWARDING] = 1, [SUNH_A_LEARNING] = 1, [SUNH_A_AGEING] = 4,
+	[SUNH_A_UDP_PORT] = 2, [SUNH_A_ETHERTYPE] = 2, [SUNH_A_ADDR] = 2,
+	[SUNH_A_IFINDEX] = 4, [SUNH_A_ORIGIN] = 1, [SUNH_A_AGE_MS] = 8,
+	[SUNH_A_PACKETS] = 8, [SUNH_A_BYTES] = 8, [SUNH_A_TCLASS] = 1,
+	[SUNH_A_SIZE] = 2, [SUNH_A_TIMEOUT_MS] = 4, [SUNH_A_SEQ] = 2,
+	[SUNH_A_SADDR] = 2, [SUNH_A_RTT_NS] = 8, [SUNH_A_REQ_HOP_LIMIT] = 1,
+	[SUNH_A_ECHO_RATE] = 4,
+};
+
+/* Attributes of the wrong size are ignored, as if absent. */
 static void parse(const struct nlmsghdr *nlh)
 {
 	struct nlattr *attr;
+	unsigned int t;
 
 	memset(attrs, 0, sizeof(attrs));
-	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(attr) <= SUNH_A_MAX)
-			attrs[mnl_attr_get_type(attr)] = attr;
+	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+		t = mnl_attr_get_type(attr);
+		if (t > SUNH_A_MAX ||
+		    (attr_len[t] && mnl_attr_get_payload_len(attr) != attr_len[t]))
+			continue;
+		attrs[t] = attr;
+	}
+}
+
+/* Values of attributes that may be missing (then 0). */
+static uint8_t get_u8(int t)
+{
+	return attrs[t] ? mnl_attr_get_u8(attrs[t]) : 0;
+}
+
+static uint16_t get_u16(int t)
+{
+	return attrs[t] ? mnl_attr_get_u16(attrs[t]) : 0;
+}
+
+static uint32_t get_u32(int t)
+{
+	return attrs[t] ? mnl_attr_get_u32(attrs[t]) : 0;
+}
+
+static uint64_t get_u64(int t)
+{
+	return attrs[t] ? mnl_attr_get_u64(attrs[t]) : 0;
 }
 
 static int parse_cb(const struct nlmsghdr *nlh, void *data)
@@ -141,6 +182,11 @@ static const char *const stat_names[__SUNH_STAT_MAX] = {
 	[SUNH_STAT_TX_DROP_NOMEM] = "tx_drop_nomem",
 	[SUNH_STAT_TX_DROP_DEV] = "tx_drop_dev",
 	[SUNH_STAT_RX_DROP_NO_DEV_ADDR] = "rx_drop_no_dev_addr",
+	[SUNH_STAT_RX_DROP_SRC_PATH] = "rx_drop_src_path",
+	[SUNH_STAT_FWD_DROP_NOT_DOMAIN] = "fwd_drop_not_domain",
+	[SUNH_STAT_TX_DROP_NOT_DOMAIN] = "tx_drop_not_domain",
+	[SUNH_STAT_RX_DROP_ECHO_RATELIMIT] = "rx_drop_echo_ratelimit",
+	[SUNH_STAT_RX_DROP_BAD_SRC_MAC] = "rx_drop_bad_src_mac",
 };
 
 /* ---- subnet and settings ---- */
@@ -164,32 +210,34 @@ static int config_cb(const struct nlmsghdr *nlh, void *data)
 		printf("{");
 		if (have)
 			printf("\"subnet\":\"%s/%u\",\"bits\":%u,", addr,
-			       mnl_attr_get_u8(attrs[SUNH_A_PREFIX_LEN]),
-			       mnl_attr_get_u8(attrs[SUNH_A_ADDR_BITS]));
+			       get_u8(SUNH_A_PREFIX_LEN),
+			       get_u8(SUNH_A_ADDR_BITS));
 		else
 			printf("\"subnet\":null,");
-		printf("\"hoplimit\":%u,\"forwarding\":%s,\"learning\":%s,\"ageing\":%u,\"udpport\":%u,\"ethertype\":%u}\n",
-		       mnl_attr_get_u8(attrs[SUNH_A_HOP_LIMIT]),
-		       mnl_attr_get_u8(attrs[SUNH_A_FORWARDING]) ? "true" : "false",
-		       mnl_attr_get_u8(attrs[SUNH_A_LEARNING]) ? "true" : "false",
-		       mnl_attr_get_u32(attrs[SUNH_A_AGEING]),
-		       mnl_attr_get_u16(attrs[SUNH_A_UDP_PORT]),
-		       mnl_attr_get_u16(attrs[SUNH_A_ETHERTYPE]));
+		printf("\"hoplimit\":%u,\"forwarding\":%s,\"learning\":%s,\"ageing\":%u,\"udpport\":%u,\"echorate\":%u,\"ethertype\":%u}\n",
+		       get_u8(SUNH_A_HOP_LIMIT),
+		       get_u8(SUNH_A_FORWARDING) ? "true" : "false",
+		       get_u8(SUNH_A_LEARNING) ? "true" : "false",
+		       get_u32(SUNH_A_AGEING),
+		       get_u16(SUNH_A_UDP_PORT),
+		       get_u32(SUNH_A_ECHO_RATE),
+		       get_u16(SUNH_A_ETHERTYPE));
 		return MNL_CB_OK;
 	}
 	if (have)
 		printf("subnet %s/%u bits %u\n", addr,
-		       mnl_attr_get_u8(attrs[SUNH_A_PREFIX_LEN]),
-		       mnl_attr_get_u8(attrs[SUNH_A_ADDR_BITS]));
+		       get_u8(SUNH_A_PREFIX_LEN),
+		       get_u8(SUNH_A_ADDR_BITS));
 	else
 		printf("subnet none\n");
-	printf("hoplimit %u forwarding %s learning %s ageing %u udpport %u ethertype 0x%04x\n",
-	       mnl_attr_get_u8(attrs[SUNH_A_HOP_LIMIT]),
-	       mnl_attr_get_u8(attrs[SUNH_A_FORWARDING]) ? "on" : "off",
-	       mnl_attr_get_u8(attrs[SUNH_A_LEARNING]) ? "on" : "off",
-	       mnl_attr_get_u32(attrs[SUNH_A_AGEING]),
-	       mnl_attr_get_u16(attrs[SUNH_A_UDP_PORT]),
-	       mnl_attr_get_u16(attrs[SUNH_A_ETHERTYPE]));
+	printf("hoplimit %u forwarding %s learning %s ageing %u udpport %u echorate %u ethertype 0x%04x\n",
+	       get_u8(SUNH_A_HOP_LIMIT),
+	       get_u8(SUNH_A_FORWARDING) ? "on" : "off",
+	       get_u8(SUNH_A_LEARNING) ? "on" : "off",
+	       get_u32(SUNH_A_AGEING),
+	       get_u16(SUNH_A_UDP_PORT),
+	       get_u32(SUNH_A_ECHO_RATE),
+	       get_u16(SUNH_A_ETHERTYPE));
 	return MNL_CB_OK;
 }
 
@@ -265,6 +313,9 @@ static int cmd_set(int argc, char **argv)
 		else if (matches(argv[0], "udpport"))
 			mnl_attr_put_u16(nlh, SUNH_A_UDP_PORT,
 					 get_num(argv[1], 65535, "UDP port"));
+		else if (matches(argv[0], "echorate"))
+			mnl_attr_put_u32(nlh, SUNH_A_ECHO_RATE,
+					 get_num(argv[1], UINT32_MAX, "echo rate"));
 		else
 			usage();
 		argc -= 2;
@@ -290,9 +341,9 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	if (!attrs[SUNH_A_ADDR])
 		return MNL_CB_OK;
 	if (attrs[SUNH_A_IFINDEX] &&
-	    !if_indextoname(mnl_attr_get_u32(attrs[SUNH_A_IFINDEX]), ifname))
+	    !if_indextoname(get_u32(SUNH_A_IFINDEX), ifname))
 		snprintf(ifname, sizeof(ifname), "if%u",
-			 mnl_attr_get_u32(attrs[SUNH_A_IFINDEX]));
+			 get_u32(SUNH_A_IFINDEX));
 	if (attrs[SUNH_A_LLADDR]) {
 		ha = mnl_attr_get_payload(attrs[SUNH_A_LLADDR]);
 		halen = mnl_attr_get_payload_len(attrs[SUNH_A_LLADDR]);
@@ -304,29 +355,29 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (json) {
 		printf("%s{\"addr\":%u,\"dev\":\"%s\"", route_count ? "," : "",
-		       mnl_attr_get_u16(attrs[SUNH_A_ADDR]), ifname);
+		       get_u16(SUNH_A_ADDR), ifname);
 		if (local) {
 			printf(",\"origin\":\"local\"}");
 		} else {
 			printf(",\"lladdr\":\"%s\",\"origin\":\"%s\",\"age_ms\":%" PRIu64
 			       ",\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
 			       mac,
-			       origin_name(mnl_attr_get_u8(attrs[SUNH_A_ORIGIN])),
-			       mnl_attr_get_u64(attrs[SUNH_A_AGE_MS]),
-			       mnl_attr_get_u64(attrs[SUNH_A_PACKETS]),
-			       mnl_attr_get_u64(attrs[SUNH_A_BYTES]));
+			       origin_name(get_u8(SUNH_A_ORIGIN)),
+			       get_u64(SUNH_A_AGE_MS),
+			       get_u64(SUNH_A_PACKETS),
+			       get_u64(SUNH_A_BYTES));
 		}
 	} else if (local) {
-		printf("%u dev %s local\n", mnl_attr_get_u16(attrs[SUNH_A_ADDR]),
+		printf("%u dev %s local\n", get_u16(SUNH_A_ADDR),
 		       ifname);
 	} else {
 		printf("%u dev %s lladdr %s %s age %.1fs packets %" PRIu64
 		       " bytes %" PRIu64 "\n",
-		       mnl_attr_get_u16(attrs[SUNH_A_ADDR]), ifname, mac,
-		       origin_name(mnl_attr_get_u8(attrs[SUNH_A_ORIGIN])),
-		       mnl_attr_get_u64(attrs[SUNH_A_AGE_MS]) / 1000.0,
-		       mnl_attr_get_u64(attrs[SUNH_A_PACKETS]),
-		       mnl_attr_get_u64(attrs[SUNH_A_BYTES]));
+		       get_u16(SUNH_A_ADDR), ifname, mac,
+		       origin_name(get_u8(SUNH_A_ORIGIN)),
+		       get_u64(SUNH_A_AGE_MS) / 1000.0,
+		       get_u64(SUNH_A_PACKETS),
+		       get_u64(SUNH_A_BYTES));
 	}
 	route_count++;
 	return MNL_CB_OK;
@@ -445,7 +496,8 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 		printf("{");
 	mnl_attr_for_each_nested(attr, nest) {
 		t = mnl_attr_get_type(attr);
-		if (!t || t > __SUNH_STAT_MAX || !stat_names[t - 1])
+		if (!t || t > __SUNH_STAT_MAX || !stat_names[t - 1] ||
+		    mnl_attr_get_payload_len(attr) != sizeof(uint64_t))
 			continue;
 		if (json)
 			printf("%s\"%s\":%" PRIu64, first ? "" : ",",
@@ -471,27 +523,67 @@ static int cmd_stats(int argc, char **argv)
 
 /* ---- ping ---- */
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 struct echo_reply {
+	unsigned int req_seq;	/* nlmsg_seq of the request */
+	bool got;
+	bool waiting;		/* the ACK is in: stop at the reply */
 	unsigned int saddr, seq, size, hop_limit, req_hop_limit, tclass;
 	double rtt_ms;
 };
 
+/* The notification that carries the reply of our request. */
 static int echo_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct echo_reply *e = ((struct reply *)data)->arg;
 
 	parse(nlh);
-	if (!attrs[SUNH_A_SADDR] || !attrs[SUNH_A_RTT_NS])
-		return MNL_CB_OK;
-	e->saddr = mnl_attr_get_u16(attrs[SUNH_A_SADDR]);
-	e->seq = mnl_attr_get_u16(attrs[SUNH_A_SEQ]);
-	e->size = mnl_attr_get_u16(attrs[SUNH_A_SIZE]);
-	e->hop_limit = mnl_attr_get_u8(attrs[SUNH_A_HOP_LIMIT]);
-	e->req_hop_limit = mnl_attr_get_u8(attrs[SUNH_A_REQ_HOP_LIMIT]);
-	if (attrs[SUNH_A_TCLASS])
-		e->tclass = mnl_attr_get_u8(attrs[SUNH_A_TCLASS]);
-	e->rtt_ms = mnl_attr_get_u64(attrs[SUNH_A_RTT_NS]) / 1e6;
-	return MNL_CB_OK;
+	if (nlh->nlmsg_seq != e->req_seq || !attrs[SUNH_A_SADDR] ||
+	    !attrs[SUNH_A_RTT_NS])
+		return MNL_CB_OK;	/* a late reply to an earlier request */
+	e->saddr = get_u16(SUNH_A_SADDR);
+	e->seq = get_u16(SUNH_A_SEQ);
+	e->size = get_u16(SUNH_A_SIZE);
+	e->hop_limit = get_u8(SUNH_A_HOP_LIMIT);
+	e->req_hop_limit = get_u8(SUNH_A_REQ_HOP_LIMIT);
+	e->tclass = get_u8(SUNH_A_TCLASS);
+	e->rtt_ms = get_u64(SUNH_A_RTT_NS) / 1e6;
+	e->got = true;
+	return e->waiting ? MNL_CB_STOP : MNL_CB_OK;
+}
+
+/*
+ * One echo: the kernel sends the request and returns; the reply comes
+ * later as a notification (it may even overtake the ACK).
+ */
+static int echo_once(struct nlmsghdr *nlh, struct echo_reply *e,
+		     struct reply *r, double wait)
+{
+	double deadline = now() + wait;
+	int err, left;
+
+	e->req_seq = nlh->nlmsg_seq;
+	genl_send(nlh, r);
+	err = genl_receive(0, echo_cb, r, -1);
+	if (err)
+		return err;
+	e->waiting = true;
+	while (!e->got) {
+		left = (deadline - now()) * 1000;
+		if (left <= 0)
+			return -ETIMEDOUT;
+		err = genl_receive(0, echo_cb, r, left);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 #define JSON_REPLY \
@@ -503,14 +595,6 @@ static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
 	interrupted = 1;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static int cmd_ping(int argc, char **argv)
@@ -583,7 +667,7 @@ static int cmd_ping(int argc, char **argv)
 		if (tclass)
 			mnl_attr_put_u8(nlh, SUNH_A_TCLASS, tclass);
 		sent++;
-		err = genl_request(nlh, echo_cb, &r);
+		err = echo_once(nlh, &e, &r, wait);
 		if (!err) {
 			received++;
 			sum += e.rtt_ms;
@@ -641,7 +725,7 @@ static uint16_t config_ethertype(void)
 
 	genl_check(genl_request(nlh, parse_cb, &r), &r, "config");
 	return attrs[SUNH_A_ETHERTYPE] ?
-		mnl_attr_get_u16(attrs[SUNH_A_ETHERTYPE]) : 0x88b5;
+		get_u16(SUNH_A_ETHERTYPE) : 0x88b5;
 }
 
 /* Send one frame with the SUNH EtherType and an arbitrary payload. */

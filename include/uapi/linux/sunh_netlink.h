@@ -4,7 +4,8 @@
  * Administration guide: Documentation/sunh.rst.
  *
  * All state is per network namespace. Commands that change state need
- * CAP_NET_ADMIN; SUNH_CMD_ECHO needs CAP_NET_RAW.
+ * CAP_NET_ADMIN over the namespace's user namespace; SUNH_CMD_ECHO needs
+ * CAP_NET_RAW over it.
  */
 #ifndef _UAPI_LINUX_SUNH_NETLINK_H
 #define _UAPI_LINUX_SUNH_NETLINK_H
@@ -20,7 +21,7 @@
  * @SUNH_CMD_UNSPEC: unused
  * @SUNH_CMD_CONFIG_GET: namespace configuration (subnet, hop limit, ...)
  * @SUNH_CMD_CONFIG_SET: change any of SUNH_A_HOP_LIMIT, SUNH_A_FORWARDING,
- *	SUNH_A_LEARNING, SUNH_A_AGEING, SUNH_A_UDP_PORT
+ *	SUNH_A_LEARNING, SUNH_A_AGEING, SUNH_A_UDP_PORT, SUNH_A_ECHO_RATE
  * @SUNH_CMD_SUBNET_SET: set the SUPERp subnet: SUNH_A_PREFIX4 or
  *	SUNH_A_PREFIX6, SUNH_A_PREFIX_LEN, optional SUNH_A_ADDR_BITS
  *	(default 12). Flushes the forwarding table.
@@ -34,12 +35,16 @@
  *	all dynamic (resolved and learned) entries, all entries if
  *	SUNH_A_ORIGIN is SUNH_ORIGIN_STATIC
  * @SUNH_CMD_STATS_GET: namespace counters in the nest SUNH_A_STATS
- * @SUNH_CMD_ECHO: send one echo request to SUNH_A_ADDR and wait for the
- *	reply (SUNH_A_TIMEOUT_MS, default 1000); the answer carries
- *	SUNH_A_SADDR, SUNH_A_SEQ, SUNH_A_RTT_NS, SUNH_A_HOP_LIMIT (of the
- *	reply as received here), SUNH_A_REQ_HOP_LIMIT (of the request as
- *	received by the peer), SUNH_A_TCLASS (of the reply as received: the
- *	peer echoes the request's), SUNH_A_SIZE. -ETIMEDOUT without a reply.
+ * @SUNH_CMD_ECHO: send one echo request to SUNH_A_ADDR and return at once
+ *	(the request never waits inside netlink). A reply from SUNH_A_ADDR
+ *	that arrives within SUNH_A_TIMEOUT_MS (default 1000) is sent to the
+ *	requesting socket as an unsolicited SUNH_CMD_ECHO message with the
+ *	request's nlmsg_seq, carrying SUNH_A_SADDR, SUNH_A_SEQ,
+ *	SUNH_A_RTT_NS, SUNH_A_HOP_LIMIT (of the reply as received here),
+ *	SUNH_A_REQ_HOP_LIMIT (of the request as received by the peer),
+ *	SUNH_A_TCLASS (of the reply as received: the peer echoes the
+ *	request's), SUNH_A_SIZE. No message comes without a reply; -EBUSY
+ *	when too many requests of the namespace are outstanding.
  * @__SUNH_CMD_MAX: internal
  */
 enum sunh_cmd {
@@ -84,7 +89,7 @@ enum sunh_cmd {
  * @SUNH_A_BYTES: bytes sent through an entry (u64)
  * @SUNH_A_STATS: nest of u64 counters, attribute type = enum sunh_stat + 1
  * @SUNH_A_TCLASS: traffic class of an echo request, or of its reply (u8)
- * @SUNH_A_SIZE: echo payload size in bytes, 8..1400 (u16)
+ * @SUNH_A_SIZE: echo payload size in bytes, 0..1400 (u16)
  * @SUNH_A_TIMEOUT_MS: how long to wait for an echo reply, 10..10000 (u32)
  * @SUNH_A_SEQ: echo sequence number (u16)
  * @SUNH_A_SADDR: SUNH address that answered an echo (u16)
@@ -93,6 +98,8 @@ enum sunh_cmd {
  * @SUNH_A_REPLACE: flag: SUNH_CMD_ROUTE_NEW may replace a static entry
  * @SUNH_A_FLUSH: flag: SUNH_CMD_ROUTE_DEL flushes the table
  * @SUNH_A_LOCAL: flag on a route dump entry whose address is local
+ * @SUNH_A_ECHO_RATE: echo replies this node sends per second at most
+ *	(u32, 0: no limit); requests beyond it are counted and not answered
  * @__SUNH_A_MAX: internal
  */
 enum sunh_attr {
@@ -126,6 +133,7 @@ enum sunh_attr {
 	SUNH_A_REPLACE,
 	SUNH_A_FLUSH,
 	SUNH_A_LOCAL,
+	SUNH_A_ECHO_RATE,
 
 	__SUNH_A_MAX
 };
@@ -183,6 +191,11 @@ enum sunh_stat {
 	SUNH_STAT_TX_DROP_NOMEM,
 	SUNH_STAT_TX_DROP_DEV,
 	SUNH_STAT_RX_DROP_NO_DEV_ADDR,
+	SUNH_STAT_RX_DROP_SRC_PATH,
+	SUNH_STAT_FWD_DROP_NOT_DOMAIN,
+	SUNH_STAT_TX_DROP_NOT_DOMAIN,
+	SUNH_STAT_RX_DROP_ECHO_RATELIMIT,
+	SUNH_STAT_RX_DROP_BAD_SRC_MAC,
 
 	__SUNH_STAT_MAX
 };

@@ -238,8 +238,10 @@ enum superp_param {
  *	timer 4.c, pdl_rtx_time_win and pdl_rtx_max_pkts)
  * @SUPERP_STAT_TX_PURE_ACK: pure ACKs sent (opcode 16, no PSN)
  * @SUPERP_STAT_TX_NACK: NACKs sent
- * @SUPERP_STAT_TX_BUSY: packets the device did not take (queue full;
- *	until the data path exists, every packet)
+ * @SUPERP_STAT_TX_BUSY: packets the device did not take (queue full)
+ * @SUPERP_STAT_TX_ERR: packets lost in transmission (any other transmit
+ *	error; until the data path exists, every packet)
+ * @SUPERP_STAT_TX_PROBE: ACK XID probes sent
  * @SUPERP_STAT_RX_PKTS: packets the engine received (before its checks)
  * @SUPERP_STAT_RX_DUP: duplicates received
  * @SUPERP_STAT_RX_HELD: packets held for in-order delivery
@@ -256,6 +258,8 @@ enum superp_conn_stat {
 	SUPERP_STAT_TX_PURE_ACK,
 	SUPERP_STAT_TX_NACK,
 	SUPERP_STAT_TX_BUSY,
+	SUPERP_STAT_TX_ERR,
+	SUPERP_STAT_TX_PROBE,
 	SUPERP_STAT_RX_PKTS,
 	SUPERP_STAT_RX_DUP,
 	SUPERP_STAT_RX_HELD,

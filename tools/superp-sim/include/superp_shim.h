@@ -144,6 +144,13 @@ static inline void bitmap_zero(unsigned long *a, unsigned int bits)
 	memset(a, 0, BITS_TO_LONGS(bits) * sizeof(long));
 }
 
+static inline void bitmap_clear(unsigned long *a, unsigned int start,
+				unsigned int bits)
+{
+	while (bits--)
+		__clear_bit(start++, a);
+}
+
 static inline bool bitmap_empty(const unsigned long *a, unsigned int bits)
 {
 	return find_next_bit(a, bits, 0) == bits;

@@ -6,16 +6,63 @@
 #ifndef SUPERP_H
 #define SUPERP_H
 
+#include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/netdevice.h>
+#include <linux/refcount.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/superp_wire.h>
+
+/*
+ * Kernel consumers hand ib_superp kernel virtual addresses as DMA addresses
+ * (ib_uses_virt_dma()), and the driver reaches user memory through the
+ * pages of an ib_umem: both need the core's virtual DMA support.
+ */
+#if !IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA)
+#error "ib_superp needs CONFIG_INFINIBAND_VIRT_DMA (a kernel without CONFIG_HIGHMEM)"
+#endif
 
 #define SUPERP_DRV_NAME		"ib_superp"
 #define SUPERP_LINK_TYPE	"superp"
 #define SUPERP_PORT		1
 #define SUPERP_GID_TBL_LEN	1024
 #define SUPERP_MAX_PD		0x7ffc
-#define SUPERP_MAX_MR		0x10000	/* MR table size; keys use 24 bits */
+#define SUPERP_MAX_MR		0x10000	/* MR table size: 16-bit index */
+#define SUPERP_MAX_PKEYS	1	/* the default P_Key only */
+
+/*
+ * The lkey of every kernel PD (IBK_LOCAL_DMA_LKEY): an SGE with this key
+ * names kernel virtual addresses directly. Never the key of an MR (see
+ * superp_mr.c) and never valid from user space or as an rkey.
+ */
+#define SUPERP_LOCAL_DMA_LKEY	0
+
+/*
+ * Remote atomics are not implemented yet: the device says so
+ * (IB_ATOMIC_NONE) and memory registration refuses remote atomic access
+ * (SUPERP_ATOMIC_ACCESS is what it adds to the accepted flags). The two
+ * change together; superp_mr.c checks that they agree.
+ */
+#define SUPERP_ATOMIC_CAP	IB_ATOMIC_NONE
+#define SUPERP_ATOMIC_ACCESS	0	/* IB_ACCESS_REMOTE_ATOMIC with atomics */
+
+/*
+ * The largest header stack beside a payload of the active MTU: IPv6 (40)
+ * + UDP (8) is larger than SUNH (8); then PDL (16), TAL (8) and the largest
+ * operation header (atomic compare-and-swap, 32). The active MTU is the
+ * largest IB MTU that fits in the netdev MTU minus this.
+ */
+#define SUPERP_MAX_OP_HLEN	32
+#define SUPERP_MAX_HDR_STACK	(40 + 8 + SUPERP_PDL_HLEN + SUPERP_TAL_HLEN + \
+				 SUPERP_MAX_OP_HLEN)
+
+/* The MR table of a device; superp_mr.c describes keys and lifetimes. */
+struct superp_mr_table {
+	struct xarray	xa;		/* index -> complete MR, under RCU */
+	u32		next;		/* cyclic allocation hint */
+	u16		*gen;		/* per index: generation of its last key */
+};
 
 struct superp_conns;
 
@@ -23,11 +70,15 @@ struct superp_dev {
 	struct ib_device	ibdev;
 	struct net_device	*ndev;		/* held with ndev_tracker */
 	netdevice_tracker	ndev_tracker;
-	struct list_head	list;		/* in superp_devs, under superp_devs_lock */
+	/* In superp_devs, under superp_devs_lock (superp_main.c), from
+	 * before registration to the end of superp_dealloc_driver().
+	 */
+	struct list_head	list;
+	bool			registered;	/* under superp_devs_lock */
+	bool			ndev_gone;	/* under superp_devs_lock */
+	bool			port_active;	/* last state announced; RTNL */
 	atomic_t		pd_count;	/* PDs allocated, up to SUPERP_MAX_PD */
-	struct xarray		mrs;		/* MR table, indexed by key >> 8 */
-	u32			mr_next;	/* next index to try */
-	atomic_t		mr_key;		/* low 8 bits of the next key */
+	struct superp_mr_table	mrs;
 	struct superp_conns	*conns;		/* superp_conn_table.c */
 };
 
@@ -48,11 +99,22 @@ struct superp_qp {
 	struct ib_qp	ibqp;
 };
 
+/*
+ * A memory region. Everything the data path reads is set before the MR is
+ * published in the table and does not change afterwards: key (ibmr.lkey,
+ * equal to ibmr.rkey), pd, access, iova, length, umem. ibmr.pd is filled in
+ * by the core after registration returns: use pd instead.
+ */
 struct superp_mr {
-	struct ib_mr	ibmr;
-	struct ib_umem	*umem;
-	int		access;
-	struct rcu_head	rcu;
+	struct ib_mr		ibmr;
+	struct ib_pd		*pd;
+	struct ib_umem		*umem;
+	u64			iova;
+	u64			length;
+	int			access;
+	refcount_t		ref;	/* the table's, plus one per lookup */
+	struct completion	unused;	/* ref reached zero */
+	struct rcu_head		rcu;
 };
 
 struct superp_ucontext {
@@ -69,14 +131,26 @@ static inline struct superp_mr *to_smr(struct ib_mr *ibmr)
 	return container_of(ibmr, struct superp_mr, ibmr);
 }
 
-int superp_register_device(struct superp_dev *sdev, const char *name);
-bool superp_is_ours(const struct ib_device *ibdev);
-bool superp_port_active(const struct superp_dev *sdev);
+/* superp_main.c: device life cycle */
+int superp_newlink(const char *ibdev_name, struct net_device *ndev);
 void superp_dealloc_driver(struct ib_device *ibdev);
 
-/* superp_mr.c */
-void superp_mr_table_init(struct superp_dev *sdev);
-void superp_mr_table_destroy(struct superp_dev *sdev);
+/* superp_verbs.c: the verbs device */
+int superp_register_device(struct superp_dev *sdev, const char *name);
+bool superp_port_active(const struct superp_dev *sdev);
+enum ib_mtu superp_active_mtu(unsigned int netdev_mtu);
+
+/* superp_mr.c: the MR table and key lookup (rules at the top of the file) */
+int superp_mr_table_init(struct superp_mr_table *t);
+void superp_mr_table_destroy(struct superp_mr_table *t);
+int superp_mr_publish(struct superp_mr_table *t, struct superp_mr *mr);
+void superp_mr_unpublish(struct superp_mr_table *t, struct superp_mr *mr);
+void superp_mr_wait_unused(struct superp_mr *mr);
+struct superp_mr *superp_mr_get(struct superp_mr_table *t, u32 key);
+void superp_mr_put(struct superp_mr *mr);
+bool superp_lkey_is_local_dma(const struct ib_pd *pd, u32 lkey);
+
+/* superp_mr.c: verbs */
 struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				 u64 iova, int access, struct ib_udata *udata);
 int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);

@@ -2,6 +2,11 @@
 /*
  * SUPERp engine: connection life cycle, event entry points, timer arming
  * and error events.
+ *
+ * Locking: none here; the caller serialises each connection's events
+ * (superp_engine.h). c->depth counts nested entries so that API calls made
+ * from callbacks only queue work, and the entry points refuse to run inside
+ * a callback of the same connection (-EDEADLK).
  */
 #include <linux/bitmap.h>
 #include <linux/build_bug.h>
@@ -17,7 +22,7 @@
 
 struct superp_layout {
 	size_t spsn, ixid, txid, bm, rq, held, iseq, size;
-	unsigned int wslots, tslots, wlongs, tlongs, seq_longs;
+	unsigned int wslots, tslots, wlongs, tlongs;
 };
 
 static size_t superp_al8(size_t n)
@@ -40,7 +45,6 @@ static void superp_layout(const struct superp_params *p, unsigned int flags,
 
 	l->wlongs = BITS_TO_LONGS(w);
 	l->tlongs = BITS_TO_LONGS(t);
-	l->seq_longs = BITS_TO_LONGS(p->tal_max_pkt_per_trans);
 	off = superp_al8(sizeof(struct superp_conn_cold));
 	l->wslots = ws;
 	l->tslots = ts;
@@ -58,7 +62,7 @@ static void superp_layout(const struct superp_params *p, unsigned int flags,
 	if (flags & SUPERP_CONN_ORDERED_RX)
 		off += ws * sizeof(struct superp_held);
 	l->iseq = off;
-	off += 2 * ts * l->seq_longs * sizeof(long);
+	off += BITS_TO_LONGS(2 * ts * p->tal_max_pkt_per_trans) * sizeof(long);
 	l->size = off;
 }
 
@@ -119,7 +123,6 @@ int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
 	c->tslots = l.tslots;
 	c->wlongs = l.wlongs;
 	c->tlongs = l.tlongs;
-	c->seq_longs = l.seq_longs;
 
 	c->ops = ops;
 	c->priv = priv;
@@ -139,6 +142,65 @@ int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_init);
+
+/**
+ * superp_mem_budget_init() - set up a device's connection memory budget.
+ * @b: the budget.
+ * @limit: bytes the device's connections may take together; 0: no limit.
+ */
+void superp_mem_budget_init(struct superp_mem_budget *b, unsigned long limit)
+{
+	atomic_long_set(&b->used, 0);
+	b->limit = limit;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mem_budget_init);
+
+/**
+ * superp_conn_init_budget() - superp_conn_init(), charged to a budget.
+ * @c: hot state (zeroed here).
+ * @b: the device's budget; superp_conn_release() gives the bytes back.
+ * @p: parameters (validated and copied).
+ * @ops: callbacks.
+ * @priv: user pointer, kept in c->priv.
+ * @local_cid: our CID.
+ * @remote_cid: the peer's CID, sent as DCID.
+ * @flags: SUPERP_CONN_ORDERED_RX to hold out-of-order packets.
+ * @why: set to a message for the user (netlink extack) on refusal.
+ *
+ * Return: 0, -EINVAL for invalid parameters (@why names one), -EDQUOT when
+ * the connection's memory (superp_conn_mem()) would exceed the budget, or
+ * -ENOMEM.
+ */
+int superp_conn_init_budget(struct superp_conn *c,
+			    struct superp_mem_budget *b,
+			    const struct superp_params *p,
+			    const struct superp_engine_ops *ops, void *priv,
+			    u16 local_cid, u16 remote_cid, unsigned int flags,
+			    const char **why)
+{
+	size_t need;
+	int ret;
+
+	if (superp_params_validate(p, why))
+		return -EINVAL;
+	need = superp_conn_mem(p, flags);
+	/* charge first: two connections racing for the last bytes */
+	if (atomic_long_add_return(need, &b->used) > b->limit && b->limit) {
+		atomic_long_sub(need, &b->used);
+		*why = "connection memory budget of the device exhausted";
+		return -EDQUOT;
+	}
+	ret = superp_conn_init(c, p, ops, priv, local_cid, remote_cid, flags);
+	if (ret) {
+		atomic_long_sub(need, &b->used);
+		*why = "out of memory";
+		return ret;
+	}
+	c->cold->budget = b;
+	c->cold->charged = need;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_init_budget);
 
 /**
  * superp_conn_set_base() - start a fresh connection at chosen sequence numbers.
@@ -205,6 +267,8 @@ void superp_conn_release(struct superp_conn *c)
 	if (!c->cold)
 		return;
 	superp_conn_stop(c, -ECONNRESET, false);
+	if (c->cold->budget)
+		atomic_long_sub(c->cold->charged, &c->cold->budget->used);
 	kvfree(c->cold);
 	c->cold = NULL;
 }
@@ -259,6 +323,9 @@ static void superp_conn_arm(struct superp_conn *c)
 		rtx = superp_tal_deadline(c);
 		if (rtx && (!at || rtx < at))
 			at = rtx;
+		rtx = superp_tal_probe_deadline(c);
+		if (rtx && (!at || rtx < at))
+			at = rtx;
 	}
 	if (at != c->cold->timer_at) {
 		c->cold->timer_at = at;
@@ -287,13 +354,16 @@ void superp_conn_end(struct superp_conn *c, u64 now)
  * @now: current time (ns).
  *
  * Return: 0 when the packet was accepted (or was a duplicate or pure ACK),
- * a negative error when it was dropped.
+ * a negative error when it was dropped; -EDEADLK (nothing done) when called
+ * from a callback of @c.
  */
 int superp_conn_rx(struct superp_conn *c, const struct superp_pkt *p,
 		   void *buf, u64 now)
 {
 	int ret;
 
+	if (c->depth)
+		return -EDEADLK;
 	if (c->state == SUPERP_ST_BROKEN) {
 		c->cold->stats.rx_dropped++;
 		return -ENOTCONN;
@@ -309,13 +379,17 @@ EXPORT_SYMBOL_IF_KUNIT(superp_conn_rx);
  * superp_conn_timer() - event "timer fired" (the deadline of arm_timer).
  * @c: the connection.
  * @now: current time (ns).
+ *
+ * Return: 0, or -EDEADLK (nothing done) when called from a callback of @c.
  */
-void superp_conn_timer(struct superp_conn *c, u64 now)
+int superp_conn_timer(struct superp_conn *c, u64 now)
 {
 	u64 at;
 
+	if (c->depth)
+		return -EDEADLK;
 	if (c->state == SUPERP_ST_BROKEN)
-		return;
+		return 0;
 	c->cold->timer_at = 0;
 	superp_conn_begin(c, now);
 	if (c->dack_at && now >= c->dack_at) {
@@ -323,12 +397,14 @@ void superp_conn_timer(struct superp_conn *c, u64 now)
 		c->flags |= SUPERP_CF_ACK_NOW;
 	}
 	superp_pdl_timer(c, now);
+	superp_tal_probe_timer(c, now);
 	at = superp_tal_deadline(c);
 	if (at && now >= at && c->state != SUPERP_ST_BROKEN) {
 		superp_event(c, SUPERP_EV_TRANS_TIMEOUT, c->unacked_ixid);
 		superp_conn_abort(c, -ETIMEDOUT);
 	}
 	superp_conn_end(c, now);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_timer);
 
@@ -337,12 +413,17 @@ EXPORT_SYMBOL_IF_KUNIT(superp_conn_timer);
  * room again after xmit returned -EBUSY.
  * @c: the connection.
  * @now: current time (ns).
+ *
+ * Return: 0, or -EDEADLK (nothing done) when called from a callback of @c.
  */
-void superp_conn_window_open(struct superp_conn *c, u64 now)
+int superp_conn_window_open(struct superp_conn *c, u64 now)
 {
+	if (c->depth)
+		return -EDEADLK;
 	c->flags &= ~SUPERP_CF_TX_BUSY;
 	superp_conn_begin(c, now);
 	superp_conn_end(c, now);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_window_open);
 

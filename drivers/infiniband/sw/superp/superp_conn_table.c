@@ -52,7 +52,7 @@ static void superp_ct_event(struct superp_conn *c, enum superp_event ev,
 
 /* No transaction can be submitted yet, so none completes. */
 static void superp_ct_complete(struct superp_conn *c, void *cookie,
-			       int status, u16 err)
+			       int status, u32 err)
 {
 }
 

@@ -3,11 +3,27 @@
  * SUPERp PDL/TAL engine: per-connection reliability (PDL) and transaction
  * (TAL) state machines, driven by events and free of verbs objects and skbs.
  * Documentation/superp-engine.rst describes procedures and decisions.
+ *
+ * Locking: the engine takes no lock, sleeps nowhere (except
+ * superp_conn_init()/create(), which allocate with GFP_KERNEL) and reads no
+ * clock. Its user serialises every call on one connection, with the
+ * connection's BH-safe lock (DESIGN.md section 10); calls on different
+ * connections may run in parallel. From inside a callback, only
+ * superp_submit(), superp_tal_reply(), superp_tal_error(), superp_tal_done()
+ * and superp_conn_set_rwin() may be called, on the same connection: they are
+ * queued and sent when the outermost event returns. superp_conn_rx(),
+ * superp_conn_timer() and superp_conn_window_open() called from a callback
+ * of the same connection return -EDEADLK (a half-updated connection);
+ * calling anything on another connection from a callback is the user's
+ * lock-order problem, so don't: a loopback xmit() queues the packet and
+ * delivers it to the peer's superp_conn_rx() after this connection's lock
+ * is dropped.
  */
 #ifndef SUPERP_ENGINE_H
 #define SUPERP_ENGINE_H
 
 #include <linux/types.h>
+#include <linux/atomic.h>
 #include <linux/cache.h>
 #include <rdma/superp_wire.h>
 
@@ -41,7 +57,8 @@ int superp_params_validate(const struct superp_params *p, const char **why);
 
 /**
  * struct superp_pkt - the fixed PDL and TAL header fields in host order.
- * @err: Transaction Error code (from its operation header; host only).
+ * @err: Transaction Error code of the packet's first operation, major << 16
+ *	| minor (wire: struct superp_terr_op; host only).
  * @flags: SUPERP_PKT_* (host only).
  */
 struct superp_pkt {
@@ -53,7 +70,7 @@ struct superp_pkt {
 	u16 xid;
 	u16 seqno;
 	u16 ack_xid;
-	u16 err;
+	u32 err;
 	u8 opcode;
 	u8 num_ops;
 	u8 eom;
@@ -62,6 +79,11 @@ struct superp_pkt {
 
 #define SUPERP_PKT_RTX		0x01	/* xmit: retransmission */
 #define SUPERP_PKT_REPLY	0x02	/* xmit: target reply packet */
+#define SUPERP_PKT_PROBE	0x04	/* xmit: ACK XID probe, headers only */
+#define SUPERP_PKT_CANCELLED	0x08	/* xmit: cancelled, headers only */
+
+/* A Transaction Error code: major << 16 | minor (enum superp_terr_*). */
+#define SUPERP_TERR(major, minor)	((u32)(major) << 16 | (minor))
 
 void superp_pkt_encode(const struct superp_pkt *p, struct superp_pdl_hdr *pdl,
 		       struct superp_tal_hdr *tal);
@@ -79,6 +101,23 @@ static inline bool superp_opcode_is_reply(u8 op)
 		return true;
 	}
 	return false;
+}
+
+/*
+ * The reply a request expects (RMA Read and keyed RDMA Read: Read Response;
+ * atomics: Atomic Response), or 0 (No-op, never a reply) when it has none.
+ */
+static inline u8 superp_opcode_reply_of(u8 op)
+{
+	switch (op) {
+	case SUPERP_OP_RMA_READ:
+	case SUPERP_OP_RDMA_READ:
+		return SUPERP_OP_READ_RESP;
+	case SUPERP_OP_ATOMIC_CAS:
+	case SUPERP_OP_ATOMIC_FADD:
+		return SUPERP_OP_ATOMIC_RESP;
+	}
+	return 0;
 }
 
 /* Initiator -> target opcodes. An opcode that is neither is unknown. */
@@ -145,9 +184,18 @@ struct superp_conn;
  * @target_request: a whole request arrived; reply with superp_tal_reply()
  *	or superp_tal_error(), now or later; return SUPERP_TGT_DONE when no
  *	reply is needed, SUPERP_TGT_PENDING otherwise.
- * @initiator_pkt: a reply packet of @cookie's transaction was accepted.
+ * @initiator_pkt: a reply packet of @cookie's transaction was accepted
+ *	(@cookie NULL: the transaction was cancelled, drop the data).
+ * @placed: optional; every reply packet of @cookie's transaction arrived
+ *	(a READ's data is placed) or a Transaction Error did; retirement
+ *	follows when the target's ACK XID covers it.
  * @complete: an initiator transaction retired (status 0, -EREMOTEIO with
- *	a Transaction Error code in @err, or the abort reason).
+ *	a Transaction Error code in @err, -EPROTO when the engine refused a
+ *	reply packet, or the abort reason).
+ * @target_done: optional; the engine holds nothing of target transaction
+ *	@xid any more: status 0 when it retired (its reply, @cookie's, was
+ *	acknowledged), -EREMOTEIO when it was answered with a Transaction
+ *	Error, or the abort reason when the connection stopped.
  * @tx_ready: superp_submit() may succeed again.
  */
 struct superp_engine_ops {
@@ -162,8 +210,11 @@ struct superp_engine_ops {
 	int (*target_request)(struct superp_conn *c, u16 xid, u8 opcode);
 	void (*initiator_pkt)(struct superp_conn *c, const struct superp_pkt *p,
 			      void *cookie, void *buf);
+	void (*placed)(struct superp_conn *c, void *cookie);
 	void (*complete)(struct superp_conn *c, void *cookie, int status,
-			 u16 err);
+			 u32 err);
+	void (*target_done)(struct superp_conn *c, u16 xid, void *cookie,
+			    int status);
 	void (*tx_ready)(struct superp_conn *c);
 };
 
@@ -190,33 +241,44 @@ struct superp_spsn {
 /* Initiator transaction (cold), indexed by XID % tal_trans_window. */
 struct superp_ixid {
 	void *cookie;
+	union {
+		struct {
+			u16 rx_cnt;	/* reply packets received */
+			u16 rx_num;	/* reply packets, from eom (0: ?) */
+		};
+		u32 err;	/* Transaction Error code, once RDONE */
+	};
 	u16 npkts;		/* request packets */
 	u16 sent;		/* request packets given a PSN */
 	u16 inflight;		/* request PSNs not yet acknowledged */
-	u16 rx_cnt;		/* reply packets received */
-	u16 rx_num;		/* reply packets, from eom (0: unknown) */
-	u16 err;		/* Transaction Error code */
+	u16 qp;			/* the user's tag, for fences */
 	u8 opcode;
 	u8 num_ops;
 	u8 flags;		/* SUPERP_IX_* */
 };
 
 #define SUPERP_IX_OPEN		0x01
-#define SUPERP_IX_REPLY		0x02	/* expects a reply (read) */
+#define SUPERP_IX_REPLY		0x02	/* expects a reply (read, atomic) */
 #define SUPERP_IX_ACKED		0x04	/* covered by ACK XID */
 #define SUPERP_IX_RDONE		0x08	/* all reply packets received */
 #define SUPERP_IX_ERROR		0x10	/* Transaction Error received */
 #define SUPERP_IX_INTERNAL	0x20	/* engine's own (Last NULL) */
+#define SUPERP_IX_BAD		0x40	/* a reply packet was refused */
+#define SUPERP_IX_CANCELLED	0x80	/* superp_cancel(): cookie forgotten */
 
 /* Target transaction (cold), indexed by XID % tal_trans_window. */
 struct superp_txid {
 	void *cookie;		/* reply's */
-	u16 num_packets;	/* request packets, from eom (0: unknown) */
-	u16 rcvd;		/* request packets received */
+	union {
+		struct {
+			u16 num_packets;	/* request packets, from eom */
+			u16 rcvd;		/* request packets received */
+		};
+		u32 err;	/* Transaction Error sent, once COMPLETE */
+	};
 	u16 rpl_npkts;
 	u16 rpl_sent;
 	u16 inflight;		/* reply PSNs not yet acknowledged */
-	u16 err;
 	u8 state;		/* SUPERP_TX_* */
 	u8 opcode;
 	u8 rpl_opcode;
@@ -234,7 +296,7 @@ struct superp_held {
 	void *buf;
 	u16 xid;
 	u16 seqno;
-	u16 err;
+	u32 err;
 	u8 opcode;
 	u8 eom_num_ops;
 };
@@ -247,12 +309,34 @@ struct superp_stats {
 	u64 tx_pure_ack;
 	u64 tx_nack;
 	u64 tx_busy;
+	u64 tx_err;		/* xmit failed other than -EBUSY: lost */
+	u64 tx_probe;		/* ACK XID probes */
 	u64 rx_pkts;
 	u64 rx_dup;
 	u64 rx_held;
 	u64 rx_dropped;
 	u64 delivered;
 };
+
+/**
+ * struct superp_mem_budget - memory the connections of one device may take.
+ * @used: bytes charged by live connections (hot and cold).
+ * @limit: bytes; 0 for no limit (still counted).
+ *
+ * The windows and packets per transaction multiply: about 1.1 MiB per
+ * connection with every parameter at its maximum, 4.4 GiB for 4096 of
+ * them. superp_conn_init_budget() refuses a connection that would exceed
+ * the budget with -EDQUOT.
+ */
+struct superp_mem_budget {
+	atomic_long_t used;
+	unsigned long limit;
+};
+
+/* A default for a device: 4096 default connections fit 16 times over. */
+#define SUPERP_MEM_BUDGET_DEFAULT	(256UL << 20)
+
+void superp_mem_budget_init(struct superp_mem_budget *b, unsigned long limit);
 
 /* Cold per-connection data, followed by the per-PSN/per-XID arrays. */
 struct superp_conn_cold {
@@ -263,7 +347,12 @@ struct superp_conn_cold {
 	u64 timer_at;		/* deadline armed with the user, 0: none */
 	u64 now;		/* time of the event being processed */
 	u64 ixid_progress;	/* when unacked_ixid last moved */
+	u64 probe_at;		/* next ACK XID probe, 0: none due */
+	u32 nprobe;		/* probes for the current left edge */
+	u16 last_qp;		/* tag of the last request packet sent */
 	size_t size;		/* bytes of this block */
+	struct superp_mem_budget *budget;	/* charged, or NULL */
+	size_t charged;		/* bytes charged to it */
 };
 
 #define SUPERP_CONN_ORDERED_RX	0x01	/* we deliver in PSN order */
@@ -286,7 +375,8 @@ struct superp_conn_cold {
 #define SUPERP_CF_LN_RCVD	0x0080	/* peer's Last NULL retired */
 #define SUPERP_CF_ORDERED	0x0100	/* hold out-of-order packets */
 #define SUPERP_CF_LN_PENDING	0x0200	/* Last NULL waits for an XID */
-#define SUPERP_CF_XID_DUE	0x0400	/* ACK XID needs a reliable carrier */
+#define SUPERP_CF_RWIN_HEARD	0x0400	/* the peer advertised a RWIN */
+#define SUPERP_CF_FENCE_WAIT	0x0800	/* a fence waits for a retirement */
 
 /**
  * struct superp_conn - hot per-connection state (two cache lines).
@@ -336,19 +426,24 @@ struct superp_conn {
 	u16 off_ixid;
 	u16 off_txid;
 	u16 off_bm;		/* bitmaps: sbm, rbm (window), ibm, cbm, tbm */
-	u16 off_iseq;		/* seqno bitmaps of ixid[], then of txid[] */
+	u16 off_iseq;		/* seqno bits of ixid[], then of txid[] */
 	u16 off_rq;		/* reply queue */
 	u16 off_held;		/* ordered connections only */
 	u16 wslots;		/* per-PSN slots: window rounded up to 2^n */
 	u16 tslots;		/* per-XID slots: tal_window rounded up to 2^n */
 	u8 wlongs;		/* longs per window bitmap */
 	u8 tlongs;		/* longs per transaction-window bitmap */
-	u8 seq_longs;		/* longs per seqno bitmap */
 } ____cacheline_aligned;
 
 int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
 		     const struct superp_engine_ops *ops, void *priv,
 		     u16 local_cid, u16 remote_cid, unsigned int flags);
+int superp_conn_init_budget(struct superp_conn *c,
+			    struct superp_mem_budget *b,
+			    const struct superp_params *p,
+			    const struct superp_engine_ops *ops, void *priv,
+			    u16 local_cid, u16 remote_cid, unsigned int flags,
+			    const char **why);
 void superp_conn_release(struct superp_conn *c);
 struct superp_conn *superp_conn_create(const struct superp_params *p,
 				       const struct superp_engine_ops *ops,
@@ -360,8 +455,8 @@ size_t superp_conn_mem(const struct superp_params *p, unsigned int flags);
 /* Events that drive a connection. All return after sending what they can. */
 int superp_conn_rx(struct superp_conn *c, const struct superp_pkt *p,
 		   void *buf, u64 now);
-void superp_conn_timer(struct superp_conn *c, u64 now);
-void superp_conn_window_open(struct superp_conn *c, u64 now);
+int superp_conn_timer(struct superp_conn *c, u64 now);
+int superp_conn_window_open(struct superp_conn *c, u64 now);
 
 /**
  * struct superp_xact - a transaction to submit.
@@ -369,6 +464,9 @@ void superp_conn_window_open(struct superp_conn *c, u64 now);
  * @npkts: request packets (1..tal_max_pkt_per_trans).
  * @num_ops: operations per packet.
  * @barrier: start only when every earlier transaction has retired.
+ * @fence: start only when every earlier transaction with the same @qp has
+ *	retired (IB fence: holds back this QP only).
+ * @qp: the user's tag for @fence, e.g. its QP number.
  * @cookie: handed back in xmit, initiator_pkt and complete.
  */
 struct superp_xact {
@@ -376,6 +474,8 @@ struct superp_xact {
 	u8 num_ops;
 	u16 npkts;
 	bool barrier;
+	bool fence;
+	u16 qp;
 	void *cookie;
 };
 
@@ -383,8 +483,11 @@ int superp_submit(struct superp_conn *c, const struct superp_xact *x,
 		  u16 *xid, u64 now);
 int superp_tal_reply(struct superp_conn *c, u16 xid, u8 opcode, u16 npkts,
 		     u8 num_ops, void *cookie, u64 now);
-int superp_tal_error(struct superp_conn *c, u16 xid, u16 err, u64 now);
+int superp_tal_error(struct superp_conn *c, u16 xid, u32 err, u64 now);
 int superp_tal_done(struct superp_conn *c, u16 xid, u64 now);
+unsigned int superp_cancel(struct superp_conn *c,
+			   bool (*match)(void *cookie, void *arg), void *arg,
+			   u64 now);
 void superp_conn_set_rwin(struct superp_conn *c, u16 rwin);
 int superp_conn_shutdown(struct superp_conn *c, u64 now);
 void superp_conn_abort(struct superp_conn *c, int reason);

@@ -93,19 +93,25 @@ static inline unsigned long *superp_tbm(const struct superp_conn *c)
 	return superp_cbm(c) + c->tlongs;		/* retired_tbitmap */
 }
 
-static inline unsigned long *superp_iseq(const struct superp_conn *c, u16 xid)
+/*
+ * Seqno bitmaps: tal_max_pkt_per_trans bits per XID slot, packed end to end
+ * in one bitmap (ixid[] slots, then txid[] slots), so that 32-packet
+ * transactions do not leave half of every long unused. The accessors give
+ * the bit where a slot's seqno 0 lives.
+ */
+static inline unsigned long *superp_seqbm(const struct superp_conn *c)
 {
-	unsigned long *b = superp_cold_at(c, c->off_iseq);
-
-	return b + (size_t)(xid & (c->tslots - 1)) * c->seq_longs;
+	return superp_cold_at(c, c->off_iseq);
 }
 
-static inline unsigned long *superp_tseq(const struct superp_conn *c, u16 xid)
+static inline size_t superp_iseq(const struct superp_conn *c, u16 xid)
 {
-	unsigned long *b = superp_cold_at(c, c->off_iseq);
+	return (size_t)(xid & (c->tslots - 1)) * c->max_pkts;
+}
 
-	b += (size_t)c->tslots * c->seq_longs;
-	return b + (size_t)(xid & (c->tslots - 1)) * c->seq_longs;
+static inline size_t superp_tseq(const struct superp_conn *c, u16 xid)
+{
+	return (size_t)(c->tslots + (xid & (c->tslots - 1))) * c->max_pkts;
 }
 
 static inline u16 *superp_rq(const struct superp_conn *c)
@@ -141,6 +147,7 @@ int superp_pdl_send(struct superp_conn *c, const struct superp_pkt *tmpl,
 		    void *cookie, u64 now);
 void superp_pdl_resend_unsent(struct superp_conn *c, u64 now);
 void superp_pdl_pure_ack(struct superp_conn *c, u64 now);
+void superp_pdl_probe(struct superp_conn *c, u64 now);
 void superp_pdl_nack(struct superp_conn *c, u32 psn, u64 now);
 int superp_pdl_rx(struct superp_conn *c, const struct superp_pkt *p,
 		  void *buf, u64 now);
@@ -157,5 +164,7 @@ void superp_tal_psn_acked(struct superp_conn *c,
 			  const struct superp_spsn *s);
 void superp_tal_pump(struct superp_conn *c, u64 now);
 void superp_tal_fail_all(struct superp_conn *c, int reason);
+u64 superp_tal_probe_deadline(struct superp_conn *c);
+void superp_tal_probe_timer(struct superp_conn *c, u64 now);
 
 #endif /* SUPERP_ENGINE_INT_H */

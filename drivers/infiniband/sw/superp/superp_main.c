@@ -2,15 +2,38 @@
 /*
  * ib_superp: module entry, `rdma link add ... type superp` and netdev events.
  *
- * Locking: superp_link_mutex serialises link creation (it is held across
- * ib_register_device(), which takes RTNL). superp_devs_lock is a leaf lock
- * that only guards the device list (module exit, and the netlink family's
- * lookups by name in superp_netlink.c). The netdev notifier
- * runs under RTNL and finds its device through the RDMA core's netdev map,
- * so it takes neither.
+ * Device life cycle. superp_devs lists every device of ours from before its
+ * registration until the very end of superp_dealloc_driver(); it is also
+ * our netdev -> device map (the core's ib_device_get_by_netdev() returns
+ * any driver's device on a netdev, e.g. rxe's beside ours). Listing before
+ * registering means that no unregistration (rdma link delete, netdev
+ * removal) can free a device that module exit would not find; unlisting
+ * last means that an empty list at module exit leaves no driver code
+ * running. A device that is listed but whose unregistration is under way
+ * is waited for by ib_unregister_device() (the core's unregistration_lock).
+ *
+ * Locking:
+ *  - superp_link_mutex serialises link creation with itself and with
+ *    module exit. It is held across ib_register_device(), which takes RTNL,
+ *    so the netdev notifier (under RTNL) never takes it.
+ *  - superp_devs_lock guards superp_devs and each device's registered and
+ *    ndev_gone flags. It nests inside RTNL (the notifier) and inside
+ *    superp_link_mutex; nothing takes RTNL or the link mutex under it.
+ *  - sdev->port_active is written by the notifier only, under RTNL.
+ *  - The netlink family (superp_netlink.c) finds devices by name in
+ *    superp_devs under superp_devs_lock and keeps one only through
+ *    ib_device_try_get(), which fails until registration completes.
+ *
+ * A netdev can go away while its device is being registered: the notifier
+ * then finds the device listed but not registered, cannot queue its
+ * unregistration (the core would refuse a device it has not registered)
+ * and sets ndev_gone instead; superp_newlink() unregisters the device as
+ * soon as registration returns.
  */
+#include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/rtnetlink.h>
 #include <rdma/rdma_netlink.h>
 
 #include "superp.h"
@@ -18,27 +41,29 @@
 #include "superp_netlink.h"
 
 LIST_HEAD(superp_devs);
-DEFINE_MUTEX(superp_devs_lock);	/* guards superp_devs (leaf) */
+DEFINE_MUTEX(superp_devs_lock);
 static DEFINE_MUTEX(superp_link_mutex);
 
-/* The superp device on @ndev, with a reference, or NULL. */
-static struct superp_dev *superp_get_by_netdev(struct net_device *ndev)
-{
-	struct ib_device *ibdev;
-
-	ibdev = ib_device_get_by_netdev(ndev, RDMA_DRIVER_UNKNOWN);
-	if (!ibdev)
-		return NULL;
-	if (!superp_is_ours(ibdev)) {
-		ib_device_put(ibdev);
-		return NULL;
-	}
-	return to_sdev(ibdev);
-}
-
-static int superp_newlink(const char *ibdev_name, struct net_device *ndev)
+/* Our device on @ndev, or NULL. Caller holds superp_devs_lock. */
+static struct superp_dev *superp_find_by_netdev(struct net_device *ndev)
 {
 	struct superp_dev *sdev;
+
+	lockdep_assert_held(&superp_devs_lock);
+	list_for_each_entry(sdev, &superp_devs, list)
+		if (sdev->ndev == ndev)
+			return sdev;
+	return NULL;
+}
+
+/*
+ * rdma link add NAME type superp netdev NDEV. Exported for the KUnit
+ * suite, which attaches a device the way the netlink command does.
+ */
+int superp_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	struct superp_dev *sdev;
+	bool gone;
 	int err;
 
 	if (ndev->type != ARPHRD_ETHER)
@@ -55,39 +80,62 @@ static int superp_newlink(const char *ibdev_name, struct net_device *ndev)
 		return -EINVAL;
 	}
 
-	mutex_lock(&superp_link_mutex);
-	sdev = superp_get_by_netdev(ndev);
-	if (sdev) {
-		ib_device_put(&sdev->ibdev);
-		err = -EEXIST;
-		goto unlock;
-	}
-
 	sdev = ib_alloc_device(superp_dev, ibdev);
-	if (!sdev) {
-		err = -ENOMEM;
-		goto unlock;
+	if (!sdev)
+		return -ENOMEM;
+	err = superp_mr_table_init(&sdev->mrs);
+	if (err) {
+		ib_dealloc_device(&sdev->ibdev);	/* not listed: no dealloc_driver */
+		return err;
 	}
 	sdev->ndev = ndev;
 	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);
-	INIT_LIST_HEAD(&sdev->list);
-	superp_mr_table_init(sdev);
+	/* Keeps *sdev readable below even if someone unregisters it. */
+	get_device(&sdev->ibdev.dev);
+
+	mutex_lock(&superp_link_mutex);
+	mutex_lock(&superp_devs_lock);
+	if (superp_find_by_netdev(ndev)) {
+		mutex_unlock(&superp_devs_lock);
+		err = -EEXIST;
+		goto err_unlisted;
+	}
+	sdev->port_active = superp_port_active(sdev);
+	list_add_tail(&sdev->list, &superp_devs);
+	mutex_unlock(&superp_devs_lock);
 
 	err = superp_conns_init(sdev);
 	if (!err)
 		err = superp_register_device(sdev, ibdev_name);
 	if (err) {
-		/* Calls superp_dealloc_driver(), which drops the netdev. */
+		/* Calls superp_dealloc_driver(): unlisted, netdev dropped. */
 		ib_dealloc_device(&sdev->ibdev);
-		goto unlock;
+		goto out;
 	}
+
 	mutex_lock(&superp_devs_lock);
-	list_add_tail(&sdev->list, &superp_devs);
+	sdev->registered = true;
+	gone = sdev->ndev_gone;
 	mutex_unlock(&superp_devs_lock);
-unlock:
+	if (gone) {
+		/* Harmless if a concurrent delete got there first. */
+		ib_unregister_device(&sdev->ibdev);
+		err = -ENODEV;
+	}
+out:
 	mutex_unlock(&superp_link_mutex);
+	put_device(&sdev->ibdev.dev);
+	return err;
+
+err_unlisted:
+	mutex_unlock(&superp_link_mutex);
+	put_device(&sdev->ibdev.dev);
+	netdev_put(ndev, &sdev->ndev_tracker);
+	superp_mr_table_destroy(&sdev->mrs);
+	ib_dealloc_device(&sdev->ibdev);	/* not listed: no dealloc_driver */
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_newlink);
 
 static struct rdma_link_ops superp_link_ops = {
 	.type = SUPERP_LINK_TYPE,
@@ -95,19 +143,20 @@ static struct rdma_link_ops superp_link_ops = {
 };
 
 /*
- * Called by the RDMA core when the device is unregistered, whichever way:
- * `rdma link delete`, the netdev going away, or module unload.
+ * Called by the RDMA core when the device is unregistered, whichever way
+ * (`rdma link delete`, the netdev going away, module unload), or when its
+ * registration failed. Unlisting is the last step: see the top of the file.
  */
 void superp_dealloc_driver(struct ib_device *ibdev)
 {
 	struct superp_dev *sdev = to_sdev(ibdev);
 
+	superp_conns_destroy(sdev);
+	superp_mr_table_destroy(&sdev->mrs);
+	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 	mutex_lock(&superp_devs_lock);
 	list_del_init(&sdev->list);
 	mutex_unlock(&superp_devs_lock);
-	superp_conns_destroy(sdev);
-	superp_mr_table_destroy(sdev);
-	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 }
 
 static void superp_port_event(struct superp_dev *sdev, enum ib_event_type type)
@@ -121,30 +170,51 @@ static void superp_port_event(struct superp_dev *sdev, enum ib_event_type type)
 	ib_dispatch_event(&ev);
 }
 
+/* Under RTNL and superp_devs_lock; the device is registered and held. */
+static void superp_port_changed(struct superp_dev *sdev)
+{
+	bool active = superp_port_active(sdev);
+
+	/* One event per change of state, not one per netdev event. */
+	if (active == sdev->port_active)
+		return;
+	sdev->port_active = active;
+	superp_port_event(sdev, active ? IB_EVENT_PORT_ACTIVE :
+			  IB_EVENT_PORT_ERR);
+}
+
 static int superp_netdev_event(struct notifier_block *nb, unsigned long event,
 			       void *ptr)
 {
 	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
 	struct superp_dev *sdev;
 
-	sdev = superp_get_by_netdev(ndev);
-	if (!sdev)
+	if (event != NETDEV_UNREGISTER && event != NETDEV_UP &&
+	    event != NETDEV_DOWN && event != NETDEV_CHANGE)
 		return NOTIFY_DONE;
 
-	switch (event) {
-	case NETDEV_UNREGISTER:
-		ib_unregister_device_queued(&sdev->ibdev);
-		break;
-	case NETDEV_UP:
-	case NETDEV_CHANGE:
-		superp_port_event(sdev, superp_port_active(sdev) ?
-				  IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
-		break;
-	case NETDEV_DOWN:
-		superp_port_event(sdev, IB_EVENT_PORT_ERR);
-		break;
+	mutex_lock(&superp_devs_lock);
+	sdev = superp_find_by_netdev(ndev);
+	if (!sdev)
+		goto out;
+	if (!sdev->registered) {
+		/* superp_newlink() is registering it: leave it a note. */
+		if (event == NETDEV_UNREGISTER)
+			sdev->ndev_gone = true;
+		else
+			sdev->port_active = superp_port_active(sdev);
+		goto out;
 	}
+	/* Fails only while the device is being unregistered: nothing to do. */
+	if (!ib_device_try_get(&sdev->ibdev))
+		goto out;
+	if (event == NETDEV_UNREGISTER)
+		ib_unregister_device_queued(&sdev->ibdev);
+	else
+		superp_port_changed(sdev);
 	ib_device_put(&sdev->ibdev);
+out:
+	mutex_unlock(&superp_devs_lock);
 	return NOTIFY_DONE;
 }
 
@@ -175,10 +245,12 @@ static void __exit superp_exit(void)
 	rdma_link_unregister(&superp_link_ops);
 
 	/*
-	 * Unregistering calls superp_dealloc_driver(), which unlinks sdev. A
-	 * device being unregistered from the work queue (its netdev went away)
-	 * is still listed: ib_unregister_device() waits for that to finish.
+	 * No link creation runs from here on. Every device still listed is
+	 * unregistered here, or, if its unregistration is already under way
+	 * (its netdev went away), waited for by ib_unregister_device(); it
+	 * unlists itself as the last step of superp_dealloc_driver().
 	 */
+	mutex_lock(&superp_link_mutex);
 	for (;;) {
 		mutex_lock(&superp_devs_lock);
 		sdev = list_first_entry_or_null(&superp_devs, struct superp_dev, list);
@@ -190,6 +262,7 @@ static void __exit superp_exit(void)
 		ib_unregister_device(&sdev->ibdev);
 		put_device(&sdev->ibdev.dev);
 	}
+	mutex_unlock(&superp_link_mutex);
 	superp_netlink_exit();
 	/*
 	 * Only now: unregistering the notifier replays DOWN and UNREGISTER

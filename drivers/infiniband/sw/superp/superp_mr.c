@@ -1,14 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ib_superp: memory regions. A user MR pins its pages (ib_umem) and gets a
- * key: the upper 24 bits index the device's MR table, the low 8 bits are a
- * per-device counter, so a stale key (from a deregistered MR whose index
- * was reused) does not match the new MR. lkey and rkey are the same key;
- * access flags decide what a remote peer may do with it.
+ * ib_superp: memory regions and the table that finds them by key.
  *
- * The MR structure is freed after an RCU grace period, so that the
- * receive path can look keys up without a lock.
+ * Keys. lkey and rkey of an MR are the same 32-bit key:
+ *
+ *   31      24 23                 8 7        0
+ *   +---------+--------------------+---------+
+ *   | gen 15-8|  table index 15-0  | gen 7-0 |
+ *   +---------+--------------------+---------+
+ *
+ * Each of the SUPERP_MAX_MR table slots keeps the 16-bit generation of the
+ * last key it handed out and bumps it on every reuse, skipping 0. So a key
+ * comes back only after its slot has been reused 65,535 times, however many
+ * other MRs are held, and a stale key presented meanwhile finds a slot that
+ * is empty or holds an MR with another key: it misses. Generation 0 is
+ * never handed out, so key 0 is free for SUPERP_LOCAL_DMA_LKEY, the local
+ * DMA lkey of kernel PDs, which is never looked up in the table.
+ *
+ * Lifetime rule: the memory behind a key outlives every user of the key.
+ *
+ *  - An MR is published in the table (xa_store()) only when complete:
+ *    every field the data path reads is set before, and never changes
+ *    after. Until then its slot is only reserved, and lookups miss.
+ *  - A lookup (superp_mr_get(), under RCU, any context) succeeds only with
+ *    the exact key, and takes a reference. The table holds one more.
+ *    References are short: the receive path holds one while it places one
+ *    packet, the transmit path while it builds one (pages put into an skb
+ *    hold page references of their own until the skb is freed). A work
+ *    request names keys, not MRs, and nothing holds a reference across a
+ *    return to user space.
+ *  - Deregistration unpublishes the MR (no new lookup can find it), drops
+ *    the table's reference and waits, in process context, until the last
+ *    lookup's reference is gone. Only then are the pages unpinned (which may
+ *    sleep); the structure itself is freed after an RCU grace period,
+ *    because a lookup may still be looking at it between xa_load() and its
+ *    refcount_inc_not_zero().
+ *
+ * Locking: the table's xa_lock (a plain spinlock) serialises reservation,
+ * publication and removal, all in process context. Lookups take no lock.
+ * A slot's generation is written only by the one thread that reserved the
+ * slot, while it holds xa_lock.
  */
+#include <kunit/visibility.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
 #include <linux/xarray.h>
 #include <rdma/ib_umem.h>
 
@@ -16,33 +51,153 @@
 
 /* Access flags ib_superp implements; the core has checked the combination. */
 #define SUPERP_MR_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
-			  IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
-			  IB_ACCESS_RELAXED_ORDERING)
+			  IB_ACCESS_REMOTE_READ | SUPERP_ATOMIC_ACCESS)
 
-void superp_mr_table_init(struct superp_dev *sdev)
+/* Remote atomic access exactly when the device announces atomics. */
+static_assert((SUPERP_ATOMIC_ACCESS == 0) == (SUPERP_ATOMIC_CAP == IB_ATOMIC_NONE));
+static_assert((SUPERP_ATOMIC_ACCESS & ~IB_ACCESS_REMOTE_ATOMIC) == 0);
+
+static u32 superp_mr_key(u32 index, u16 gen)
 {
-	xa_init_flags(&sdev->mrs, XA_FLAGS_ALLOC1);
+	return (u32)(gen >> 8) << 24 | index << 8 | (gen & 0xff);
 }
 
-/* Called when the device is freed: the core has deregistered every MR. */
-void superp_mr_table_destroy(struct superp_dev *sdev)
+static u32 superp_key_index(u32 key)
 {
-	WARN_ON(!xa_empty(&sdev->mrs));
-	xa_destroy(&sdev->mrs);
+	return key >> 8 & (SUPERP_MAX_MR - 1);
 }
 
-static int superp_mr_insert(struct superp_dev *sdev, struct superp_mr *mr)
+int superp_mr_table_init(struct superp_mr_table *t)
+{
+	t->gen = kvcalloc(SUPERP_MAX_MR, sizeof(*t->gen), GFP_KERNEL);
+	if (!t->gen)
+		return -ENOMEM;
+	xa_init_flags(&t->xa, XA_FLAGS_ALLOC);
+	t->next = 0;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_table_init);
+
+/* When the device is freed: the core has deregistered every MR. */
+void superp_mr_table_destroy(struct superp_mr_table *t)
+{
+	WARN_ON(!xa_empty(&t->xa));
+	xa_destroy(&t->xa);
+	kvfree(t->gen);
+	t->gen = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_table_destroy);
+
+/**
+ * superp_mr_publish - give @mr a key and make it visible to lookups
+ * @t: the device's MR table
+ * @mr: a complete MR: every field but the key set, and not to change
+ *
+ * Return: 0 with ibmr.lkey and ibmr.rkey set, or -ENOMEM when the table is
+ * full.
+ */
+int superp_mr_publish(struct superp_mr_table *t, struct superp_mr *mr)
 {
 	u32 index;
+	u16 gen;
 	int err;
 
-	err = xa_alloc_cyclic(&sdev->mrs, &index, mr,
-			      XA_LIMIT(1, SUPERP_MAX_MR), &sdev->mr_next,
-			      GFP_KERNEL);
-	if (err < 0)
+	refcount_set(&mr->ref, 1);
+	init_completion(&mr->unused);
+
+	xa_lock(&t->xa);
+	/* A NULL entry reserves the slot; xa_load() still returns NULL. */
+	err = __xa_alloc_cyclic(&t->xa, &index, NULL,
+				XA_LIMIT(0, SUPERP_MAX_MR - 1), &t->next,
+				GFP_KERNEL);
+	if (err < 0) {
+		xa_unlock(&t->xa);
 		return err == -EBUSY ? -ENOMEM : err;
-	mr->ibmr.lkey = index << 8 | (u8)atomic_inc_return(&sdev->mr_key);
+	}
+	gen = t->gen[index] + 1;
+	if (!gen)
+		gen = 1;
+	t->gen[index] = gen;
+	mr->ibmr.lkey = superp_mr_key(index, gen);
 	mr->ibmr.rkey = mr->ibmr.lkey;
+	/* Publish: the store orders every write to *mr before it. */
+	__xa_store(&t->xa, index, mr, GFP_KERNEL);
+	xa_unlock(&t->xa);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_publish);
+
+/*
+ * Takes @mr out of the table (lookups miss from now on) and drops the
+ * table's reference. The caller then waits with superp_mr_wait_unused().
+ */
+void superp_mr_unpublish(struct superp_mr_table *t, struct superp_mr *mr)
+{
+	xa_erase(&t->xa, superp_key_index(mr->ibmr.lkey));
+	superp_mr_put(mr);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_unpublish);
+
+/* Process context: returns once no lookup holds @mr any more. */
+void superp_mr_wait_unused(struct superp_mr *mr)
+{
+	wait_for_completion(&mr->unused);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_wait_unused);
+
+/**
+ * superp_mr_get - find the MR of a key and hold it
+ * @t: the device's MR table
+ * @key: an lkey or rkey as presented (by a work request or a peer)
+ *
+ * Any context; takes rcu_read_lock() itself. The caller still checks the
+ * MR's PD, access flags and bounds, and calls superp_mr_put() soon (see
+ * the lifetime rule above).
+ *
+ * Return: the MR, or NULL when no published MR has exactly this key.
+ */
+struct superp_mr *superp_mr_get(struct superp_mr_table *t, u32 key)
+{
+	struct superp_mr *mr;
+
+	rcu_read_lock();
+	mr = xa_load(&t->xa, superp_key_index(key));
+	if (mr && (mr->ibmr.lkey != key || !refcount_inc_not_zero(&mr->ref)))
+		mr = NULL;
+	rcu_read_unlock();
+	return mr;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_get);
+
+void superp_mr_put(struct superp_mr *mr)
+{
+	if (refcount_dec_and_test(&mr->ref))
+		complete(&mr->unused);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_put);
+
+/*
+ * Whether @lkey in a work request of a QP in @pd names kernel virtual
+ * addresses directly: only the local DMA lkey, and only for kernel PDs.
+ */
+bool superp_lkey_is_local_dma(const struct ib_pd *pd, u32 lkey)
+{
+	return lkey == SUPERP_LOCAL_DMA_LKEY && !pd->uobject;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_lkey_is_local_dma);
+
+/*
+ * reg_mr carries no driver data: trailing bytes are refused unless zero,
+ * as the ABI header promises.
+ */
+static int superp_mr_check_udata(struct ib_device *ibdev,
+				 struct ib_udata *udata)
+{
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen)) {
+		ibdev_dbg(ibdev, "reg_mr: unknown driver data\n");
+		return -EOPNOTSUPP;
+	}
 	return 0;
 }
 
@@ -51,14 +206,21 @@ struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 {
 	struct superp_dev *sdev = to_sdev(ibpd->device);
 	struct superp_mr *mr;
+	u64 last;
 	int err;
 
+	err = superp_mr_check_udata(&sdev->ibdev, udata);
+	if (err)
+		return ERR_PTR(err);
+	/* Optional bits are hints: a device may ignore any of them. */
+	access &= ~IB_ACCESS_OPTIONAL;
 	if (access & ~SUPERP_MR_ACCESS) {
 		ibdev_dbg(&sdev->ibdev, "reg_mr: unsupported access 0x%x\n",
 			  access & ~SUPERP_MR_ACCESS);
 		return ERR_PTR(-EOPNOTSUPP);
 	}
-	if (!length)
+	/* The last byte must have a device address: iova + length - 1. */
+	if (!length || check_add_overflow(iova, length - 1, &last))
 		return ERR_PTR(-EINVAL);
 
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
@@ -69,10 +231,13 @@ struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 		err = PTR_ERR(mr->umem);
 		goto err_free;
 	}
+	mr->pd = ibpd;
 	mr->access = access;
+	mr->iova = iova;
+	mr->length = length;
 	mr->ibmr.iova = iova;
 	mr->ibmr.length = length;
-	err = superp_mr_insert(sdev, mr);
+	err = superp_mr_publish(&sdev->mrs, mr);
 	if (err)
 		goto err_umem;
 	return &mr->ibmr;
@@ -89,7 +254,8 @@ int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct superp_dev *sdev = to_sdev(ibmr->device);
 	struct superp_mr *mr = to_smr(ibmr);
 
-	xa_erase(&sdev->mrs, ibmr->lkey >> 8);
+	superp_mr_unpublish(&sdev->mrs, mr);
+	superp_mr_wait_unused(mr);
 	ib_umem_release(mr->umem);
 	kfree_rcu(mr, rcu);
 	return 0;

@@ -24,7 +24,12 @@ const struct superp_params superp_default_params = {
 	.tal_trans_window	= 32,
 	.tal_max_pkt_per_trans	= 32,
 	.tal_max_ops_per_pkt	= 8,
-	.tal_transaction_timeout = 0,
+	/*
+	 * 10 s: a transaction that cannot finish (a request or reply packet
+	 * refused after the PDL acknowledged it) ends the connection rather
+	 * than holding both windows forever.
+	 */
+	.tal_transaction_timeout = 1000000000,
 };
 EXPORT_SYMBOL_IF_KUNIT(superp_default_params);
 

@@ -61,14 +61,21 @@ static void superp_pdl_fill_ack(struct superp_conn *c, struct superp_pkt *p)
 	c->flags &= ~SUPERP_CF_ACK_NOW;
 }
 
+/*
+ * Sending a packet 3. Only -EBUSY means "queue full, resume on
+ * window_open"; any other error (no route, no memory) loses this packet
+ * like the network would, and retransmission repairs it.
+ */
 static int superp_pdl_xmit(struct superp_conn *c, const struct superp_pkt *p,
 			   void *cookie)
 {
 	int ret = c->ops->xmit(c, p, cookie);
 
-	if (ret) {
+	if (ret == -EBUSY) {
 		c->cold->stats.tx_busy++;
 		c->flags |= SUPERP_CF_TX_BUSY | SUPERP_CF_ACK_NOW;
+	} else if (ret) {
+		c->cold->stats.tx_err++;
 	}
 	return ret;
 }
@@ -92,6 +99,16 @@ static void *superp_pdl_rebuild(struct superp_conn *c, u32 psn,
 		p->flags = SUPERP_PKT_REPLY;
 		p->err = t->err;
 		return t->cookie;
+	}
+	/*
+	 * A cancelled transaction's packet goes again as a No-op: whatever
+	 * the target holds of it, it then runs none of it (a No-op request,
+	 * or mixed opcodes refused with a Transaction Error).
+	 */
+	if (superp_ixid(c, s->xid)->flags & SUPERP_IX_CANCELLED) {
+		p->opcode = SUPERP_OP_NOOP;
+		p->num_ops = 0;
+		p->flags = SUPERP_PKT_CANCELLED;
 	}
 	return superp_ixid(c, s->xid)->cookie;
 }
@@ -142,19 +159,18 @@ int superp_pdl_send(struct superp_conn *c, const struct superp_pkt *tmpl,
 		   (p.eom ? SUPERP_SPSN_EOM : 0);
 	p.psn = psn;
 	superp_pdl_fill_ack(c, &p);
-	c->flags &= ~SUPERP_CF_XID_DUE;
 	s->ack_psn = p.ack_psn;
 	c->next_spsn = psn + 1;
 	c->cold->stats.tx_new++;
 	ret = superp_pdl_xmit(c, &p, cookie);
-	if (!ret)
+	if (ret != -EBUSY)
 		c->unsent_spsn = psn + 1;
 	return ret;
 }
 
 /* Retransmitting a packet: same PSN, fresh ACK fields and send time. */
-static void superp_pdl_retransmit(struct superp_conn *c, u32 psn, u64 now,
-				  u64 *counter)
+static int superp_pdl_retransmit(struct superp_conn *c, u32 psn, u64 now,
+				 u64 *counter)
 {
 	struct superp_spsn *s = superp_spsn(c, psn);
 	struct superp_pkt p;
@@ -163,12 +179,11 @@ static void superp_pdl_retransmit(struct superp_conn *c, u32 psn, u64 now,
 	cookie = superp_pdl_rebuild(c, psn, &p);
 	p.flags |= SUPERP_PKT_RTX;
 	superp_pdl_fill_ack(c, &p);
-	c->flags &= ~SUPERP_CF_XID_DUE;
 	s->sent = now;
 	s->tx_seq = ++c->tx_seq;
 	s->flags |= SUPERP_SPSN_RTX;
 	(*counter)++;
-	superp_pdl_xmit(c, &p, cookie);
+	return superp_pdl_xmit(c, &p, cookie);
 }
 
 /* Hand PSNs the device refused earlier to it again, in order. */
@@ -182,7 +197,7 @@ void superp_pdl_resend_unsent(struct superp_conn *c, u64 now)
 		cookie = superp_pdl_rebuild(c, c->unsent_spsn, &p);
 		superp_pdl_fill_ack(c, &p);
 		superp_spsn(c, c->unsent_spsn)->sent = now;
-		if (superp_pdl_xmit(c, &p, cookie))
+		if (superp_pdl_xmit(c, &p, cookie) == -EBUSY)
 			break;
 		c->unsent_spsn++;
 	}
@@ -196,6 +211,32 @@ void superp_pdl_pure_ack(struct superp_conn *c, u64 now)
 	p.psn = c->next_spsn;
 	superp_pdl_fill_ack(c, &p);
 	c->cold->stats.tx_pure_ack++;
+	/* not sent: try again after the delayed ACK time */
+	if (superp_pdl_xmit(c, &p, NULL) && !(c->flags & SUPERP_CF_TX_BUSY))
+		c->dack_at = now + superp_p(c)->pdl_delayed_ack_time *
+				   SUPERP_NSEC_PER_USEC;
+}
+
+/**
+ * superp_pdl_probe() - draw an ACK from the peer at once.
+ * @c: the connection; every PSN it sent is acknowledged.
+ * @now: current time.
+ *
+ * Sends a headers-only No-op with the PSN just below unacked_spsn, which
+ * the peer received: a duplicate, answered with an immediate ACK
+ * (Receiving a packet 1.a) carrying the peer's ACK XID, like a TCP
+ * keep-alive that repeats an acknowledged sequence number. It takes no PSN
+ * and reaches neither the peer's TAL nor any transaction.
+ */
+void superp_pdl_probe(struct superp_conn *c, u64 now)
+{
+	struct superp_pkt p = {
+		.opcode = SUPERP_OP_NOOP, .eom = 1, .flags = SUPERP_PKT_PROBE,
+	};
+
+	p.psn = c->unacked_spsn - 1;
+	superp_pdl_fill_ack(c, &p);
+	c->cold->stats.tx_probe++;
 	superp_pdl_xmit(c, &p, NULL);
 }
 
@@ -224,8 +265,9 @@ void superp_pdl_nack(struct superp_conn *c, u32 psn, u64 now)
 			p.sack |= 1U << i;
 	p.sack |= 1;
 	c->cold->stats.tx_nack++;
+	/* a NACK that cannot go is not repeated: the SACKs and timer repair */
 	if (c->ops->xmit(c, &p, NULL))
-		c->cold->stats.tx_busy++;
+		c->cold->stats.tx_err++;
 }
 
 /* Sending flow control 3.a: 1 new information, 0 old, <0 out of window. */
@@ -317,7 +359,7 @@ static void superp_pdl_ack(struct superp_conn *c, const struct superp_pkt *p,
 			   u64 now)
 {
 	unsigned long *sbm = superp_sbm(c);
-	u32 sack = p->sack, base = 0, d, i, o, n, inflight, reach, upto;
+	u32 sack = p->sack, base = 0, d, i, o, n, inflight, reach, upto, edge;
 
 	if (sack & 1) {
 		base = p->ack_psn - c->unacked_spsn;	/* 3.e.i */
@@ -337,15 +379,28 @@ static void superp_pdl_ack(struct superp_conn *c, const struct superp_pkt *p,
 	n = find_first_zero_bit(sbm, c->window);
 	if (n)
 		superp_pdl_slide(c, n, now);
+	/*
+	 * Receiver flow control 4. The right edge never moves back once the
+	 * peer advertised a window: an ACK with the same ACK PSN may be older
+	 * than the last one (reordered), and packets already sent stay
+	 * within the window they were sent in. A smaller RWIN takes effect as
+	 * the cumulative point moves.
+	 */
 	c->rwin_peer = min_t(u32, (u32)p->rwin + 1, c->window);
-	c->max_spsn = c->unacked_spsn + c->rwin_peer;
+	edge = c->unacked_spsn + c->rwin_peer;
+	if (!(c->flags & SUPERP_CF_RWIN_HEARD) ||
+	    psn_before(c->max_spsn, edge))
+		c->max_spsn = edge;
+	c->flags |= SUPERP_CF_RWIN_HEARD;
 	/*
 	 * Holes are known below a PSN SACKed within the reach of the SACK
-	 * field, or, for a NACK, everything below its ACK PSN.
+	 * field, or, for a NACK, everything below its ACK PSN; a NACK whose
+	 * PSN was the left edge (now slid past) names no hole.
 	 */
 	inflight = c->next_spsn - c->unacked_spsn;
 	if (p->sack & 1) {
-		upto = p->ack_psn - c->unacked_spsn;
+		upto = psn_before(p->ack_psn, c->unacked_spsn) ? 0 :
+		       p->ack_psn - c->unacked_spsn;
 	} else {
 		reach = min_t(u32, inflight, SUPERP_SACK_BITS);
 		upto = find_last_bit(sbm, reach);
@@ -539,14 +594,26 @@ void superp_pdl_timer(struct superp_conn *c, u64 now)
 	if (!at || now < at)
 		return;
 	s = superp_spsn(c, c->unacked_spsn);
+	/*
+	 * Nothing can be sent while the device queue is full: not a
+	 * retransmission, so not counted; window_open resumes sending.
+	 */
+	if (c->flags & SUPERP_CF_TX_BUSY) {
+		s->sent = now;
+		return;
+	}
 	if (s->nrtx >= prm->pdl_max_rtx) {		/* 4.a */
 		superp_conn_abort(c, -ETIMEDOUT);
 		return;
 	}
 	head_sent = s->sent;
 	s->nrtx++;					/* 4.b */
-	superp_pdl_retransmit(c, c->unacked_spsn, now,
-			      &c->cold->stats.tx_rtx_timer);
+	if (superp_pdl_retransmit(c, c->unacked_spsn, now,
+				  &c->cold->stats.tx_rtx_timer)) {
+		/* not sent (s->sent is now): wait another RTO, uncounted */
+		s->nrtx--;
+		return;
+	}
 	/*
 	 * A PSN that timed out before met heavy loss of data or ACKs: send
 	 * it twice, so that pdl_max_rtx measures reachability, not bad luck.

@@ -5,6 +5,7 @@
  * (superp_mr.c) work; the verbs that need the transport (QPs, CQs) answer
  * -EOPNOTSUPP until the PDL/TAL engine is wired in.
  */
+#include <kunit/visibility.h>
 #include <linux/etherdevice.h>
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
@@ -13,10 +14,31 @@
 
 #include "superp.h"
 
+/* The largest operation headers (wire-format.rst) fit the MTU reserve. */
+static_assert(sizeof(struct superp_atomic_cas_op) <= SUPERP_MAX_OP_HLEN);
+static_assert(sizeof(struct superp_atomic_fadd_op) <= SUPERP_MAX_OP_HLEN);
+static_assert(sizeof(struct superp_rdma_read_op) <= SUPERP_MAX_OP_HLEN);
+
 bool superp_port_active(const struct superp_dev *sdev)
 {
 	return netif_running(sdev->ndev) && netif_carrier_ok(sdev->ndev);
 }
+
+/*
+ * The largest IB MTU whose payload fits in a packet of @netdev_mtu bytes
+ * beside the largest header stack (SUPERP_MAX_HDR_STACK), as rxe derives
+ * its own; IB_MTU_256 if none does.
+ */
+enum ib_mtu superp_active_mtu(unsigned int netdev_mtu)
+{
+	enum ib_mtu mtu;
+
+	for (mtu = IB_MTU_4096; mtu > IB_MTU_256; mtu--)
+		if (ib_mtu_enum_to_int(mtu) + SUPERP_MAX_HDR_STACK <= netdev_mtu)
+			break;
+	return mtu;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_active_mtu);
 
 static int superp_query_device(struct ib_device *ibdev,
 			       struct ib_device_attr *attr,
@@ -33,7 +55,13 @@ static int superp_query_device(struct ib_device *ibdev,
 	attr->vendor_id = 0xffffff;	/* no OUI: software device */
 	attr->max_pd = SUPERP_MAX_PD;
 	attr->max_mr = SUPERP_MAX_MR;
-	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	attr->max_pkeys = SUPERP_MAX_PKEYS;
+	attr->atomic_cap = SUPERP_ATOMIC_CAP;
+	/*
+	 * Kernel PDs get SUPERP_LOCAL_DMA_LKEY: the core then needs no DMA MR
+	 * (get_dma_mr) for them.
+	 */
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG | IBK_LOCAL_DMA_LKEY;
 	return 0;
 }
 
@@ -46,14 +74,16 @@ static int superp_query_port(struct ib_device *ibdev, u32 port,
 	/* The caller has zeroed *attr. */
 	attr->gid_tbl_len = SUPERP_GID_TBL_LEN;
 	attr->max_msg_sz = 0x80000000;
-	attr->pkey_tbl_len = 1;
+	attr->pkey_tbl_len = SUPERP_MAX_PKEYS;
 	attr->max_mtu = IB_MTU_4096;
-	attr->active_mtu = ib_mtu_int_to_enum(sdev->ndev->mtu);
-	if (attr->active_mtu > attr->max_mtu)
-		attr->active_mtu = attr->max_mtu;
+	attr->active_mtu = superp_active_mtu(READ_ONCE(sdev->ndev->mtu));
 	if (superp_port_active(sdev)) {
 		attr->state = IB_PORT_ACTIVE;
 		attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	} else if (netif_running(sdev->ndev)) {
+		/* Up, no carrier: waiting for the link, as rxe reports it. */
+		attr->state = IB_PORT_DOWN;
+		attr->phys_state = IB_PORT_PHYS_STATE_POLLING;
 	} else {
 		attr->state = IB_PORT_DOWN;
 		attr->phys_state = IB_PORT_PHYS_STATE_DISABLED;
@@ -72,10 +102,16 @@ static int superp_get_port_immutable(struct ib_device *ibdev, u32 port,
 	err = ib_query_port(ibdev, port, &attr);
 	if (err)
 		return err;
-	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	/*
+	 * RoCE v2 style addressing (GIDs from the netdev's IP addresses) but,
+	 * until QP1 exists, neither MAD nor CM: the core's MAD agent and CM
+	 * would fail to open the port. No MAD support means no MAD size.
+	 */
+	immutable->core_cap_flags = RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP |
+				    RDMA_CORE_CAP_ETH_AH;
 	immutable->gid_tbl_len = attr.gid_tbl_len;
 	immutable->pkey_tbl_len = attr.pkey_tbl_len;
-	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	immutable->max_mad_size = 0;
 	return 0;
 }
 
@@ -142,11 +178,20 @@ static void superp_disassociate_ucontext(struct ib_ucontext *ibuc)
 {
 }
 
-/* PDs hold nothing yet, but max_pd is a promise: keep it. */
+/*
+ * PDs hold nothing yet, but max_pd is a promise: keep it. Kernel PDs use
+ * SUPERP_LOCAL_DMA_LKEY (the core sets it). alloc_pd carries no driver
+ * data: trailing bytes are refused unless zero, as the ABI promises.
+ */
 static int superp_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct superp_dev *sdev = to_sdev(ibpd->device);
 
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen)) {
+		ibdev_dbg(ibpd->device, "alloc_pd: unknown driver data\n");
+		return -EOPNOTSUPP;
+	}
 	if (atomic_inc_return(&sdev->pd_count) > SUPERP_MAX_PD) {
 		atomic_dec(&sdev->pd_count);
 		return -ENOMEM;
@@ -212,6 +257,10 @@ static int superp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return -EOPNOTSUPP;
 }
 
+/*
+ * Kernel PDs need no DMA MR (IBK_LOCAL_DMA_LKEY); the core asks for one
+ * only for IB_PD_UNSAFE_GLOBAL_RKEY, which ib_superp does not offer.
+ */
 static struct ib_mr *superp_get_dma_mr(struct ib_pd *ibpd, int access)
 {
 	return ERR_PTR(-EOPNOTSUPP);
@@ -252,11 +301,6 @@ static const struct ib_device_ops superp_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, superp_ucontext, ibuc),
 };
 
-bool superp_is_ours(const struct ib_device *ibdev)
-{
-	return ibdev->ops.dealloc_driver == superp_dealloc_driver;
-}
-
 /**
  * superp_register_device - register @sdev with the RDMA core as @name
  * @sdev: device allocated by ib_alloc_device(), with ndev set
@@ -273,7 +317,7 @@ int superp_register_device(struct superp_dev *sdev, const char *name)
 	ibdev->node_type = RDMA_NODE_IB_CA;
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = num_possible_cpus();
-	ibdev->local_dma_lkey = 0;
+	ibdev->local_dma_lkey = SUPERP_LOCAL_DMA_LKEY;
 	strscpy(ibdev->node_desc, "superp", sizeof(ibdev->node_desc));
 	addrconf_addr_eui48((unsigned char *)&ibdev->node_guid,
 			    sdev->ndev->dev_addr);

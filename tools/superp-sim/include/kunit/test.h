@@ -79,6 +79,8 @@ struct kunit_suite {
 	} while (0)
 #define KUNIT_ASSERT_EQ(t, a, b)  KUNIT_ASSERT_TRUE(t, (a) == (b))
 #define KUNIT_ASSERT_NOT_NULL(t, p) KUNIT_ASSERT_TRUE(t, (p) != NULL)
+#define KUNIT_ASSERT_NE(t, a, b)  KUNIT_ASSERT_TRUE(t, (a) != (b))
+#define KUNIT_ASSERT_GE(t, a, b)  KUNIT_ASSERT_TRUE(t, (a) >= (b))
 #define KUNIT_ASSERT_TRUE_MSG(t, c, fmt, ...)				\
 	do {								\
 		if (!(c)) {						\
