@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Connections on the wire between two guests: over SUNH, No-op
+# transactions (kunit/superp_null_probe.c) flow both ways at once and all
+# complete; the counters move (tx_new, rx_pkts, delivered) with nothing
+# dropped or lost; a soft shutdown on both ends (the spec's Last NULL
+# procedure) ends quiescent on both, and `superp monitor` shows it.
+# superp-topology: pair
+# superp-kernel: test
+# superp-timeout: 600
+. "$SUPERP_ROOT/selftests/lib.sh"
+
+me=$SUPERP_ID
+peer=$((3 - me))
+
+tap_begin
+
+# jq_true FILTER command...: the command's JSON output satisfies FILTER.
+jq_true() {
+	local filter=$1 out
+	shift
+	out=$("$@") || return 1
+	printf '%s\n' "$out" | jq -e "$filter" > /dev/null || { printf '%s\n' "$out"; return 1; }
+}
+
+conn() { superp -j -s conn show dev superp0 lcid "$1"; }
+
+# nulls LCID N [TIMEOUT_MS]: N No-op transactions on LCID, all completed.
+nulls() {
+	modprobe superp_null_probe dev=superp0 lcid="$1" count="$2" \
+		timeout_ms="${3:-60000}" || { dmesg | grep superp_null_probe | tail -3; return 1; }
+	rmmod superp_null_probe
+}
+
+# wait_state LCID STATE SECONDS: the connection reaches STATE in time.
+wait_state() {
+	local i=0
+	while [ $i -lt "$3" ]; do
+		conn "$1" | jq -e ".[0].state == \"$2\"" > /dev/null && return 0
+		sleep 1
+		i=$((i + 1))
+	done
+	conn "$1"
+	return 1
+}
+
+# flow LCID NAME: both guests send at once; counters; no drops anywhere.
+flow() {
+	barrier "$2-up"
+	check "$2: 500 No-op transactions complete" nulls "$1" 500
+	barrier "$2-sent"
+	tap_diag "$2: $(conn "$1" | jq -c '.[0].stats')"
+	check "$2: tx_new, rx_pkts and delivered moved, nothing lost or dropped" jq_true \
+		'.[0].stats | .tx_new >= 500 and .rx_pkts >= 500 and .delivered >= 500 and
+		 .tx_err == 0 and .rx_dropped == 0' conn "$1"
+	check "$2: no packet dropped on the device" jq_true \
+		'.[0].drops | add == 0' superp -j dev show superp0
+}
+
+# shutdown_both LCID NAME: soft shutdown on both ends, quiescent on both.
+shutdown_both() {
+	superp monitor > "/tmp/monitor-$2" 2>&1 &
+	mon=$!
+	sleep 1
+	barrier "$2-shutdown"
+	check "$2: soft shutdown" superp conn shutdown dev superp0 lcid "$1" soft
+	check "$2: quiescent" wait_state "$1" quiescent 10
+	barrier "$2-quiescent"
+	kill "$mon"
+	wait "$mon" 2>/dev/null
+	check "$2: monitor printed the quiescent event" \
+		grep -q "^superp0 lcid $1 event quiescent" "/tmp/monitor-$2"
+}
+
+check "modprobe ib_superp" modprobe ib_superp
+check "sunh subnet 10.23.0.0/16 bits 12" sunh subnet set 10.23.0.0/16 bits 12
+check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
+# SUNH resolves through ARP: make the peer's entry valid first.
+ping -c 1 -W 2 "$(guest_ip "$peer")" > /dev/null
+
+# TCG guests on a shared host stall for hundreds of milliseconds: the
+# spec's 20 ms retransmission timeout would break connections that work.
+slow="pdl_retrans_time_out 200000 pdl_max_rtx 8"
+
+# SUNH: the SUNH address is the host part of the guest's IP address.
+check "sunh: conn add lcid 1" superp conn add dev superp0 lcid 1 rcid 1 \
+	encap sunh local "$me" remote "$peer" $slow
+flow 1 sunh
+shutdown_both 1 sunh
+
+check "rdma link delete superp0" rdma link delete superp0
+check "rmmod ib_superp" rmmod ib_superp
+tap_exit
