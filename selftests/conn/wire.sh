@@ -1,13 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Connections on the wire between two guests: over SUNH, No-op
-# transactions (kunit/superp_null_probe.c) flow both ways at once and all
-# complete; the counters move (tx_new, rx_pkts, delivered) with nothing
-# dropped or lost; a soft shutdown on both ends (the spec's Last NULL
-# procedure) ends quiescent on both, and `superp monitor` shows it.
+# Connections on the wire between two guests: over SUNH, UDP/IPv4 and
+# UDP/IPv6, No-op transactions (kunit/superp_null_probe.c) flow both ways
+# at once and all complete; the counters move (tx_new, rx_pkts, delivered)
+# with nothing dropped or lost; a soft shutdown on both ends (the spec's
+# Last NULL procedure) ends quiescent on both, and `superp monitor` shows
+# it. The capture of the segment decodes with the project's dissector
+# without a malformed mark (wire_capture).
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 600
+# superp-capture: wire_capture
 . "$SUPERP_ROOT/selftests/lib.sh"
 
 me=$SUPERP_ID
@@ -81,12 +84,27 @@ ping -c 1 -W 2 "$(guest_ip "$peer")" > /dev/null
 # TCG guests on a shared host stall for hundreds of milliseconds: the
 # spec's 20 ms retransmission timeout would break connections that work.
 slow="pdl_retrans_time_out 200000 pdl_max_rtx 8"
+# Source ports (flow entropy, SUNH flow label) of our own: the capture
+# check tells the frames superp-gen crafts (flow label / port 2989) apart.
+sport() { echo $((50000 + $1)); }
 
 # SUNH: the SUNH address is the host part of the guest's IP address.
 check "sunh: conn add lcid 1" superp conn add dev superp0 lcid 1 rcid 1 \
-	encap sunh local "$me" remote "$peer" $slow
+	encap sunh local "$me" remote "$peer" sport "$(sport 1)" $slow
 flow 1 sunh
 shutdown_both 1 sunh
+
+check "udp4: conn add lcid 2" superp conn add dev superp0 lcid 2 rcid 2 \
+	encap udp4 local "$(guest_ip "$me")" remote "$(guest_ip "$peer")" \
+	sport "$(sport 2)" $slow
+flow 2 udp4
+shutdown_both 2 udp4
+
+check "udp6: fd00:23::$me on eth0" ip -6 addr add "fd00:23::$me/64" dev eth0 nodad
+check "udp6: conn add lcid 3" superp conn add dev superp0 lcid 3 rcid 3 \
+	encap udp6 local "fd00:23::$me" remote "fd00:23::$peer" sport "$(sport 3)" $slow
+flow 3 udp6
+shutdown_both 3 udp6
 
 check "rdma link delete superp0" rdma link delete superp0
 check "rmmod ib_superp" rmmod ib_superp
