@@ -5,8 +5,14 @@
 # at once and all complete; the counters move (tx_new, rx_pkts, delivered)
 # with nothing dropped or lost; a soft shutdown on both ends (the spec's
 # Last NULL procedure) ends quiescent on both, and `superp monitor` shows
-# it. The capture of the segment decodes with the project's dissector
-# without a malformed mark (wire_capture).
+# it. Under 10% loss (netem on both guests) every transaction still
+# completes and retransmissions are counted; when the peer vanishes (100%
+# loss) the connection breaks after pdl_max_rtx, its transactions fail
+# and `superp monitor` prints conn_broken with ETIMEDOUT. Frames crafted
+# with superp-gen (unknown DCID, wrong peer, wrong encapsulation,
+# malformed, short) are counted under their reason and dropped. The
+# capture of the segment decodes with the project's dissector without a
+# malformed mark (wire_capture).
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 600
@@ -105,6 +111,78 @@ check "udp6: conn add lcid 3" superp conn add dev superp0 lcid 3 rcid 3 \
 	encap udp6 local "fd00:23::$me" remote "fd00:23::$peer" sport "$(sport 3)" $slow
 flow 3 udp6
 shutdown_both 3 udp6
+
+# Loss: netem drops 10% of each guest's frames; retransmissions repair.
+check "loss: conn add lcid 4 (udp4)" superp conn add dev superp0 lcid 4 rcid 4 \
+	encap udp4 local "$(guest_ip "$me")" remote "$(guest_ip "$peer")" \
+	sport "$(sport 4)" $slow
+check "loss: netem loss 10% on eth0" tc qdisc add dev eth0 root netem loss 10%
+barrier loss-up
+check "loss: 300 No-op transactions complete" nulls 4 300 120000
+barrier loss-sent
+check "loss: netem removed" tc qdisc del dev eth0 root
+tap_diag "loss: $(conn 4 | jq -c '.[0].stats')"
+check "loss: retransmissions counted, every transaction delivered, still up" jq_true \
+	'.[0] | .state == "up" and .stats.delivered >= 300 and
+	 .stats.tx_rtx_timer + .stats.tx_rtx_fast + .stats.tx_rtx_proactive > 0' conn 4
+
+# A peer that vanishes: guest 1 loses every frame it sends; its connection
+# breaks after pdl_max_rtx retransmissions (50 ms, then doubling).
+check "vanish: conn add lcid 5 (sunh, pdl_max_rtx 3)" superp conn add dev superp0 \
+	lcid 5 rcid 5 encap sunh local "$me" remote "$peer" sport "$(sport 5)" \
+	pdl_retrans_time_out 50000 pdl_max_rtx 3
+barrier vanish-up
+if is_coordinator; then
+	superp monitor > /tmp/monitor-vanish 2>&1 &
+	mon=$!
+	sleep 1
+	check "vanish: netem loss 100% on eth0" tc qdisc add dev eth0 root netem loss 100%
+	check_fail "vanish: No-op transactions fail" nulls 5 10 30000
+	check "vanish: netem removed" tc qdisc del dev eth0 root
+	kill "$mon"
+	wait "$mon" 2>/dev/null
+	check "vanish: broken, conn_broken counted once" jq_true \
+		'.[0].state == "broken" and .[0].events.conn_broken == 1' conn 5
+	check "vanish: monitor printed conn_broken with ETIMEDOUT (110)" \
+		grep -q '^superp0 lcid 5 event conn_broken ([0-9]*) value 110$' /tmp/monitor-vanish
+	check "vanish: the transactions failed with ETIMEDOUT (-110)" sh -c \
+		'dmesg | grep -q "superp_null_probe: superp0 lcid 5: 10 submitted, 0 completed, 10 failed"'
+fi
+barrier vanish-done
+
+# Drop reasons: guest 1 crafts frames for guest 2 (flow label / UDP source
+# port 2989 mark them for the capture check); guest 2 counts each reason.
+drops() { superp -j dev show superp0 | jq ".[0].drops.$1"; }
+reasons="short malformed unknown_dcid wrong_peer wrong_encap"
+if ! is_coordinator; then
+	for r in $reasons; do
+		eval "before_$r=$(drops $r)"
+	done
+fi
+barrier drops-counted
+if is_coordinator; then
+	gen() { superp-gen -i eth0 --smac "52:54:00:23:00:0$me" --dmac "52:54:00:23:00:0$peer" "$@"; }
+	sunh="--saddr $me --daddr $peer --flow-label 2989"
+	ip4="--encap ipv4 --src-ip $(guest_ip "$me") --dst-ip $(guest_ip "$peer") --sport 2989"
+	check "craft: unknown DCID (60)" gen $sunh --dcid 60 --opcode noop --eom -n 3
+	check "craft: wrong peer (SUNH source 7 to lcid 1)" \
+		gen --saddr 7 --daddr "$peer" --flow-label 2989 --dcid 1 --opcode noop --eom -n 3
+	check "craft: wrong encapsulation (UDP/IPv4 to the SUNH lcid 1)" \
+		gen $ip4 --dcid 1 --opcode noop --eom -n 3
+	check "craft: malformed (reserved TAL bits)" gen $sunh --dcid 1 --opcode noop --tal-rsvd 1 -n 3
+	check "craft: short (cut inside the PDL, no Ethernet padding)" \
+		gen $sunh --dcid 1 --opcode noop --truncate 40 --no-pad -n 3
+fi
+barrier drops-sent
+if ! is_coordinator; then
+	sleep 1
+	for r in $reasons; do
+		eval "b=\$before_$r"
+		check "drops: $r counted" sh -c "[ \$(superp -j dev show superp0 | jq '.[0].drops.$r') -eq $((b + 3)) ]"
+	done
+	check "drops: no connection saw them" jq_true '.[0].stats.rx_dropped == 0' conn 1
+fi
+barrier drops-done
 
 check "rdma link delete superp0" rdma link delete superp0
 check "rmmod ib_superp" rmmod ib_superp

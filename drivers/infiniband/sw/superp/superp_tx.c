@@ -45,11 +45,18 @@ static struct superp_conn_entry *superp_entry(struct superp_conn *c)
 	return container_of(c, struct superp_conn_entry, conn);
 }
 
-/* Queue the hrtimer for the earlier of the deadline and a busy retry. */
+/*
+ * Queue the hrtimer for the earlier of the deadline and a busy retry. A
+ * broken connection sends nothing, so it retries nothing: the engine's
+ * last arm_timer(0), from superp_conn_release() after the final
+ * hrtimer_cancel(), must not queue the timer of an entry being freed.
+ */
 static void superp_timer_program(struct superp_conn_entry *e)
 {
 	u64 at = e->deadline, retry;
 
+	if (e->conn.state == SUPERP_ST_BROKEN)
+		e->tx_busy = false;
 	if (e->tx_busy) {
 		retry = ktime_get_ns() + SUPERP_TX_BUSY_RETRY_NS;
 		if (!at || retry < at)
