@@ -42,7 +42,9 @@
 #include "superp_netlink.h"
 #include "superp_rx.h"
 
+/* Every superp device, */
 LIST_HEAD(superp_devs);
+/* guarded by this mutex (process context only). */
 DEFINE_MUTEX(superp_devs_lock);
 static DEFINE_MUTEX(superp_link_mutex);
 
