@@ -276,6 +276,7 @@ static struct kunit_suite superp_datapath_suite = {
 	.name = "superp_datapath",
 	.test_cases = superp_datapath_cases,
 };
+
 kunit_test_suite(superp_datapath_suite);
 
 MODULE_DESCRIPTION("KUnit tests for ib_superp's skb data path");
