@@ -7,7 +7,7 @@
  * fixed headers read once, from any fragment layout, the Transaction
  * Error code from its operation header); bad headers get their drop
  * reason; superp_rx_peer_check() accepts only the connection's peer and
- * encapsulation.
+ * encapsulation; a stopped connection's timer stays unqueued.
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
@@ -261,6 +261,39 @@ static void dp_peer_check(struct kunit *test)
 			SUPERP_DROP_WRONG_ENCAP);
 }
 
+/*
+ * The engine's last arm_timer(0) on a stopped connection comes from
+ * superp_conn_release(), after the entry's final hrtimer_cancel(): with a
+ * busy retry pending it must not queue the timer again, which would fire
+ * on a freed entry.
+ */
+static void dp_broken_conn_timer_idle(struct kunit *test)
+{
+	struct superp_conn_addr a = { .encap = SUPERP_ENCAP_SUNH };
+	struct superp_conn_entry *e;
+	struct superp_dev *sdev;
+	bool active;
+
+	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	KUNIT_ASSERT_EQ(test, superp_conns_init(sdev), 0);
+	KUNIT_ASSERT_EQ(test, superp_conn_add(sdev, 1, 1, &a,
+					      &sdev->conns->defaults, NULL), 0);
+	rcu_read_lock();
+	e = superp_conn_lookup(sdev, 1);	/* nobody deletes it meanwhile */
+	rcu_read_unlock();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+
+	spin_lock_bh(&e->lock);
+	e->tx_busy = true;		/* the device refused a packet */
+	e->conn.state = SUPERP_ST_BROKEN;
+	e->conn.ops->arm_timer(&e->conn, 0);
+	active = hrtimer_active(&e->timer);
+	spin_unlock_bh(&e->lock);
+	superp_conns_destroy(sdev);
+	KUNIT_EXPECT_FALSE(test, active);
+}
+
 static struct kunit_case superp_datapath_cases[] = {
 	KUNIT_CASE(dp_noop_sunh_round_trip),
 	KUNIT_CASE(dp_pure_ack_udp),
@@ -269,6 +302,7 @@ static struct kunit_case superp_datapath_cases[] = {
 	KUNIT_CASE(dp_parse_fragments),
 	KUNIT_CASE(dp_parse_drops),
 	KUNIT_CASE(dp_peer_check),
+	KUNIT_CASE(dp_broken_conn_timer_idle),
 	{}
 };
 

@@ -75,6 +75,7 @@ int superp_conns_init(struct superp_dev *sdev)
 	sdev->conns = cs;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conns_init);
 
 /* After a grace period since @e was unpublished: only its timer may run. */
 static void superp_conn_entry_free(struct superp_conn_entry *e)
@@ -116,6 +117,7 @@ void superp_conns_destroy(struct superp_dev *sdev)
 	kfree(cs);
 	sdev->conns = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conns_destroy);
 
 /**
  * superp_conn_lookup() - the connection a received packet belongs to.
@@ -138,6 +140,7 @@ struct superp_conn_entry *superp_conn_lookup(struct superp_dev *sdev, u16 dcid)
 		return NULL;
 	return rcu_dereference(t->slot[array_index_nospec(dcid, t->size)]);
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_lookup);
 
 /**
  * superp_conn_add() - create a connection and publish it.
@@ -208,6 +211,7 @@ unlock:
 	kfree(e);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_add);
 
 /**
  * superp_conn_del() - unpublish a connection and free it after a grace
