@@ -58,14 +58,18 @@ static const char help[] =
 "%s"
 "\n"
 "    conn shutdown hard fails pending work and leaves the connection\n"
-"    broken until it is deleted; soft (the spec's Last NULL procedure) is\n"
-"    refused until the data path exists. monitor prints engine events as\n"
-"    they come. mesh up installs this node's connections to every other\n"
-"    node of FILE (format and CID rule: Documentation/superp-admin.rst);\n"
-"    mesh down removes them.\n"
+"    broken until it is deleted; soft (the spec's Last NULL procedure)\n"
+"    stops new work and ends quiescent on both sides once the peer's Last\n"
+"    NULL retired too. dev show -s (and -j) adds the device's counts of\n"
+"    received packets that reached no connection, by reason: short,\n"
+"    malformed, unknown_dcid, wrong_peer, wrong_encap. monitor prints\n"
+"    engine events as they come. mesh up installs this node's connections\n"
+"    to every other node of FILE (format and CID rule:\n"
+"    Documentation/superp-admin.rst); mesh down removes them.\n"
 "\n"
 "OPTIONS\n"
-"    -j  JSON output     -s  with counters (conn show)     -h  this text\n"
+"    -j  JSON output     -s  with counters (conn show, dev show)\n"
+"    -h  this text\n"
 "\n"
 "EXIT STATUS\n"
 "    0 on success, 1 on error (the kernel's errno and message are shown),\n"
@@ -308,28 +312,38 @@ static void print_params(const struct nlattr *nest)
 		printf("}");
 }
 
+/* A nest of u64 counters, attribute type = index in @names + 1. */
+static void print_u64_nest(const struct nlattr *nest, const char *key,
+			   const char *const *names, unsigned int n)
+{
+	const struct nlattr *a;
+	bool first = true;
+	unsigned int t;
+
+	printf(json ? ",\"%s\":{" : "\n    %s", key);
+	mnl_attr_for_each_nested(a, nest) {
+		t = mnl_attr_get_type(a);
+		if (!t || t > n)
+			continue;
+		printf(json ? "%s\"%s\":%" PRIu64 : "%s %s %" PRIu64,
+		       json && !first ? "," : "", names[t - 1],
+		       mnl_attr_get_u64(a));
+		first = false;
+	}
+	if (json)
+		printf("}");
+}
+
 static void print_counters(void)
 {
 	const struct nlattr *a, *e;
 	const char *name;
-	unsigned int t;
 	uint32_t count;
 	bool first = true;
 
-	if (attrs[SUPERP_A_STATS]) {
-		printf(json ? ",\"stats\":{" : "\n    stats");
-		mnl_attr_for_each_nested(a, attrs[SUPERP_A_STATS]) {
-			t = mnl_attr_get_type(a);
-			if (!t || t > __SUPERP_STAT_MAX)
-				continue;
-			printf(json ? "%s\"%s\":%" PRIu64 : "%s %s %" PRIu64,
-			       json && !first ? "," : "", stat_names[t - 1],
-			       mnl_attr_get_u64(a));
-			first = false;
-		}
-		if (json)
-			printf("}");
-	}
+	if (attrs[SUPERP_A_STATS])
+		print_u64_nest(attrs[SUPERP_A_STATS], "stats", stat_names,
+			       __SUPERP_STAT_MAX);
 	if (!attrs[SUPERP_A_EVENTS])
 		return;
 	first = true;
@@ -405,6 +419,14 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+static const char *const drop_names[__SUPERP_DROP_MAX] = {
+	[SUPERP_DROP_SHORT] = "short",
+	[SUPERP_DROP_MALFORMED] = "malformed",
+	[SUPERP_DROP_UNKNOWN_DCID] = "unknown_dcid",
+	[SUPERP_DROP_WRONG_PEER] = "wrong_peer",
+	[SUPERP_DROP_WRONG_ENCAP] = "wrong_encap",
+};
+
 /* A u64 attribute of the message parsed last, 0 when absent or malformed. */
 static uint64_t attr_u64(int type)
 {
@@ -428,6 +450,10 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	       mnl_attr_get_u64(attrs[SUPERP_A_EVENT_DROPS]),
 	       attr_u64(SUPERP_A_MEM_LIMIT), attr_u64(SUPERP_A_MEM_USED));
 	print_params(attrs[SUPERP_A_PARAMS]);
+	/* Received packets that reached no connection, by reason. */
+	if ((stats || json) && attrs[SUPERP_A_DROPS])
+		print_u64_nest(attrs[SUPERP_A_DROPS], "drops", drop_names,
+			       __SUPERP_DROP_MAX);
 	printf(json ? "}" : "\n");
 	nprinted++;
 	return MNL_CB_OK;

@@ -39,7 +39,8 @@
  * @SUPERP_CMD_DEV_GET: one device (SUPERP_A_DEV_NAME) or, as a dump, all
  *	superp devices: SUPERP_A_DEV_NAME, SUPERP_A_DEV_INDEX,
  *	SUPERP_A_IFINDEX, SUPERP_A_IFNAME, SUPERP_A_PARAMS (defaults of new
- *	connections), SUPERP_A_CONN_COUNT, SUPERP_A_EVENT_DROPS.
+ *	connections), SUPERP_A_CONN_COUNT, SUPERP_A_EVENT_DROPS,
+ *	SUPERP_A_DROPS.
  * @SUPERP_CMD_DEV_SET: change the defaults SUPERP_A_PARAMS of
  *	SUPERP_A_DEV_NAME; all or nothing. pdl_conn_per_xpu (the size of the
  *	CID table) changes only while the device has no connection (-EBUSY).
@@ -107,6 +108,8 @@ enum superp_cmd {
  * @SUPERP_A_MEM_LIMIT: bytes the device's connections may take (u64;
  *	0: no limit); a connection that would exceed it is refused
  * @SUPERP_A_MEM_USED: bytes its connections take now (u64, read only)
+ * @SUPERP_A_DROPS: nest of u64 counters of received packets that reached
+ *	no connection, attribute type = enum superp_drop_reason + 1 (read only)
  * @__SUPERP_A_MAX: internal
  */
 enum superp_attr {
@@ -142,6 +145,7 @@ enum superp_attr {
 	SUPERP_A_EVENT_DROPS,
 	SUPERP_A_MEM_LIMIT,
 	SUPERP_A_MEM_USED,
+	SUPERP_A_DROPS,
 
 	__SUPERP_A_MAX
 };
@@ -275,5 +279,31 @@ enum superp_conn_stat {
 };
 
 #define SUPERP_STAT_MAX (__SUPERP_STAT_MAX - 1)
+
+/**
+ * enum superp_drop_reason - why a received packet reached no connection,
+ * counted per device in SUPERP_A_DROPS. New reasons are appended: the
+ * values are ABI.
+ * @SUPERP_DROP_SHORT: fewer bytes than the PDL and TAL headers
+ * @SUPERP_DROP_MALFORMED: fixed headers the codec refuses (reserved TAL
+ *	bits, a pure ACK with operations or eom, a Transaction Error without
+ *	its operation header)
+ * @SUPERP_DROP_UNKNOWN_DCID: no connection has the packet's DCID
+ * @SUPERP_DROP_WRONG_PEER: the source address is not the connection's peer
+ * @SUPERP_DROP_WRONG_ENCAP: the packet came by another encapsulation than
+ *	the connection's (SUNH, UDP/IPv4, UDP/IPv6)
+ * @__SUPERP_DROP_MAX: internal
+ */
+enum superp_drop_reason {
+	SUPERP_DROP_SHORT,
+	SUPERP_DROP_MALFORMED,
+	SUPERP_DROP_UNKNOWN_DCID,
+	SUPERP_DROP_WRONG_PEER,
+	SUPERP_DROP_WRONG_ENCAP,
+
+	__SUPERP_DROP_MAX
+};
+
+#define SUPERP_DROP_MAX (__SUPERP_DROP_MAX - 1)
 
 #endif /* _UAPI_RDMA_SUPERP_NETLINK_H */

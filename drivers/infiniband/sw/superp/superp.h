@@ -12,6 +12,7 @@
 #include <linux/refcount.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/superp_netlink.h>
 #include <rdma/superp_wire.h>
 
 /*
@@ -80,6 +81,10 @@ struct superp_dev {
 	atomic_t		pd_count;	/* PDs allocated, up to SUPERP_MAX_PD */
 	struct superp_mr_table	mrs;
 	struct superp_conns	*conns;		/* superp_conn_table.c */
+	/* superp_rx.c: the receive path's netdev -> device list (RCU) */
+	struct hlist_node	rx_node;
+	/* packets that reached no connection, by enum superp_drop_reason */
+	atomic64_t		rx_drops[__SUPERP_DROP_MAX];
 };
 
 /* Every superp device; the netlink family looks devices up here by name. */

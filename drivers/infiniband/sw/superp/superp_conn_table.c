@@ -16,11 +16,13 @@
  * round; the engine's event callback runs under it and only allocates with
  * GFP_ATOMIC).
  *
- * Not wired yet: the engine's xmit callback fails with -ENOLINK and no
- * timer is armed. The data path (issue 11, next step) connects the
- * encapsulations and timers; until then a connection can be installed,
- * shown, aborted and removed, but sends nothing.
+ * An entry's engine callbacks and timer are superp_tx.c's; an entry is
+ * freed only after it was unpublished (or its table was), a grace period
+ * passed (no receive runs on it) and its timer was cancelled, in that
+ * order (superp_conn_entry_free()).
  */
+#include <kunit/visibility.h>
+#include <linux/ktime.h>
 #include <linux/nospec.h>
 #include <linux/slab.h>
 
@@ -29,39 +31,7 @@
 #include "superp.h"
 #include "superp_conn_table.h"
 #include "superp_netlink.h"
-
-/* Nothing is wired to a netdev yet: the data-path step fills this in. */
-static int superp_ct_xmit(struct superp_conn *c, const struct superp_pkt *p,
-			  void *cookie)
-{
-	return -ENOLINK;
-}
-
-/* No timer yet: with no packet sent, no deadline can matter. */
-static void superp_ct_arm_timer(struct superp_conn *c, u64 expires)
-{
-}
-
-/* Runs under the entry's lock, in any context (softirq included). */
-static void superp_ct_event(struct superp_conn *c, enum superp_event ev,
-			    u32 info)
-{
-	superp_netlink_event(container_of(c, struct superp_conn_entry, conn),
-			     ev, info);
-}
-
-/* No transaction can be submitted yet, so none completes. */
-static void superp_ct_complete(struct superp_conn *c, void *cookie,
-			       int status, u32 err)
-{
-}
-
-static const struct superp_engine_ops superp_ct_ops = {
-	.xmit = superp_ct_xmit,
-	.arm_timer = superp_ct_arm_timer,
-	.event = superp_ct_event,
-	.complete = superp_ct_complete,
-};
+#include "superp_tx.h"
 
 static struct superp_conn_table *superp_ct_alloc(u32 size)
 {
@@ -105,9 +75,12 @@ int superp_conns_init(struct superp_dev *sdev)
 	sdev->conns = cs;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conns_init);
 
+/* After a grace period since @e was unpublished: only its timer may run. */
 static void superp_conn_entry_free(struct superp_conn_entry *e)
 {
+	superp_conn_timer_cancel(e);
 	/* Pending transactions fail; nobody else can reach @e any more. */
 	superp_conn_release(&e->conn);
 	kfree(e);
@@ -144,6 +117,7 @@ void superp_conns_destroy(struct superp_dev *sdev)
 	kfree(cs);
 	sdev->conns = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conns_destroy);
 
 /**
  * superp_conn_lookup() - the connection a received packet belongs to.
@@ -166,6 +140,7 @@ struct superp_conn_entry *superp_conn_lookup(struct superp_dev *sdev, u16 dcid)
 		return NULL;
 	return rcu_dereference(t->slot[array_index_nospec(dcid, t->size)]);
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_lookup);
 
 /**
  * superp_conn_add() - create a connection and publish it.
@@ -201,6 +176,7 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 	if (!e)
 		return -ENOMEM;
 	spin_lock_init(&e->lock);
+	superp_conn_timer_init(e);
 	e->sdev = sdev;
 	e->addr = *addr;
 
@@ -219,8 +195,8 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 	}
 	params.pdl_conn_per_xpu = t->size;
 	err = superp_conn_init_budget(&e->conn, &cs->budget, &params,
-				      &superp_ct_ops, NULL, lcid, rcid, flags,
-				      &why);
+				      &superp_conn_engine_ops, NULL, lcid,
+				      rcid, flags, &why);
 	if (err) {
 		/* Names the parameter, or says the budget is exhausted. */
 		if (extack)
@@ -235,6 +211,7 @@ unlock:
 	kfree(e);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_add);
 
 /**
  * superp_conn_del() - unpublish a connection and free it after a grace
@@ -351,6 +328,29 @@ static struct superp_conn_entry *superp_ct_get(struct superp_conns *cs,
 					 lockdep_is_held(&cs->lock));
 }
 
+/* Hard (@soft false) or soft shutdown of @lcid's connection. */
+static int superp_conn_stop_cid(struct superp_dev *sdev, u16 lcid, bool soft)
+{
+	struct superp_conns *cs = sdev->conns;
+	struct superp_conn_entry *e;
+	int err = -ENOENT;
+
+	mutex_lock(&cs->lock);
+	e = superp_ct_get(cs, lcid);
+	if (e) {
+		spin_lock_bh(&e->lock);
+		if (soft) {
+			err = superp_conn_shutdown(&e->conn, ktime_get_ns());
+		} else {
+			err = e->conn.state == SUPERP_ST_BROKEN ? -ENOTCONN : 0;
+			superp_conn_abort(&e->conn, -ECONNRESET);
+		}
+		spin_unlock_bh(&e->lock);
+	}
+	mutex_unlock(&cs->lock);
+	return err;
+}
+
 /**
  * superp_conn_abort_cid() - hard shutdown: pending work fails, the
  * connection is broken and stays installed until deleted.
@@ -361,20 +361,21 @@ static struct superp_conn_entry *superp_ct_get(struct superp_conns *cs,
  */
 int superp_conn_abort_cid(struct superp_dev *sdev, u16 lcid)
 {
-	struct superp_conns *cs = sdev->conns;
-	struct superp_conn_entry *e;
-	int err = -ENOENT;
+	return superp_conn_stop_cid(sdev, lcid, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_abort_cid);
 
-	mutex_lock(&cs->lock);
-	e = superp_ct_get(cs, lcid);
-	if (e) {
-		spin_lock_bh(&e->lock);
-		err = e->conn.state == SUPERP_ST_BROKEN ? -ENOTCONN : 0;
-		superp_conn_abort(&e->conn, -ECONNRESET);
-		spin_unlock_bh(&e->lock);
-	}
-	mutex_unlock(&cs->lock);
-	return err;
+/**
+ * superp_conn_shutdown_cid() - soft shutdown: the spec's Last NULL
+ * procedure; the connection ends quiescent (SUPERP_EV_QUIESCENT).
+ * @sdev: the device.
+ * @lcid: the connection's local CID.
+ *
+ * Return: 0, -ENOENT, or -EINVAL when the connection is not up.
+ */
+int superp_conn_shutdown_cid(struct superp_dev *sdev, u16 lcid)
+{
+	return superp_conn_stop_cid(sdev, lcid, true);
 }
 
 /**

@@ -6,6 +6,7 @@
 #ifndef SUPERP_CONN_TABLE_H
 #define SUPERP_CONN_TABLE_H
 
+#include <linux/hrtimer.h>
 #include <linux/in6.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
@@ -33,15 +34,21 @@ struct superp_conn_addr {
  * struct superp_conn_entry - one installed connection.
  * @conn: the engine's state (first: it is cache-line aligned).
  * @lock: serialises the engine's events on @conn (BH-safe: the receive
- *	path will run in softirq).
+ *	path runs in softirq), and @deadline and @tx_busy.
  * @sdev: the device.
  * @addr: addressing, immutable once published.
+ * @timer: the engine's deadline and busy retries (superp_tx.c).
+ * @deadline: the engine's deadline (ns), 0 for none.
+ * @tx_busy: the device refused a packet: retry shortly.
  */
 struct superp_conn_entry {
 	struct superp_conn conn;
 	spinlock_t lock;		/* engine events on @conn */
 	struct superp_dev *sdev;
 	struct superp_conn_addr addr;
+	struct hrtimer timer;
+	u64 deadline;
+	bool tx_busy;
 };
 
 /* A table of 1..4096 slots, replaced whole when its size changes. */
@@ -91,6 +98,7 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 		    struct netlink_ext_ack *extack);
 int superp_conn_del(struct superp_dev *sdev, u16 lcid);
 int superp_conn_abort_cid(struct superp_dev *sdev, u16 lcid);
+int superp_conn_shutdown_cid(struct superp_dev *sdev, u16 lcid);
 int superp_conn_info(struct superp_dev *sdev, u32 *lcid, bool next,
 		     struct superp_conn_info *ci);
 u32 superp_conns_defaults(struct superp_dev *sdev, struct superp_params *p);

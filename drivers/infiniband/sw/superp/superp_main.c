@@ -38,7 +38,9 @@
 
 #include "superp.h"
 #include "superp_conn_table.h"
+#include "superp_encap.h"
 #include "superp_netlink.h"
+#include "superp_rx.h"
 
 /* Every superp device, */
 LIST_HEAD(superp_devs);
@@ -91,6 +93,7 @@ int superp_newlink(const char *ibdev_name, struct net_device *ndev)
 		return err;
 	}
 	sdev->ndev = ndev;
+	INIT_HLIST_NODE(&sdev->rx_node);
 	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);
 	/* Keeps *sdev readable below even if someone unregisters it. */
 	get_device(&sdev->ibdev.dev);
@@ -107,8 +110,10 @@ int superp_newlink(const char *ibdev_name, struct net_device *ndev)
 	mutex_unlock(&superp_devs_lock);
 
 	err = superp_conns_init(sdev);
-	if (!err)
+	if (!err) {
+		superp_rx_dev_add(sdev);
 		err = superp_register_device(sdev, ibdev_name);
+	}
 	if (err) {
 		/* Calls superp_dealloc_driver(): unlisted, netdev dropped. */
 		ib_dealloc_device(&sdev->ibdev);
@@ -153,6 +158,8 @@ void superp_dealloc_driver(struct ib_device *ibdev)
 {
 	struct superp_dev *sdev = to_sdev(ibdev);
 
+	/* superp_conns_destroy()'s grace period ends the receive path's use */
+	superp_rx_dev_del(sdev);
 	superp_conns_destroy(sdev);
 	superp_mr_table_destroy(&sdev->mrs);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
@@ -228,16 +235,29 @@ static int __init superp_init(void)
 {
 	int err;
 
-	err = register_netdevice_notifier(&superp_netdev_nb);
+	/* Receivers first: until a device exists they find none and drop. */
+	err = superp_sunh_init();
 	if (err)
 		return err;
+	err = superp_udp_init();
+	if (err)
+		goto err_sunh;
+	err = register_netdevice_notifier(&superp_netdev_nb);
+	if (err)
+		goto err_udp;
 	err = superp_netlink_init();
-	if (err) {
-		unregister_netdevice_notifier(&superp_netdev_nb);
-		return err;
-	}
+	if (err)
+		goto err_notifier;
 	rdma_link_register(&superp_link_ops);
 	return 0;
+
+err_notifier:
+	unregister_netdevice_notifier(&superp_netdev_nb);
+err_udp:
+	superp_udp_exit();
+err_sunh:
+	superp_sunh_exit();
+	return err;
 }
 
 static void __exit superp_exit(void)
@@ -272,6 +292,8 @@ static void __exit superp_exit(void)
 	 * before their device went away.
 	 */
 	unregister_netdevice_notifier(&superp_netdev_nb);
+	superp_udp_exit();
+	superp_sunh_exit();
 }
 
 module_init(superp_init);

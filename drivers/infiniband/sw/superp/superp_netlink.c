@@ -228,6 +228,23 @@ static int superp_nl_put_params(struct sk_buff *msg,
 	return 0;
 }
 
+/* Packets that reached no connection, by reason (attribute = reason + 1). */
+static int superp_nl_put_drops(struct sk_buff *msg, struct superp_dev *sdev)
+{
+	struct nlattr *nest = nla_nest_start(msg, SUPERP_A_DROPS);
+	int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < __SUPERP_DROP_MAX; i++)
+		if (nla_put_u64_64bit(msg, i + 1,
+				      atomic64_read(&sdev->rx_drops[i]),
+				      SUPERP_A_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 static int superp_nl_put_dev(struct sk_buff *msg, struct superp_dev *sdev)
 {
 	struct superp_params p;
@@ -246,6 +263,7 @@ static int superp_nl_put_dev(struct sk_buff *msg, struct superp_dev *sdev)
 			      SUPERP_A_PAD) ||
 	    nla_put_u64_64bit(msg, SUPERP_A_MEM_LIMIT, limit, SUPERP_A_PAD) ||
 	    nla_put_u64_64bit(msg, SUPERP_A_MEM_USED, used, SUPERP_A_PAD) ||
+	    superp_nl_put_drops(msg, sdev) ||
 	    superp_nl_put_params(msg, &p))
 		return -EMSGSIZE;
 	return 0;
@@ -493,27 +511,26 @@ static int superp_nl_conn_shutdown(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
 	struct superp_dev *sdev;
+	bool soft;
+	u16 lcid;
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, SUPERP_A_LCID) ||
 	    GENL_REQ_ATTR_CHECK(info, SUPERP_A_SHUTDOWN))
 		return -EINVAL;
-	if (nla_get_u8(tb[SUPERP_A_SHUTDOWN]) == SUPERP_SHUTDOWN_SOFT) {
-		/*
-		 * The Last NULL exchange needs packets; until the data path
-		 * sends them, a soft shutdown would never end.
-		 */
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[SUPERP_A_SHUTDOWN],
-				    "soft shutdown needs the data path, which is not there yet (use hard)");
-		return -EOPNOTSUPP;
-	}
+	soft = nla_get_u8(tb[SUPERP_A_SHUTDOWN]) == SUPERP_SHUTDOWN_SOFT;
 	sdev = superp_nl_dev(info);
 	if (IS_ERR(sdev))
 		return PTR_ERR(sdev);
-	err = superp_conn_abort_cid(sdev, nla_get_u16(tb[SUPERP_A_LCID]));
+	lcid = nla_get_u16(tb[SUPERP_A_LCID]);
+	err = soft ? superp_conn_shutdown_cid(sdev, lcid) :
+		     superp_conn_abort_cid(sdev, lcid);
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[SUPERP_A_LCID],
 				    "no connection with this local CID");
+	else if (err == -EINVAL)
+		NL_SET_ERR_MSG(info->extack,
+			       "connection not up (shutting down, quiescent or broken)");
 	else if (err == -ENOTCONN)
 		NL_SET_ERR_MSG(info->extack, "connection already broken");
 	ib_device_put(&sdev->ibdev);

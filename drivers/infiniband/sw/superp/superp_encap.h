@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ib_superp: the encapsulations, SUNH (superp_sunh.c) and UDP/IPv4 and
+ * UDP/IPv6 (superp_udp.c). Each receives into superp_rx() and sends a
+ * packet built by superp_tx_build() to a connection's peer.
+ */
+#ifndef SUPERP_ENCAP_H
+#define SUPERP_ENCAP_H
+
+#include <linux/skbuff.h>
+
+struct superp_conn_entry;
+
+/*
+ * Send @skb (skb->data at the PDL header, always consumed) to @e's peer.
+ * Return: 0, -ENOBUFS when the device queue is full, or another errno
+ * when the packet was lost.
+ */
+int superp_sunh_xmit(struct superp_conn_entry *e, struct sk_buff *skb);
+int superp_udp_xmit(struct superp_conn_entry *e, struct sk_buff *skb);
+
+int superp_sunh_init(void);
+void superp_sunh_exit(void);
+int superp_udp_init(void);
+void superp_udp_exit(void);
+
+#endif /* SUPERP_ENCAP_H */

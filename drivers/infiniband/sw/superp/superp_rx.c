@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_superp: receive, common to every encapsulation. superp_sunh.c and
+ * superp_udp.c strip their headers and call superp_rx() in NET_RX softirq
+ * with skb->data at the PDL header; here the fixed headers are parsed once
+ * (header bytes only, never a linearized skb), the device is found by the
+ * receiving netdev, the connection by DCID, the source is checked against
+ * the connection's peer and encapsulation, and the engine runs. Anything
+ * that reaches no connection is counted per device by reason
+ * (enum superp_drop_reason) and dropped.
+ *
+ * Locking: superp_rx_devs is an RCU list changed under superp_rx_devs_lock
+ * (device creation and removal only, process context). The receive path
+ * walks it and the connection table under rcu_read_lock(); a device leaves
+ * the list before superp_conns_destroy(), whose grace period then covers
+ * both. The engine runs under the entry's lock (BH-safe; plain spin_lock()
+ * here, where BH is off), and its callbacks (superp_tx.c) run under it.
+ */
+#include <kunit/visibility.h>
+#include <linux/ktime.h>
+#include <linux/net.h>
+#include <linux/rculist.h>
+
+#include "superp.h"
+#include "superp_conn_table.h"
+#include "superp_op.h"
+#include "superp_rx.h"
+
+static HLIST_HEAD(superp_rx_devs);
+static DEFINE_SPINLOCK(superp_rx_devs_lock);	/* changes of superp_rx_devs */
+
+/**
+ * superp_rx_dev_add() - let the receive path find a device by its netdev.
+ * @sdev: the device; its connection table exists.
+ */
+void superp_rx_dev_add(struct superp_dev *sdev)
+{
+	spin_lock(&superp_rx_devs_lock);
+	hlist_add_head_rcu(&sdev->rx_node, &superp_rx_devs);
+	spin_unlock(&superp_rx_devs_lock);
+}
+
+/**
+ * superp_rx_dev_del() - hide a device from the receive path.
+ * @sdev: the device (harmless if it was never added).
+ *
+ * Readers may still use it until a grace period ends.
+ */
+void superp_rx_dev_del(struct superp_dev *sdev)
+{
+	spin_lock(&superp_rx_devs_lock);
+	hlist_del_init_rcu(&sdev->rx_node);	/* no-op when never added */
+	spin_unlock(&superp_rx_devs_lock);
+}
+
+static struct superp_dev *superp_rx_dev(const struct net_device *ndev)
+{
+	struct superp_dev *sdev;
+
+	hlist_for_each_entry_rcu(sdev, &superp_rx_devs, rx_node)
+		if (sdev->ndev == ndev)
+			return sdev;
+	return NULL;
+}
+
+/**
+ * superp_rx_parse() - decode the fixed headers of a received packet.
+ * @skb: the packet, skb->data at the PDL header (any fragment layout).
+ * @p: the decoded fields; for a Transaction Error, @p->err from its first
+ *	operation header.
+ *
+ * Return: -1 when the packet may go on, or the enum superp_drop_reason.
+ */
+int superp_rx_parse(const struct sk_buff *skb, struct superp_pkt *p)
+{
+	u8 buf[SUPERP_PDL_HLEN + SUPERP_TAL_HLEN];
+	struct superp_terr_op tbuf;
+	const struct superp_terr_op *t;
+	struct superp_op op;
+	const void *h;
+
+	h = skb_header_pointer(skb, 0, sizeof(buf), buf);
+	if (!h)
+		return SUPERP_DROP_SHORT;
+	if (superp_pkt_parse(h, sizeof(buf), p))
+		return SUPERP_DROP_MALFORMED;
+	if (p->opcode != SUPERP_OP_TRANS_ERROR)
+		return -1;
+	/* The engine needs the error code; the operation header carries it. */
+	t = skb_header_pointer(skb, sizeof(buf), sizeof(tbuf), &tbuf);
+	if (!p->num_ops || !t || superp_op_decode(p->opcode, t, &op))
+		return SUPERP_DROP_MALFORMED;
+	p->err = SUPERP_TERR(op.major, op.minor);
+	return -1;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_rx_parse);
+
+/**
+ * superp_rx_peer_check() - did a packet come from the connection's peer?
+ * @a: the connection's addressing.
+ * @src: where the packet came from.
+ *
+ * Return: -1 when it did, else SUPERP_DROP_WRONG_ENCAP or
+ * SUPERP_DROP_WRONG_PEER.
+ */
+int superp_rx_peer_check(const struct superp_conn_addr *a,
+			 const struct superp_rx_src *src)
+{
+	bool same;
+
+	if (a->encap != src->encap)
+		return SUPERP_DROP_WRONG_ENCAP;
+	switch (a->encap) {
+	case SUPERP_ENCAP_SUNH:
+		same = a->remote.sunh == src->addr.sunh;
+		break;
+	case SUPERP_ENCAP_UDP4:
+		same = a->remote.ip4 == src->addr.ip4;
+		break;
+	default:
+		same = ipv6_addr_equal(&a->remote.ip6, &src->addr.ip6);
+		break;
+	}
+	return same ? -1 : SUPERP_DROP_WRONG_PEER;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_rx_peer_check);
+
+static const char *const superp_drop_names[__SUPERP_DROP_MAX] = {
+	[SUPERP_DROP_SHORT] = "short",
+	[SUPERP_DROP_MALFORMED] = "malformed",
+	[SUPERP_DROP_UNKNOWN_DCID] = "unknown DCID",
+	[SUPERP_DROP_WRONG_PEER] = "wrong peer",
+	[SUPERP_DROP_WRONG_ENCAP] = "wrong encapsulation",
+};
+
+/**
+ * superp_rx() - hand a received packet to its connection.
+ * @skb: the packet, skb->data at the PDL header, skb->dev the receiving
+ *	netdev. Always consumed.
+ * @src: its encapsulation and source address.
+ *
+ * Context: softirq (NET_RX). The engine gets @skb as its buffer: callbacks
+ * (target_pkt, initiator_pkt, hold) see skb->data at the PDL header and
+ * may read every byte of the packet; a held skb has its own reference.
+ */
+void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src)
+{
+	struct superp_conn_entry *e;
+	struct superp_dev *sdev;
+	struct superp_pkt p;
+	int why, ret;
+
+	rcu_read_lock();
+	sdev = superp_rx_dev(skb->dev);
+	if (!sdev)
+		goto drop;	/* no superp device on this netdev */
+	why = superp_rx_parse(skb, &p);
+	if (why >= 0)
+		goto count;
+	e = superp_conn_lookup(sdev, p.dcid);
+	if (!e) {
+		why = SUPERP_DROP_UNKNOWN_DCID;
+		goto count;
+	}
+	why = superp_rx_peer_check(&e->addr, src);
+	if (why >= 0)
+		goto count;
+	spin_lock(&e->lock);
+	ret = superp_conn_rx(&e->conn, &p, skb, ktime_get_ns());
+	spin_unlock(&e->lock);
+	rcu_read_unlock();
+	if (ret)
+		kfree_skb(skb);	/* refused by the engine, counted there */
+	else
+		consume_skb(skb);
+	return;
+
+count:
+	atomic64_inc(&sdev->rx_drops[why]);
+	net_dbg_ratelimited("%s: %s: packet dropped: %s\n", SUPERP_DRV_NAME,
+			    dev_name(&sdev->ibdev.dev), superp_drop_names[why]);
+drop:
+	rcu_read_unlock();
+	kfree_skb(skb);
+}

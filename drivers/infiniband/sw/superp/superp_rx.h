@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ib_superp: the receive path common to every encapsulation (superp_rx.c).
+ * Documentation/superp-datapath.rst describes it.
+ */
+#ifndef SUPERP_RX_H
+#define SUPERP_RX_H
+
+#include <linux/in6.h>
+#include <linux/skbuff.h>
+
+#include "superp_engine.h"
+
+struct superp_dev;
+struct superp_conn_addr;
+
+/**
+ * struct superp_rx_src - where a received packet came from.
+ * @encap: enum superp_encap it arrived by.
+ * @addr: its source address in that encapsulation.
+ */
+struct superp_rx_src {
+	u8 encap;
+	union {
+		u16 sunh;
+		__be32 ip4;
+		struct in6_addr ip6;
+	} addr;
+};
+
+void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src);
+
+/* Pure steps of superp_rx(), for KUnit: a drop reason, or -1 to go on. */
+int superp_rx_parse(const struct sk_buff *skb, struct superp_pkt *p);
+int superp_rx_peer_check(const struct superp_conn_addr *a,
+			 const struct superp_rx_src *src);
+
+/* The netdev -> device map of the receive path. */
+void superp_rx_dev_add(struct superp_dev *sdev);
+void superp_rx_dev_del(struct superp_dev *sdev);
+
+#endif /* SUPERP_RX_H */

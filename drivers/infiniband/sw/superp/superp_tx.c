@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_superp: the engine's callbacks of an installed connection: transmit
+ * (a packet built from the engine's fields and the transaction owner's
+ * payload hook, sent by the connection's encapsulation), the connection's
+ * timer, held buffers, events, completions.
+ *
+ * Where work runs: every callback runs where the engine event that caused
+ * it runs: receive (and the ACK-driven transmit it causes) in NET_RX
+ * softirq, the timer in HRTIMER_SOFTIRQ, submissions and shutdowns in the
+ * caller's context with BH off. There is no worker: nothing here needs to
+ * sleep.
+ *
+ * Timer: one hrtimer per connection (HRTIMER_MODE_ABS_SOFT) carries the
+ * engine's deadline (arm_timer) and, after the device refused a packet
+ * (-EBUSY), a short retry that calls superp_conn_window_open(). An idle
+ * connection has no timer queued, so 4096 connections cost 4096 idle
+ * hrtimer structures and nothing per tick.
+ *
+ * Locking: everything here runs under the entry's lock (superp_conn_entry
+ * .lock, BH-safe), taken by the caller of the engine event: superp_rx.c,
+ * the timer callback below, superp_conn_submit() and superp_conn_table.c.
+ * The timer is only ever cancelled without waiting under that lock
+ * (hrtimer_try_to_cancel()); superp_conn_timer_cancel() waits, and is
+ * called only once nothing can find the entry any more.
+ */
+#include <kunit/visibility.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/rcupdate.h>
+#include <net/sunh.h>
+
+#include "superp.h"
+#include "superp_conn_table.h"
+#include "superp_encap.h"
+#include "superp_netlink.h"
+#include "superp_op.h"
+#include "superp_tx.h"
+
+/* How soon a connection tries again after its device refused a packet. */
+#define SUPERP_TX_BUSY_RETRY_NS	(50 * NSEC_PER_USEC)
+
+static struct superp_conn_entry *superp_entry(struct superp_conn *c)
+{
+	return container_of(c, struct superp_conn_entry, conn);
+}
+
+/*
+ * Queue the hrtimer for the earlier of the deadline and a busy retry. A
+ * broken connection sends nothing, so it retries nothing: the engine's
+ * last arm_timer(0), from superp_conn_release() after the final
+ * hrtimer_cancel(), must not queue the timer of an entry being freed.
+ */
+static void superp_timer_program(struct superp_conn_entry *e)
+{
+	u64 at = e->deadline, retry;
+
+	if (e->conn.state == SUPERP_ST_BROKEN)
+		e->tx_busy = false;
+	if (e->tx_busy) {
+		retry = ktime_get_ns() + SUPERP_TX_BUSY_RETRY_NS;
+		if (!at || retry < at)
+			at = retry;
+	}
+	if (at)
+		hrtimer_start(&e->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+	else
+		hrtimer_try_to_cancel(&e->timer);	/* a running one is harmless */
+}
+
+static enum hrtimer_restart superp_timer_fn(struct hrtimer *t)
+{
+	struct superp_conn_entry *e = container_of(t, struct superp_conn_entry,
+						   timer);
+	u64 now = ktime_get_ns();
+
+	spin_lock(&e->lock);
+	if (e->tx_busy) {
+		e->tx_busy = false;
+		superp_conn_window_open(&e->conn, now);
+	}
+	if (e->deadline && now >= e->deadline) {
+		e->deadline = 0;
+		superp_conn_timer(&e->conn, now);	/* re-arms if needed */
+	}
+	if (e->deadline || e->tx_busy)
+		superp_timer_program(e);
+	spin_unlock(&e->lock);
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * superp_conn_timer_init() - set up a new entry's timer.
+ * @e: the entry, not yet published.
+ */
+void superp_conn_timer_init(struct superp_conn_entry *e)
+{
+	hrtimer_init(&e->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	e->timer.function = superp_timer_fn;
+}
+
+/**
+ * superp_conn_timer_cancel() - stop an entry's timer for good.
+ * @e: the entry, unpublished for a grace period: no receive runs on it and
+ *	nobody submits; a running timer callback may re-queue itself, which
+ *	hrtimer_cancel() handles.
+ */
+void superp_conn_timer_cancel(struct superp_conn_entry *e)
+{
+	hrtimer_cancel(&e->timer);
+}
+
+/* arm_timer: the engine's deadline in ns of CLOCK_MONOTONIC, 0 for none. */
+static void superp_tx_arm_timer(struct superp_conn *c, u64 expires)
+{
+	struct superp_conn_entry *e = superp_entry(c);
+
+	e->deadline = expires;
+	superp_timer_program(e);
+}
+
+/* A Transaction Error's operation header, from the engine's code. */
+static void superp_tx_terr(const struct superp_pkt *p, struct sk_buff *skb)
+{
+	struct superp_op op = {
+		.major = p->err >> 16,
+		.minor = p->err & 0xffff,
+	};
+
+	superp_op_encode(SUPERP_OP_TRANS_ERROR, &op,
+			 skb_put(skb, sizeof(struct superp_terr_op)));
+}
+
+/**
+ * superp_tx_build() - build a packet from the engine's fields.
+ * @p: the packet's PDL and TAL fields (xmit's).
+ * @encap: enum superp_encap of the connection (SUNH pads short packets).
+ * @src: the transaction's cookie (may be NULL).
+ * @err: the error when NULL is returned.
+ *
+ * Operation headers and payload come from @src's fill hook, except for
+ * packets without operations and the engine's own Transaction Errors.
+ *
+ * Return: the skb, skb->data at the PDL header with SUPERP_TX_HEADROOM in
+ * front, or NULL.
+ */
+struct sk_buff *superp_tx_build(const struct superp_pkt *p, u8 encap,
+				struct superp_xact_src *src, int *err)
+{
+	unsigned int hlen = SUPERP_PDL_HLEN + SUPERP_TAL_HLEN;
+	struct sk_buff *skb;
+	void *pdl;
+
+	skb = alloc_skb(SUPERP_TX_HEADROOM + hlen + SUPERP_TX_OPS_ROOM +
+			SUPERP_ETH_MIN_PAYLOAD, GFP_ATOMIC);
+	if (!skb) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	skb_reserve(skb, SUPERP_TX_HEADROOM);
+	pdl = skb_put(skb, hlen);
+	superp_pkt_encode(p, pdl, pdl + SUPERP_PDL_HLEN);
+	if (p->opcode == SUPERP_OP_TRANS_ERROR && !src) {
+		superp_tx_terr(p, skb);
+	} else if (src && src->ops->fill && p->num_ops &&
+		   !(p->flags & (SUPERP_PKT_PROBE | SUPERP_PKT_CANCELLED))) {
+		*err = src->ops->fill(src, p, skb);
+		if (*err) {
+			kfree_skb(skb);
+			return NULL;
+		}
+	}
+	/* SUNH has no length: receivers ignore zeros after headers only. */
+	if (encap == SUPERP_ENCAP_SUNH && !superp_op_has_data(p->opcode) &&
+	    skb->len < SUPERP_ETH_MIN_PAYLOAD - SUNH_HLEN)
+		skb_put_zero(skb, SUPERP_ETH_MIN_PAYLOAD - SUNH_HLEN - skb->len);
+	return skb;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_tx_build);
+
+static int superp_tx_xmit(struct superp_conn *c, const struct superp_pkt *p,
+			  void *cookie)
+{
+	struct superp_conn_entry *e = superp_entry(c);
+	struct sk_buff *skb;
+	int err;
+
+	skb = superp_tx_build(p, e->addr.encap, cookie, &err);
+	if (!skb)
+		return err;
+	if (e->addr.encap == SUPERP_ENCAP_SUNH)
+		err = superp_sunh_xmit(e, skb);
+	else
+		err = superp_udp_xmit(e, skb);
+	/* Queue full: the engine keeps the packet unsent until window_open. */
+	if (err == -ENOBUFS) {
+		e->tx_busy = true;
+		superp_timer_program(e);
+		return -EBUSY;
+	}
+	return err;
+}
+
+static void superp_tx_event(struct superp_conn *c, enum superp_event ev,
+			    u32 info)
+{
+	superp_netlink_event(superp_entry(c), ev, info);
+}
+
+/* An ordered connection keeps an out-of-order skb: take a reference. */
+static void *superp_tx_hold(struct superp_conn *c, void *buf)
+{
+	return skb_get(buf);
+}
+
+static void superp_tx_release(struct superp_conn *c, void *held)
+{
+	consume_skb(held);
+}
+
+/*
+ * No target for requests yet (the QP code brings it): every request with
+ * operations is answered with a Transaction Error, invalid opcode.
+ */
+static int superp_tx_target_request(struct superp_conn *c, u16 xid, u8 opcode)
+{
+	superp_tal_error(c, xid, SUPERP_TERR(SUPERP_TERR_INVALID,
+					     SUPERP_TERR_OPCODE),
+			 ktime_get_ns());
+	return SUPERP_TGT_PENDING;
+}
+
+static void superp_tx_initiator_pkt(struct superp_conn *c,
+				    const struct superp_pkt *p, void *cookie,
+				    void *buf)
+{
+	struct superp_xact_src *src = cookie;
+
+	if (src && src->ops->rx)
+		src->ops->rx(src, p, buf);
+}
+
+static void superp_tx_complete(struct superp_conn *c, void *cookie,
+			       int status, u32 err)
+{
+	struct superp_xact_src *src = cookie;
+
+	if (src && src->ops->complete)
+		src->ops->complete(src, status, err);
+}
+
+const struct superp_engine_ops superp_conn_engine_ops = {
+	.xmit = superp_tx_xmit,
+	.arm_timer = superp_tx_arm_timer,
+	.event = superp_tx_event,
+	.hold = superp_tx_hold,
+	.release = superp_tx_release,
+	.target_request = superp_tx_target_request,
+	.initiator_pkt = superp_tx_initiator_pkt,
+	.complete = superp_tx_complete,
+};
+
+/**
+ * superp_conn_submit() - start a transaction on a connection.
+ * @sdev: the device.
+ * @lcid: the connection's local CID.
+ * @x: the transaction; x->cookie is a struct superp_xact_src or NULL.
+ *
+ * Context: process or softirq; takes the entry's lock.
+ * Return: 0, -ENOENT (no such connection), or superp_submit()'s error
+ * (-EAGAIN when a window is full: try again after completions).
+ */
+int superp_conn_submit(struct superp_dev *sdev, u16 lcid,
+		       const struct superp_xact *x)
+{
+	struct superp_conn_entry *e;
+	int err = -ENOENT;
+	u16 xid;
+
+	rcu_read_lock();
+	e = superp_conn_lookup(sdev, lcid);
+	if (e) {
+		spin_lock_bh(&e->lock);
+		err = superp_submit(&e->conn, x, &xid, ktime_get_ns());
+		spin_unlock_bh(&e->lock);
+	}
+	rcu_read_unlock();
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_submit);

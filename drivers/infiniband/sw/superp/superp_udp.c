@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_superp: the UDP/IPv4 and UDP/IPv6 encapsulations. Each network
+ * namespace gets two kernel UDP tunnel sockets bound to the SUPERp port
+ * (7777, module parameter udp_port), one per address family; received
+ * datagrams reach superp_udp_rcv() through the socket's encap_rcv hook
+ * (the UDP checksum already verified) in NET_RX softirq. Packets are sent
+ * with udp_tunnel_xmit_skb()/udp_tunnel6_xmit_skb() from the connection's
+ * local address, source port = the connection's flow entropy (udp_sport),
+ * the traffic class as TOS / IPv6 traffic class, and the UDP checksum on
+ * (required for IPv6). The route is looked up per packet, restricted to
+ * the device's netdev.
+ *
+ * Locking: the sockets live from namespace creation to its exit (pernet
+ * operations); the receive hook runs under the UDP stack's RCU read side,
+ * and the socket's memory is freed after a grace period.
+ */
+#include <linux/module.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/route.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+
+#include "superp.h"
+#include "superp_conn_table.h"
+#include "superp_encap.h"
+#include "superp_rx.h"
+
+static ushort udp_port = SUPERP_UDP_PORT;
+module_param(udp_port, ushort, 0444);
+MODULE_PARM_DESC(udp_port, "UDP port of the SUPERp encapsulation (default 7777)");
+
+struct superp_udp_net {
+	struct socket *sock4;
+	struct socket *sock6;	/* NULL when IPv6 is disabled */
+};
+
+static unsigned int superp_udp_net_id __read_mostly;
+
+static int superp_udp_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct superp_rx_src src = {};
+
+	/* Header bytes only: the payload may stay in fragments. */
+	if (!pskb_may_pull(skb, sizeof(struct udphdr))) {
+		kfree_skb(skb);
+		return 0;
+	}
+	if (ip_hdr(skb)->version == 4) {
+		src.encap = SUPERP_ENCAP_UDP4;
+		src.addr.ip4 = ip_hdr(skb)->saddr;
+	} else {
+		src.encap = SUPERP_ENCAP_UDP6;
+		src.addr.ip6 = ipv6_hdr(skb)->saddr;
+	}
+	__skb_pull(skb, sizeof(struct udphdr));
+	superp_rx(skb, &src);
+	return 0;
+}
+
+static struct socket *superp_udp_sock(struct net *net, bool ipv6)
+{
+	struct udp_tunnel_sock_cfg tcfg = {
+		.encap_type = 1,
+		.encap_rcv = superp_udp_rcv,
+	};
+	struct udp_port_cfg cfg = {
+		.family = ipv6 ? AF_INET6 : AF_INET,
+		.local_udp_port = htons(udp_port),
+		.ipv6_v6only = 1,
+	};
+	struct socket *sock;
+	int err;
+
+	err = udp_sock_create(net, &cfg, &sock);
+	if (err)
+		return ERR_PTR(err);
+	setup_udp_tunnel_sock(net, sock, &tcfg);
+	return sock;
+}
+
+static int __net_init superp_udp_net_init(struct net *net)
+{
+	struct superp_udp_net *un = net_generic(net, superp_udp_net_id);
+	struct socket *sock;
+
+	sock = superp_udp_sock(net, false);
+	if (IS_ERR(sock))
+		return PTR_ERR(sock);
+	un->sock4 = sock;
+	sock = superp_udp_sock(net, true);
+	if (IS_ERR(sock)) {
+		/* IPv6 off (ipv6.disable=1): udp6 connections cannot send. */
+		pr_info_once("%s: no UDP/IPv6 socket (%ld): udp6 connections will not work\n",
+			     SUPERP_DRV_NAME, PTR_ERR(sock));
+		sock = NULL;
+	}
+	un->sock6 = sock;
+	return 0;
+}
+
+static void __net_exit superp_udp_net_exit(struct net *net)
+{
+	struct superp_udp_net *un = net_generic(net, superp_udp_net_id);
+
+	if (un->sock6)
+		udp_tunnel_sock_release(un->sock6);
+	udp_tunnel_sock_release(un->sock4);
+}
+
+static struct pernet_operations superp_udp_net_ops = {
+	.init = superp_udp_net_init,
+	.exit = superp_udp_net_exit,
+	.id = &superp_udp_net_id,
+	.size = sizeof(struct superp_udp_net),
+};
+
+static int superp_udp4_xmit(struct superp_conn_entry *e, struct net *net,
+			    struct socket *sock, struct sk_buff *skb)
+{
+	const struct superp_conn_addr *a = &e->addr;
+	struct flowi4 fl4 = {
+		.daddr = a->remote.ip4,
+		.saddr = a->local.ip4,
+		.flowi4_oif = e->sdev->ndev->ifindex,
+		.flowi4_tos = RT_TOS(a->tclass),
+		.flowi4_proto = IPPROTO_UDP,
+		.fl4_sport = htons(a->udp_sport),
+		.fl4_dport = htons(udp_port),
+	};
+	struct rtable *rt;
+
+	rt = ip_route_output_key(net, &fl4);
+	if (IS_ERR(rt)) {
+		kfree_skb(skb);
+		return PTR_ERR(rt);
+	}
+	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr, a->tclass,
+			    ip4_dst_hoplimit(&rt->dst), 0, htons(a->udp_sport),
+			    htons(udp_port), false, false);
+	return 0;
+}
+
+static int superp_udp6_xmit(struct superp_conn_entry *e, struct net *net,
+			    struct socket *sock, struct sk_buff *skb)
+{
+	const struct superp_conn_addr *a = &e->addr;
+	__be32 label = cpu_to_be32(a->udp_sport) & IPV6_FLOWLABEL_MASK;
+	struct in6_addr saddr = a->local.ip6, daddr = a->remote.ip6;
+	struct flowi6 fl6 = {
+		.daddr = a->remote.ip6,
+		.saddr = a->local.ip6,
+		.flowi6_oif = e->sdev->ndev->ifindex,
+		.flowlabel = ip6_make_flowinfo(a->tclass, label),
+		.flowi6_proto = IPPROTO_UDP,
+		.fl6_sport = htons(a->udp_sport),
+		.fl6_dport = htons(udp_port),
+	};
+	struct dst_entry *dst;
+
+	if (!sock) {
+		kfree_skb(skb);
+		return -EAFNOSUPPORT;
+	}
+	dst = ipv6_stub->ipv6_dst_lookup_flow(net, sock->sk, &fl6, NULL);
+	if (IS_ERR(dst)) {
+		kfree_skb(skb);
+		return PTR_ERR(dst);
+	}
+	/* No tunnel netdev: skb->dev stays NULL, so no tunnel statistics. */
+	return udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &saddr, &daddr,
+				    a->tclass, ip6_dst_hoplimit(dst), label,
+				    htons(a->udp_sport), htons(udp_port),
+				    false);
+}
+
+int superp_udp_xmit(struct superp_conn_entry *e, struct sk_buff *skb)
+{
+	struct net *net = dev_net(e->sdev->ndev);
+	struct superp_udp_net *un = net_generic(net, superp_udp_net_id);
+
+	if (e->addr.encap == SUPERP_ENCAP_UDP4)
+		return superp_udp4_xmit(e, net, un->sock4, skb);
+	return superp_udp6_xmit(e, net, un->sock6, skb);
+}
+
+int superp_udp_init(void)
+{
+	return register_pernet_subsys(&superp_udp_net_ops);
+}
+
+void superp_udp_exit(void)
+{
+	unregister_pernet_subsys(&superp_udp_net_ops);
+}
