@@ -32,6 +32,14 @@
 #define SUPERP_MAX_PKEYS	1	/* the default P_Key only */
 
 /*
+ * Limits of the verbs objects, announced by query_device and enforced where
+ * each object is created (Documentation/superp-verbs.rst). A CQ ring of
+ * SUPERP_MAX_CQE entries is about 5 MiB of kernel memory.
+ */
+#define SUPERP_MAX_CQ		16384
+#define SUPERP_MAX_CQE		65535
+
+/*
  * The lkey of every kernel PD (IBK_LOCAL_DMA_LKEY): an SGE with this key
  * names kernel virtual addresses directly. Never the key of an MR (see
  * superp_mr.c) and never valid from user space or as an rkey.
@@ -78,6 +86,7 @@ struct superp_dev {
 	bool			ndev_gone;	/* under superp_devs_lock */
 	bool			port_active;	/* last state announced; RTNL */
 	atomic_t		pd_count;	/* PDs allocated, up to SUPERP_MAX_PD */
+	atomic_t		cq_count;	/* up to SUPERP_MAX_CQ */
 	struct superp_mr_table	mrs;
 	struct superp_conns	*conns;		/* superp_conn_table.c */
 };
@@ -89,14 +98,6 @@ extern struct mutex superp_devs_lock;
 /* Objects of the verbs; PDs and MRs are functional so far. */
 struct superp_pd {
 	struct ib_pd	ibpd;
-};
-
-struct superp_cq {
-	struct ib_cq	ibcq;
-};
-
-struct superp_qp {
-	struct ib_qp	ibqp;
 };
 
 /*
@@ -115,6 +116,10 @@ struct superp_mr {
 	refcount_t		ref;	/* the table's, plus one per lookup */
 	struct completion	unused;	/* ref reached zero */
 	struct rcu_head		rcu;
+};
+
+struct superp_qp {
+	struct ib_qp	ibqp;
 };
 
 struct superp_ucontext {

@@ -2,8 +2,8 @@
 /*
  * ib_superp: the verbs device. Device and port queries, user contexts (for
  * the rdma-core provider), protection domains and user memory regions
- * (superp_mr.c) work; the verbs that need the transport (QPs, CQs) answer
- * -EOPNOTSUPP until the PDL/TAL engine is wired in.
+ * (superp_mr.c) and kernel CQs (superp_cq.c) work; QPs answer -EOPNOTSUPP
+ * until the PDL/TAL engine is wired in.
  */
 #include <kunit/visibility.h>
 #include <linux/etherdevice.h>
@@ -13,6 +13,7 @@
 #include <rdma/superp-abi.h>
 
 #include "superp.h"
+#include "superp_cq.h"
 
 /* The largest operation headers (wire-format.rst) fit the MTU reserve. */
 static_assert(sizeof(struct superp_atomic_cas_op) <= SUPERP_MAX_OP_HLEN);
@@ -56,6 +57,8 @@ static int superp_query_device(struct ib_device *ibdev,
 	attr->max_pd = SUPERP_MAX_PD;
 	attr->max_mr = SUPERP_MAX_MR;
 	attr->max_pkeys = SUPERP_MAX_PKEYS;
+	attr->max_cq = SUPERP_MAX_CQ;
+	attr->max_cqe = SUPERP_MAX_CQE;
 	attr->atomic_cap = SUPERP_ATOMIC_CAP;
 	/*
 	 * Kernel PDs get SUPERP_LOCAL_DMA_LKEY: the core then needs no DMA MR
@@ -205,27 +208,6 @@ static int superp_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
-static int superp_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-			    struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int superp_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int superp_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
-{
-	return 0;
-}
-
-static int superp_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
-}
-
 static int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 			    struct ib_udata *udata)
 {
@@ -294,6 +276,7 @@ static const struct ib_device_ops superp_dev_ops = {
 	.query_port = superp_query_port,
 	.reg_user_mr = superp_reg_user_mr,
 	.req_notify_cq = superp_req_notify_cq,
+	.resize_cq = superp_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, superp_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, superp_pd, ibpd),
