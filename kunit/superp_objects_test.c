@@ -8,11 +8,14 @@
  */
 #include <kunit/test.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <net/net_namespace.h>
+#include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
 #include "superp.h"
 #include "superp_cq.h"
+#include "superp_qp.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -23,10 +26,17 @@ static struct ib_device *objs_ibdev;
 struct objs {
 	struct kunit *test;
 	struct ib_pd *pd;
+	struct ib_pd *pd2;		/* another PD, when a case needs one */
 	struct ib_cq *cqs[8];
 	int ncq;
+	struct ib_qp *qps[4];
+	int nqp;
+	struct superp_mr *mrs[4];	/* published by hand (objs_mr()) */
+	int nmr;
 	int comp_calls;			/* completion handler calls */
 	int cq_events;			/* IB_EVENT_CQ_ERR seen */
+	int qp_fatal;			/* IB_EVENT_QP_FATAL seen */
+	int sq_drained;			/* IB_EVENT_SQ_DRAINED seen */
 };
 
 static int objs_suite_init(struct kunit_suite *suite)
@@ -69,6 +79,11 @@ static int objs_init(struct kunit *test)
 	return 0;
 }
 
+static struct superp_dev *objs_sdev(void)
+{
+	return to_sdev(objs_ibdev);
+}
+
 /* Whatever a case left behind, in the order the core requires. */
 static void objs_exit(struct kunit *test)
 {
@@ -76,8 +91,18 @@ static void objs_exit(struct kunit *test)
 
 	if (!o)
 		return;
+	while (o->nqp)
+		ib_destroy_qp(o->qps[--o->nqp]);
 	while (o->ncq)
 		ib_destroy_cq(o->cqs[--o->ncq]);
+	while (o->nmr) {
+		struct superp_mr *mr = o->mrs[--o->nmr];
+
+		superp_mr_unpublish(&objs_sdev()->mrs, mr);
+		superp_mr_wait_unused(mr);
+	}
+	if (o->pd2)
+		ib_dealloc_pd(o->pd2);
 	ib_dealloc_pd(o->pd);
 }
 
@@ -280,12 +305,672 @@ static void cq_resize(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cq->cqe, 3);
 }
 
+/* ---- RC QPs ---- */
+
+static void objs_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct objs *o = ctx;
+
+	if (ev->event == IB_EVENT_QP_FATAL)
+		o->qp_fatal++;
+	if (ev->event == IB_EVENT_SQ_DRAINED)
+		o->sq_drained++;
+}
+
+static struct ib_qp *objs_qp_init(struct objs *o, struct ib_qp_init_attr *init)
+{
+	struct ib_qp *qp;
+
+	init->event_handler = objs_qp_event;
+	init->qp_context = o;
+	qp = ib_create_qp(o->pd, init);
+	if (!IS_ERR(qp))
+		o->qps[o->nqp++] = qp;
+	return qp;
+}
+
+/* An RC QP with its own send and receive CQs (8 entries each). */
+static struct ib_qp *objs_qp(struct objs *o, u32 wr, u32 sge)
+{
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = {
+			.max_send_wr = wr,
+			.max_recv_wr = wr,
+			.max_send_sge = sge,
+			.max_recv_sge = sge,
+		},
+	};
+	struct ib_qp *qp;
+
+	init.send_cq = objs_cq(o, 64);
+	init.recv_cq = objs_cq(o, 64);
+	qp = objs_qp_init(o, &init);
+	KUNIT_ASSERT_FALSE(o->test, IS_ERR(qp));
+	return qp;
+}
+
+/* The attribute mask each transition carries (its required attributes). */
+static int objs_mask(enum ib_qp_state cur, enum ib_qp_state new)
+{
+	if (new == IB_QPS_INIT && cur == IB_QPS_RESET)
+		return IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT |
+		       IB_QP_ACCESS_FLAGS;
+	if (new == IB_QPS_RTR)
+		return IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+		       IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+		       IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER;
+	if (new == IB_QPS_SQD && cur == IB_QPS_RTS)
+		return IB_QP_STATE | IB_QP_EN_SQD_ASYNC_NOTIFY;
+	if (new == IB_QPS_RTS && cur != IB_QPS_SQD && cur != IB_QPS_RTS)
+		return IB_QP_STATE | IB_QP_SQ_PSN | IB_QP_TIMEOUT |
+		       IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
+		       IB_QP_MAX_QP_RD_ATOMIC;
+	return IB_QP_STATE;
+}
+
+/* Good values for every attribute; the AV is a loopback to GID 0. */
+static void objs_attr(struct objs *o, struct ib_qp_attr *a,
+		      enum ib_qp_state new, u32 dest_qpn)
+{
+	union ib_gid gid;
+
+	memset(a, 0, sizeof(*a));
+	a->qp_state = new;
+	a->pkey_index = 0;
+	a->port_num = SUPERP_PORT;
+	a->qp_access_flags = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+			     IB_ACCESS_REMOTE_READ;
+	a->path_mtu = IB_MTU_1024;
+	a->dest_qp_num = dest_qpn;
+	a->rq_psn = 0x123;
+	a->sq_psn = 0x456;
+	a->max_dest_rd_atomic = 4;
+	a->max_rd_atomic = 4;
+	a->min_rnr_timer = 12;
+	a->timeout = 14;
+	a->retry_cnt = 7;
+	a->rnr_retry = 7;
+	a->en_sqd_async_notify = 1;
+	KUNIT_ASSERT_EQ(o->test, rdma_query_gid(objs_ibdev, SUPERP_PORT, 0, &gid),
+			0);
+	a->ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&a->ah_attr, SUPERP_PORT);
+	rdma_ah_set_grh(&a->ah_attr, &gid, 0, 0, 64, 0);
+}
+
+static int objs_modify(struct objs *o, struct ib_qp *qp, enum ib_qp_state new)
+{
+	struct ib_qp_attr a;
+	struct ib_qp_init_attr init;
+
+	KUNIT_ASSERT_EQ(o->test, ib_query_qp(qp, &a, IB_QP_STATE, &init), 0);
+	objs_attr(o, &a, new, qp->qp_num);
+	return ib_modify_qp(qp, &a, objs_mask(to_sqp(qp)->state, new));
+}
+
+/* Drives @qp from its state along RESET, INIT, RTR, RTS, SQD to @state. */
+static void objs_qp_to(struct objs *o, struct ib_qp *qp, enum ib_qp_state state)
+{
+	static const enum ib_qp_state path[] = {
+		IB_QPS_RESET, IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS, IB_QPS_SQD,
+	};
+	int i = 0;
+
+	/* ERR is entered from INIT here: RESET -> ERR is not a transition. */
+	if (state == IB_QPS_ERR) {
+		if (to_sqp(qp)->state == IB_QPS_RESET)
+			objs_qp_to(o, qp, IB_QPS_INIT);
+		KUNIT_ASSERT_EQ(o->test, objs_modify(o, qp, IB_QPS_ERR), 0);
+		return;
+	}
+	while (i < ARRAY_SIZE(path) && path[i] != to_sqp(qp)->state)
+		i++;
+	KUNIT_ASSERT_LT(o->test, i, ARRAY_SIZE(path));
+	for (i++; i < ARRAY_SIZE(path) && path[i - 1] != state; i++)
+		KUNIT_ASSERT_EQ_MSG(o->test, objs_modify(o, qp, path[i]), 0,
+				    "to %d", path[i]);
+}
+
+/*
+ * create_qp: RC only; capabilities within the device's limits, reported
+ * back; a QP number in [2, 2^24) that superp_qp_get() finds.
+ */
+static void qp_create_checks(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_device_attr *da = &objs_ibdev->attrs;
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 2, .max_recv_sge = 2,
+			 .max_inline_data = 16 },
+	};
+	struct superp_qp *sqp;
+	struct ib_qp *qp;
+	u32 qpn;
+
+	init.send_cq = objs_cq(o, 8);
+	init.recv_cq = init.send_cq;
+
+	init.qp_type = IB_QPT_UC;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_qp_init(o, &init)), -EOPNOTSUPP);
+	init.qp_type = IB_QPT_RC;
+	init.cap.max_send_wr = da->max_qp_wr + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_qp_init(o, &init)), -EINVAL);
+	init.cap.max_send_wr = 4;
+	init.cap.max_recv_wr = da->max_qp_wr + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_qp_init(o, &init)), -EINVAL);
+	init.cap.max_recv_wr = 4;
+	init.cap.max_send_sge = da->max_send_sge + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_qp_init(o, &init)), -EINVAL);
+	init.cap.max_send_sge = 2;
+	init.cap.max_recv_sge = da->max_recv_sge + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_qp_init(o, &init)), -EINVAL);
+	init.cap.max_recv_sge = 2;
+	init.cap.max_inline_data = SUPERP_MAX_INLINE + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_qp_init(o, &init)), -EINVAL);
+	init.cap.max_inline_data = 16;
+
+	qp = objs_qp_init(o, &init);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(qp));
+	KUNIT_EXPECT_EQ(test, init.cap.max_send_wr, 4);
+	KUNIT_EXPECT_EQ(test, init.cap.max_recv_sge, 2);
+	/* The inline area is the SGE area: 2 SGEs of 16 bytes. */
+	KUNIT_EXPECT_EQ(test, init.cap.max_inline_data, 32);
+	qpn = qp->qp_num;
+	KUNIT_EXPECT_GE(test, qpn, 2);
+	KUNIT_EXPECT_LE(test, qpn, 0xffffff);
+	sqp = superp_qp_get(objs_sdev(), qpn);
+	KUNIT_EXPECT_PTR_EQ(test, sqp, to_sqp(qp));
+	if (sqp)
+		superp_qp_put(sqp);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	o->nqp--;
+	KUNIT_EXPECT_PTR_EQ(test, superp_qp_get(objs_sdev(), qpn), NULL);
+	/* Numbers are cyclic: the next QP does not get the number back. */
+	qp = objs_qp_init(o, &init);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(qp));
+	KUNIT_EXPECT_NE(test, qp->qp_num, qpn);
+}
+
+/*
+ * Every transition of the RC state machine (IBTA Vol. 1 11.2.1.2, the
+ * table ib_modify_qp_is_ok() encodes), from every reachable state, with
+ * the attributes the transition requires: the legal ones land in the new
+ * state, every other one is -EINVAL and leaves the state as it was. RC
+ * never reaches SQE.
+ */
+static void qp_state_machine(struct kunit *test)
+{
+	static const bool legal[IB_QPS_ERR + 1][IB_QPS_ERR + 1] = {
+		[IB_QPS_RESET] = { [IB_QPS_RESET] = 1, [IB_QPS_INIT] = 1 },
+		[IB_QPS_INIT] = { [IB_QPS_RESET] = 1, [IB_QPS_INIT] = 1,
+				  [IB_QPS_RTR] = 1, [IB_QPS_ERR] = 1 },
+		[IB_QPS_RTR] = { [IB_QPS_RESET] = 1, [IB_QPS_RTS] = 1,
+				 [IB_QPS_ERR] = 1 },
+		[IB_QPS_RTS] = { [IB_QPS_RESET] = 1, [IB_QPS_RTS] = 1,
+				 [IB_QPS_SQD] = 1, [IB_QPS_ERR] = 1 },
+		[IB_QPS_SQD] = { [IB_QPS_RESET] = 1, [IB_QPS_RTS] = 1,
+				 [IB_QPS_SQD] = 1, [IB_QPS_ERR] = 1 },
+		[IB_QPS_ERR] = { [IB_QPS_RESET] = 1, [IB_QPS_ERR] = 1 },
+	};
+	static const enum ib_qp_state from[] = {
+		IB_QPS_RESET, IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS, IB_QPS_SQD,
+		IB_QPS_ERR,
+	};
+	struct objs *o = test->priv;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr a;
+	int i, new, err;
+
+	for (i = 0; i < ARRAY_SIZE(from); i++) {
+		for (new = IB_QPS_RESET; new <= IB_QPS_ERR; new++) {
+			struct ib_qp *qp = objs_qp(o, 2, 1);
+			enum ib_qp_state cur = from[i];
+
+			objs_qp_to(o, qp, cur);
+			err = objs_modify(o, qp, new);
+			KUNIT_EXPECT_EQ_MSG(test, err, legal[cur][new] ? 0 : -EINVAL,
+					    "%d -> %d", cur, new);
+			KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &a, IB_QP_STATE,
+							  &init), 0);
+			KUNIT_EXPECT_EQ_MSG(test, a.qp_state,
+					    legal[cur][new] ? new : cur,
+					    "%d -> %d", cur, new);
+			/* Keep the CQs and QPs of the fixture few. */
+			ib_destroy_qp(qp);
+			o->nqp--;
+			ib_destroy_cq(o->cqs[--o->ncq]);
+			ib_destroy_cq(o->cqs[--o->ncq]);
+		}
+	}
+}
+
+/* A required attribute missing, or an optional one not allowed: -EINVAL. */
+static void qp_transition_masks(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_qp *qp = objs_qp(o, 2, 1);
+	struct ib_qp_attr a;
+
+	int init_mask = objs_mask(IB_QPS_RESET, IB_QPS_INIT);
+	int rtr_mask = objs_mask(IB_QPS_INIT, IB_QPS_RTR);
+
+	objs_attr(o, &a, IB_QPS_INIT, 0);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PORT |
+					   IB_QP_PKEY_INDEX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, init_mask | IB_QP_SQ_PSN),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, init_mask), 0);
+	objs_attr(o, &a, IB_QPS_RTR, qp->qp_num);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, rtr_mask & ~IB_QP_AV),
+			-EINVAL);
+	/* IB_QP_CUR_STATE must name the state the QP is in. */
+	a.cur_qp_state = IB_QPS_RESET;
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, rtr_mask | IB_QP_CUR_STATE),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, to_sqp(qp)->state, IB_QPS_INIT);
+}
+
+/*
+ * Our checks beyond the mask: each bad value is -EINVAL and changes
+ * nothing (the QP stays where it was, with the attributes it had).
+ */
+static void qp_attr_checks(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_qp *qp = objs_qp(o, 2, 1);
+	int init_mask = objs_mask(IB_QPS_RESET, IB_QPS_INIT);
+	int rtr_mask = objs_mask(IB_QPS_INIT, IB_QPS_RTR);
+	int rts_mask = objs_mask(IB_QPS_RTR, IB_QPS_RTS);
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr a, q;
+
+	objs_attr(o, &a, IB_QPS_INIT, 0);
+	a.qp_access_flags = IB_ACCESS_MW_BIND << 4;
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, init_mask), -EINVAL);
+	objs_attr(o, &a, IB_QPS_INIT, 0);
+	a.pkey_index = 1;
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, init_mask), -EINVAL);
+	KUNIT_EXPECT_EQ(test, to_sqp(qp)->state, IB_QPS_RESET);
+	objs_qp_to(o, qp, IB_QPS_INIT);
+
+#define BAD_RTR(field, value) do {					\
+		objs_attr(o, &a, IB_QPS_RTR, qp->qp_num);		\
+		a.field = value;					\
+		KUNIT_EXPECT_EQ_MSG(test, ib_modify_qp(qp, &a, rtr_mask),	\
+				    -EINVAL, #field " = " #value);	\
+	} while (0)
+	BAD_RTR(dest_qp_num, 0x1000000);
+	BAD_RTR(max_dest_rd_atomic, objs_ibdev->attrs.max_qp_rd_atom + 1);
+	BAD_RTR(min_rnr_timer, 32);
+	BAD_RTR(path_mtu, IB_MTU_4096 + 1);
+	/* The GID index of an empty entry (the core resolves it: its errno). */
+	objs_attr(o, &a, IB_QPS_RTR, qp->qp_num);
+	a.ah_attr.grh.sgid_index = 255;
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, rtr_mask), -ENODATA);
+	BAD_RTR(ah_attr.type, RDMA_AH_ATTR_TYPE_IB);
+	KUNIT_EXPECT_EQ(test, to_sqp(qp)->state, IB_QPS_INIT);
+	objs_qp_to(o, qp, IB_QPS_RTR);
+
+#define BAD_RTS(field, value) do {					\
+		objs_attr(o, &a, IB_QPS_RTS, qp->qp_num);		\
+		a.field = value;					\
+		KUNIT_EXPECT_EQ_MSG(test, ib_modify_qp(qp, &a, rts_mask),	\
+				    -EINVAL, #field " = " #value);	\
+	} while (0)
+	BAD_RTS(timeout, 32);
+	BAD_RTS(retry_cnt, 8);
+	BAD_RTS(rnr_retry, 8);
+	BAD_RTS(max_rd_atomic, objs_ibdev->attrs.max_qp_init_rd_atom + 1);
+	KUNIT_EXPECT_EQ(test, to_sqp(qp)->state, IB_QPS_RTR);
+	/* The core masks PSNs to 24 bits; the driver refuses more itself. */
+	objs_attr(o, &a, IB_QPS_RTS, qp->qp_num);
+	a.sq_psn = 0x1000000;
+	KUNIT_EXPECT_EQ(test, objs_ibdev->ops.modify_qp(qp, &a, rts_mask, NULL),
+			-EINVAL);
+	objs_qp_to(o, qp, IB_QPS_RTS);
+
+	/* query_qp returns what was set. */
+	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &q, IB_QP_STATE, &init), 0);
+	KUNIT_EXPECT_EQ(test, q.qp_state, IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, q.path_mtu, IB_MTU_1024);
+	KUNIT_EXPECT_EQ(test, q.dest_qp_num, qp->qp_num);
+	KUNIT_EXPECT_EQ(test, q.rq_psn, 0x123);
+	KUNIT_EXPECT_EQ(test, q.sq_psn, 0x456);
+	KUNIT_EXPECT_EQ(test, q.timeout, 14);
+	KUNIT_EXPECT_EQ(test, q.retry_cnt, 7);
+	KUNIT_EXPECT_EQ(test, q.rnr_retry, 7);
+	KUNIT_EXPECT_EQ(test, q.min_rnr_timer, 12);
+	KUNIT_EXPECT_EQ(test, q.max_rd_atomic, 4);
+	KUNIT_EXPECT_EQ(test, q.max_dest_rd_atomic, 4);
+	KUNIT_EXPECT_EQ(test, q.qp_access_flags, a.qp_access_flags);
+	KUNIT_EXPECT_EQ(test, q.cap.max_send_wr, 2);
+	KUNIT_EXPECT_EQ(test, init.qp_type, IB_QPT_RC);
+	KUNIT_EXPECT_EQ(test, init.sq_sig_type, IB_SIGNAL_REQ_WR);
+	KUNIT_EXPECT_EQ(test, memcmp(rdma_ah_read_grh(&q.ah_attr)->dgid.raw,
+				     rdma_ah_read_grh(&a.ah_attr)->dgid.raw, 16), 0);
+	KUNIT_EXPECT_EQ(test, to_sqp(qp)->av.daddr.sa.sa_family, AF_INET6);
+}
+
+/* path_mtu is bounded by the port's active MTU, which follows the netdev. */
+static void qp_path_mtu_active(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_qp *qp = objs_qp(o, 2, 1);
+	struct net_device *ndev = objs_sdev()->ndev;
+	int rtr_mask = objs_mask(IB_QPS_INIT, IB_QPS_RTR);
+	unsigned int mtu = ndev->mtu;
+	struct ib_qp_attr a;
+	int err;
+
+	objs_qp_to(o, qp, IB_QPS_INIT);
+	rtnl_lock();
+	err = dev_set_mtu(ndev, 1500);	/* active MTU 1024 */
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, err, 0);
+	objs_attr(o, &a, IB_QPS_RTR, qp->qp_num);
+	a.path_mtu = IB_MTU_2048;
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, rtr_mask), -EINVAL);
+	a.path_mtu = IB_MTU_1024;
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, rtr_mask), 0);
+	rtnl_lock();
+	dev_set_mtu(ndev, mtu);
+	rtnl_unlock();
+}
+
+/* An MR in @pd over @buf, published as superp_mr.c would. */
+static u32 objs_mr(struct objs *o, struct ib_pd *pd, void *buf, u64 len,
+		   int access)
+{
+	struct superp_mr *mr = kunit_kzalloc(o->test, sizeof(*mr), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(o->test, mr);
+	mr->pd = pd;
+	mr->iova = (uintptr_t)buf;
+	mr->length = len;
+	mr->access = access;
+	KUNIT_ASSERT_EQ(o->test, superp_mr_publish(&objs_sdev()->mrs, mr), 0);
+	o->mrs[o->nmr++] = mr;
+	return mr->ibmr.lkey;
+}
+
+/*
+ * post_send and post_recv refuse a bad WR with -EINVAL (a full queue with
+ * -ENOMEM) and point *bad_wr at it; the WRs before it are posted.
+ */
+static void qp_post_checks(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_qp *qp = objs_qp(o, 4, 2);
+	struct ib_pd *other = ib_alloc_pd(objs_ibdev, 0);
+	static u8 buf[256];
+	u32 key, other_key, ro_key;
+	struct ib_sge sge[3];
+	struct ib_rdma_wr rw[5] = {};
+	const struct ib_send_wr *bad;
+	struct ib_recv_wr rwr[5] = {};
+	const struct ib_recv_wr *rbad;
+	struct ib_wc wc[8];
+	int i;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(other));
+	o->pd2 = other;
+	key = objs_mr(o, o->pd, buf, 128, IB_ACCESS_LOCAL_WRITE);
+	other_key = objs_mr(o, other, buf, 128, IB_ACCESS_LOCAL_WRITE);
+	ro_key = objs_mr(o, o->pd, buf, 128, 0);
+	for (i = 0; i < 3; i++)
+		sge[i] = (struct ib_sge){ (uintptr_t)buf, 64, key };
+	for (i = 0; i < 5; i++) {
+		rw[i].wr.wr_id = i;
+		rw[i].wr.opcode = IB_WR_SEND;
+		rw[i].wr.sg_list = sge;
+		rw[i].wr.num_sge = 1;
+		rw[i].wr.next = i < 4 ? &rw[i + 1].wr : NULL;
+		rwr[i].wr_id = 100 + i;
+		rwr[i].sg_list = sge;
+		rwr[i].num_sge = 1;
+		rwr[i].next = i < 4 ? &rwr[i + 1] : NULL;
+	}
+
+	/* Wrong state: post_send before RTS, post_recv in RESET. */
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[0].wr, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &rw[0].wr);
+	KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &rwr[0], &rbad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr[0]);
+	objs_qp_to(o, qp, IB_QPS_RTR);
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[0].wr, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &rw[0].wr);
+
+	/* Receive side, in RTR: too many SGEs, bad lkey, then queue full. */
+	rwr[1].num_sge = 3;
+	KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &rwr[0], &rbad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr[1]);
+	rwr[1].num_sge = 1;
+	rwr[1].sg_list = &(struct ib_sge){ (uintptr_t)buf, 8, key ^ 0x1000000 };
+	KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &rwr[1], &rbad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr[1]);
+	rwr[1].sg_list = &(struct ib_sge){ (uintptr_t)buf, 8, ro_key };
+	KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &rwr[1], &rbad), -EINVAL);
+	rwr[1].sg_list = sge;
+	/* One posted above, three fit, the fifth finds the queue full. */
+	KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &rwr[1], &rbad), -ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr[4]);
+
+	objs_qp_to(o, qp, IB_QPS_RTS);
+	/* Bad lkey in the second WR: the first is posted. */
+	rw[1].wr.sg_list = &(struct ib_sge){ (uintptr_t)buf, 8, key + 1 };
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[0].wr, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &rw[1].wr);
+	/* An MR of another PD. */
+	rw[1].wr.sg_list = &(struct ib_sge){ (uintptr_t)buf, 8, other_key };
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &rw[1].wr);
+	/* Outside the MR. */
+	rw[1].wr.sg_list = &(struct ib_sge){ (uintptr_t)buf + 120, 9, key };
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), -EINVAL);
+	/* RDMA READ lands in memory that must be locally writable. */
+	rw[1].wr.opcode = IB_WR_RDMA_READ;
+	rw[1].wr.sg_list = &(struct ib_sge){ (uintptr_t)buf, 8, ro_key };
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), -EINVAL);
+	rw[1].wr.opcode = IB_WR_SEND;
+	/* Too many SGEs; an opcode we do not offer; atomics (atomic_cap NONE). */
+	rw[1].wr.sg_list = sge;
+	rw[1].wr.num_sge = 3;
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), -EINVAL);
+	rw[1].wr.num_sge = 1;
+	rw[1].wr.opcode = IB_WR_SEND_WITH_INV;
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), -EINVAL);
+	rw[1].wr.opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), -EINVAL);
+	rw[1].wr.opcode = IB_WR_SEND;
+	/* Inline beyond max_inline_data (32 here). */
+	rw[1].wr.send_flags = IB_SEND_INLINE;
+	rw[1].wr.num_sge = 1;
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), -EINVAL);
+	sge[2].length = 32;
+	rw[1].wr.sg_list = &sge[2];
+	rw[1].wr.next = NULL;
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), 0);
+	rw[1].wr.send_flags = 0;
+	rw[1].wr.sg_list = sge;
+	rw[1].wr.next = &rw[2].wr;
+	/* Two posted; two more fit; the fifth finds the queue full. */
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[2].wr, &bad), -ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &rw[4].wr);
+
+	/* Nothing completed: no engine took them. */
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(qp->send_cq, 8, wc), 0);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(qp->recv_cq, 8, wc), 0);
+}
+
+/*
+ * Entering ERR flushes every outstanding WR with IB_WC_WR_FLUSH_ERR, in
+ * posted order, to the queue's own CQ, signalled or not; a WR posted in
+ * ERR is flushed at once.
+ */
+static void qp_flush_on_error(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_qp *qp = objs_qp(o, 8, 1);
+	struct ib_rdma_wr swr[5] = {};
+	struct ib_recv_wr rwr[4] = {};
+	const struct ib_send_wr *bad;
+	const struct ib_recv_wr *rbad;
+	struct ib_wc wc[8];
+	int i;
+
+	objs_qp_to(o, qp, IB_QPS_RTS);
+	for (i = 0; i < 5; i++) {
+		swr[i].wr.wr_id = 10 + i;
+		swr[i].wr.opcode = i & 1 ? IB_WR_SEND : IB_WR_RDMA_WRITE;
+		swr[i].wr.send_flags = i & 1 ? IB_SEND_SIGNALED : 0;
+		swr[i].wr.next = i < 4 ? &swr[i + 1].wr : NULL;
+	}
+	for (i = 0; i < 4; i++) {
+		rwr[i].wr_id = 20 + i;
+		rwr[i].next = i < 3 ? &rwr[i + 1] : NULL;
+	}
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, &swr[0].wr, &bad), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_recv(qp, rwr, &rbad), 0);
+
+	KUNIT_ASSERT_EQ(test, objs_modify(o, qp, IB_QPS_ERR), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 8, wc), 5);
+	for (i = 0; i < 5; i++) {
+		KUNIT_EXPECT_EQ(test, wc[i].wr_id, 10 + i);
+		KUNIT_EXPECT_EQ(test, wc[i].status, IB_WC_WR_FLUSH_ERR);
+		KUNIT_EXPECT_PTR_EQ(test, wc[i].qp, qp);
+	}
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->recv_cq, 8, wc), 4);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, wc[i].wr_id, 20 + i);
+		KUNIT_EXPECT_EQ(test, wc[i].status, IB_WC_WR_FLUSH_ERR);
+	}
+	/* Modified to ERR by the consumer: no fatal event. */
+	KUNIT_EXPECT_EQ(test, o->qp_fatal, 0);
+
+	swr[4].wr.wr_id = 99;
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &swr[4].wr, &bad), 0);
+	rwr[3].wr_id = 98;
+	KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &rwr[3], &rbad), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 8, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 99);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->recv_cq, 8, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 98);
+
+	/* RESET discards without completions; the QP can start again. */
+	KUNIT_EXPECT_EQ(test, objs_modify(o, qp, IB_QPS_RESET), 0);
+	objs_qp_to(o, qp, IB_QPS_INIT);
+	KUNIT_EXPECT_EQ(test, ib_post_recv(qp, rwr, &rbad), 0);
+	KUNIT_EXPECT_EQ(test, objs_modify(o, qp, IB_QPS_RESET), 0);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(qp->recv_cq, 8, wc), 0);
+}
+
+/*
+ * The data path's side: WRs taken in order, completions in posted order
+ * whatever order they finish in, unsignalled successes silent; an error
+ * breaks the QP (IB_EVENT_QP_FATAL, the rest flushed); SQD drains.
+ */
+static void qp_data_path_interface(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_qp *qp = objs_qp(o, 8, 1);
+	struct superp_qp *sqp = to_sqp(qp);
+	struct ib_send_wr swr[4] = {};
+	struct ib_recv_wr rwr[2] = {};
+	const struct ib_send_wr *bad;
+	const struct ib_recv_wr *rbad;
+	struct superp_send_wqe *w[4];
+	struct superp_recv_wqe *r;
+	struct ib_wc wc[8];
+	int i;
+
+	r = kunit_kzalloc(test, superp_recv_wqe_size(SUPERP_MAX_SGE), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	objs_qp_to(o, qp, IB_QPS_RTS);
+	for (i = 0; i < 4; i++) {
+		swr[i].wr_id = i;
+		swr[i].opcode = IB_WR_SEND;
+		swr[i].send_flags = i == 1 ? 0 : IB_SEND_SIGNALED;
+		swr[i].next = i < 3 ? &swr[i + 1] : NULL;
+	}
+	rwr[0].wr_id = 50;
+	rwr[0].next = &rwr[1];
+	rwr[1].wr_id = 51;
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, swr, &bad), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_recv(qp, rwr, &rbad), 0);
+
+	for (i = 0; i < 3; i++) {
+		w[i] = superp_qp_next_send(sqp);
+		KUNIT_ASSERT_NOT_NULL(test, w[i]);
+		KUNIT_EXPECT_EQ(test, w[i]->wr_id, i);
+	}
+	/* Finished out of order: nothing leaves before WR 0 is done. */
+	superp_qp_send_done(sqp, w[2]->idx, IB_WC_SUCCESS);
+	superp_qp_send_done(sqp, w[1]->idx, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(qp->send_cq, 8, wc), 0);
+	superp_qp_send_done(sqp, w[0]->idx, IB_WC_SUCCESS);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 8, wc), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 0);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 2);	/* 1 was unsignalled */
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+
+	KUNIT_EXPECT_EQ(test, superp_qp_get_recv(sqp, r), 0);
+	KUNIT_EXPECT_EQ(test, r->wr_id, 50);
+
+	/* SQD with WR 3 in flight: drained when it completes. */
+	w[3] = superp_qp_next_send(sqp);
+	KUNIT_ASSERT_NOT_NULL(test, w[3]);
+	KUNIT_ASSERT_EQ(test, objs_modify(o, qp, IB_QPS_SQD), 0);
+	KUNIT_EXPECT_EQ(test, o->sq_drained, 0);
+	KUNIT_EXPECT_PTR_EQ(test, superp_qp_next_send(sqp), NULL);
+	superp_qp_send_done(sqp, w[3]->idx, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, o->sq_drained, 1);
+	KUNIT_ASSERT_EQ(test, objs_modify(o, qp, IB_QPS_RTS), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 8, wc), 1);
+
+	/* An error: the WR completes with it, the QP breaks, the rest flush. */
+	swr[0].next = NULL;
+	swr[1].next = NULL;
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, &swr[0], &bad), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, &swr[1], &bad), 0);
+	w[0] = superp_qp_next_send(sqp);
+	KUNIT_ASSERT_NOT_NULL(test, w[0]);
+	superp_qp_send_done(sqp, w[0]->idx, IB_WC_REM_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, sqp->state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, o->qp_fatal, 1);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 8, wc), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_REM_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, wc[1].status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 1);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->recv_cq, 8, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 51);
+	KUNIT_EXPECT_EQ(test, superp_qp_get_recv(sqp, r), -EINVAL);
+
+	/* SQD with nothing in flight is drained at once. */
+	qp = objs_qp(o, 2, 1);
+	objs_qp_to(o, qp, IB_QPS_SQD);
+	KUNIT_EXPECT_EQ(test, o->sq_drained, 2);
+}
+
 static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(cq_create_checks),
 	KUNIT_CASE(cq_poll_order),
 	KUNIT_CASE(cq_notify),
 	KUNIT_CASE(cq_overflow_event),
 	KUNIT_CASE(cq_resize),
+	KUNIT_CASE(qp_create_checks),
+	KUNIT_CASE(qp_state_machine),
+	KUNIT_CASE(qp_transition_masks),
+	KUNIT_CASE(qp_attr_checks),
+	KUNIT_CASE(qp_path_mtu_active),
+	KUNIT_CASE(qp_post_checks),
+	KUNIT_CASE(qp_flush_on_error),
+	KUNIT_CASE(qp_data_path_interface),
 	{}
 };
 

@@ -38,6 +38,12 @@
  */
 #define SUPERP_MAX_CQ		16384
 #define SUPERP_MAX_CQE		65535
+#define SUPERP_MAX_QP		16384
+#define SUPERP_MAX_QP_WR	16384
+#define SUPERP_MAX_SGE		32
+#define SUPERP_MAX_INLINE	(SUPERP_MAX_SGE * 16)	/* the SGE area */
+#define SUPERP_MAX_RD_ATOM	16	/* READs and atomics in flight */
+#define SUPERP_MAX_MSG_SIZE	0x80000000
 
 /*
  * The lkey of every kernel PD (IBK_LOCAL_DMA_LKEY): an SGE with this key
@@ -87,6 +93,9 @@ struct superp_dev {
 	bool			port_active;	/* last state announced; RTNL */
 	atomic_t		pd_count;	/* PDs allocated, up to SUPERP_MAX_PD */
 	atomic_t		cq_count;	/* up to SUPERP_MAX_CQ */
+	atomic_t		qp_count;	/* up to SUPERP_MAX_QP */
+	struct xarray		qps;		/* QPN -> QP (superp_qp.c) */
+	u32			qpn_next;	/* cyclic allocation hint */
 	struct superp_mr_table	mrs;
 	struct superp_conns	*conns;		/* superp_conn_table.c */
 };
@@ -116,10 +125,6 @@ struct superp_mr {
 	refcount_t		ref;	/* the table's, plus one per lookup */
 	struct completion	unused;	/* ref reached zero */
 	struct rcu_head		rcu;
-};
-
-struct superp_qp {
-	struct ib_qp	ibqp;
 };
 
 struct superp_ucontext {

@@ -2,8 +2,8 @@
 /*
  * ib_superp: the verbs device. Device and port queries, user contexts (for
  * the rdma-core provider), protection domains and user memory regions
- * (superp_mr.c) and kernel CQs (superp_cq.c) work; QPs answer -EOPNOTSUPP
- * until the PDL/TAL engine is wired in.
+ * (superp_mr.c), and the objects of kernel consumers: CQs (superp_cq.c),
+ * RC QPs (superp_qp.c, superp_queue.c). Documentation/superp-verbs.rst.
  */
 #include <kunit/visibility.h>
 #include <linux/etherdevice.h>
@@ -14,6 +14,7 @@
 
 #include "superp.h"
 #include "superp_cq.h"
+#include "superp_qp.h"
 
 /* The largest operation headers (wire-format.rst) fit the MTU reserve. */
 static_assert(sizeof(struct superp_atomic_cas_op) <= SUPERP_MAX_OP_HLEN);
@@ -59,6 +60,16 @@ static int superp_query_device(struct ib_device *ibdev,
 	attr->max_pkeys = SUPERP_MAX_PKEYS;
 	attr->max_cq = SUPERP_MAX_CQ;
 	attr->max_cqe = SUPERP_MAX_CQE;
+	attr->max_qp = SUPERP_MAX_QP;
+	attr->max_qp_wr = SUPERP_MAX_QP_WR;
+	attr->max_send_sge = SUPERP_MAX_SGE;
+	attr->max_recv_sge = SUPERP_MAX_SGE;
+	attr->max_sge_rd = SUPERP_MAX_SGE;
+	attr->max_qp_rd_atom = SUPERP_MAX_RD_ATOM;
+	attr->max_qp_init_rd_atom = SUPERP_MAX_RD_ATOM;
+	attr->max_res_rd_atom = SUPERP_MAX_QP * SUPERP_MAX_RD_ATOM;
+	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
+				 IB_DEVICE_SYS_IMAGE_GUID;
 	attr->atomic_cap = SUPERP_ATOMIC_CAP;
 	/*
 	 * Kernel PDs get SUPERP_LOCAL_DMA_LKEY: the core then needs no DMA MR
@@ -208,37 +219,6 @@ static int superp_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
-static int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
-			    struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int superp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			    int mask, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int superp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			    const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int superp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-			    const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
 /*
  * Kernel PDs need no DMA MR (IBK_LOCAL_DMA_LKEY); the core asks for one
  * only for IB_PD_UNSAFE_GLOBAL_RKEY, which ib_superp does not offer.
@@ -274,6 +254,7 @@ static const struct ib_device_ops superp_dev_ops = {
 	.query_device = superp_query_device,
 	.query_pkey = superp_query_pkey,
 	.query_port = superp_query_port,
+	.query_qp = superp_query_qp,
 	.reg_user_mr = superp_reg_user_mr,
 	.req_notify_cq = superp_req_notify_cq,
 	.resize_cq = superp_resize_cq,
@@ -305,6 +286,7 @@ int superp_register_device(struct superp_dev *sdev, const char *name)
 	addrconf_addr_eui48((unsigned char *)&ibdev->node_guid,
 			    sdev->ndev->dev_addr);
 	ib_set_device_ops(ibdev, &superp_dev_ops);
+	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
 
 	err = ib_device_set_netdev(ibdev, sdev->ndev, SUPERP_PORT);
 	if (err)
