@@ -15,7 +15,9 @@
 
 #include "superp.h"
 #include "superp_cq.h"
+#include "superp_ah.h"
 #include "superp_qp.h"
+#include "superp_srq.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -33,10 +35,15 @@ struct objs {
 	int nqp;
 	struct superp_mr *mrs[4];	/* published by hand (objs_mr()) */
 	int nmr;
+	struct ib_srq *srqs[4];
+	int nsrq;
+	struct ib_ah *ahs[4];
+	int nah;
 	int comp_calls;			/* completion handler calls */
 	int cq_events;			/* IB_EVENT_CQ_ERR seen */
 	int qp_fatal;			/* IB_EVENT_QP_FATAL seen */
 	int sq_drained;			/* IB_EVENT_SQ_DRAINED seen */
+	int srq_limit_events;		/* IB_EVENT_SRQ_LIMIT_REACHED seen */
 };
 
 static int objs_suite_init(struct kunit_suite *suite)
@@ -91,8 +98,12 @@ static void objs_exit(struct kunit *test)
 
 	if (!o)
 		return;
+	while (o->nah)
+		rdma_destroy_ah(o->ahs[--o->nah], 0);
 	while (o->nqp)
 		ib_destroy_qp(o->qps[--o->nqp]);
+	while (o->nsrq)
+		ib_destroy_srq(o->srqs[--o->nsrq]);
 	while (o->ncq)
 		ib_destroy_cq(o->cqs[--o->ncq]);
 	while (o->nmr) {
@@ -957,6 +968,248 @@ static void qp_data_path_interface(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, o->sq_drained, 2);
 }
 
+/* ---- SRQ and AH ---- */
+
+static void objs_srq_event(struct ib_event *ev, void *ctx)
+{
+	struct objs *o = ctx;
+
+	if (ev->event == IB_EVENT_SRQ_LIMIT_REACHED)
+		o->srq_limit_events++;
+}
+
+static struct ib_srq *objs_srq(struct objs *o, u32 max_wr, u32 max_sge)
+{
+	struct ib_srq_init_attr init = {
+		.event_handler = objs_srq_event,
+		.srq_context = o,
+		.srq_type = IB_SRQT_BASIC,
+		.attr = { .max_wr = max_wr, .max_sge = max_sge },
+	};
+	struct ib_srq *srq = ib_create_srq(o->pd, &init);
+
+	if (!IS_ERR(srq))
+		o->srqs[o->nsrq++] = srq;
+	return srq;
+}
+
+static void objs_recv_chain(struct ib_recv_wr *wr, int n, u64 first)
+{
+	int i;
+
+	memset(wr, 0, n * sizeof(*wr));
+	for (i = 0; i < n; i++) {
+		wr[i].wr_id = first + i;
+		wr[i].next = i < n - 1 ? &wr[i + 1] : NULL;
+	}
+}
+
+/*
+ * create_srq within max_srq_wr and max_srq_sge; post_srq_recv refuses a
+ * full queue with -ENOMEM at the WR that did not fit; resize keeps the WRs
+ * and refuses a size below what is held.
+ */
+static void srq_create_post_resize(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_device_attr *da = &objs_ibdev->attrs;
+	struct superp_recv_wqe *r;
+	struct ib_recv_wr wr[5];
+	const struct ib_recv_wr *bad;
+	struct ib_srq_attr sa = {};
+	struct ib_srq *srq;
+	int i;
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_srq(o, 0, 1)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_srq(o, da->max_srq_wr + 1, 1)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_srq(o, 4, da->max_srq_sge + 1)),
+			-EINVAL);
+	srq = objs_srq(o, 4, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(srq));
+	r = kunit_kzalloc(test, superp_recv_wqe_size(SUPERP_MAX_SGE), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+
+	objs_recv_chain(wr, 5, 0);
+	KUNIT_EXPECT_EQ(test, ib_post_srq_recv(srq, wr, &bad), -ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr[4]);
+	KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r), 0);
+	KUNIT_EXPECT_EQ(test, r->wr_id, 0);
+
+	sa.max_wr = 2;
+	KUNIT_EXPECT_EQ(test, ib_modify_srq(srq, &sa, IB_SRQ_MAX_WR), -EINVAL);
+	sa.max_wr = 8;
+	KUNIT_EXPECT_EQ(test, ib_modify_srq(srq, &sa, IB_SRQ_MAX_WR), 0);
+	KUNIT_EXPECT_EQ(test, ib_query_srq(srq, &sa), 0);
+	KUNIT_EXPECT_EQ(test, sa.max_wr, 8);
+	objs_recv_chain(wr, 5, 10);
+	KUNIT_EXPECT_EQ(test, ib_post_srq_recv(srq, wr, &bad), 0);
+	for (i = 1; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r), 0);
+		KUNIT_EXPECT_EQ(test, r->wr_id, i);
+	}
+	for (i = 0; i < 5; i++) {
+		KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r), 0);
+		KUNIT_EXPECT_EQ(test, r->wr_id, 10 + i);
+	}
+	KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r), -ENOENT);
+}
+
+/*
+ * srq_limit: armed by modify_srq, IB_EVENT_SRQ_LIMIT_REACHED once when
+ * fewer than the limit remain, then disarmed (srq_limit reads 0).
+ */
+static void srq_limit_event_once(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_srq *srq = objs_srq(o, 8, 1);
+	struct superp_recv_wqe *r;
+	struct ib_recv_wr wr[6];
+	const struct ib_recv_wr *bad;
+	struct ib_srq_attr sa = {};
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(srq));
+	r = kunit_kzalloc(test, superp_recv_wqe_size(SUPERP_MAX_SGE), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	sa.srq_limit = 9;
+	KUNIT_EXPECT_EQ(test, ib_modify_srq(srq, &sa, IB_SRQ_LIMIT), -EINVAL);
+	objs_recv_chain(wr, 6, 0);
+	KUNIT_ASSERT_EQ(test, ib_post_srq_recv(srq, wr, &bad), 0);
+	sa.srq_limit = 4;
+	KUNIT_ASSERT_EQ(test, ib_modify_srq(srq, &sa, IB_SRQ_LIMIT), 0);
+	KUNIT_EXPECT_EQ(test, ib_query_srq(srq, &sa), 0);
+	KUNIT_EXPECT_EQ(test, sa.srq_limit, 4);
+
+	superp_srq_get_recv(to_ssrq(srq), r);	/* 5 left */
+	superp_srq_get_recv(to_ssrq(srq), r);	/* 4 left: not below */
+	KUNIT_EXPECT_EQ(test, o->srq_limit_events, 0);
+	superp_srq_get_recv(to_ssrq(srq), r);	/* 3 left */
+	KUNIT_EXPECT_EQ(test, o->srq_limit_events, 1);
+	superp_srq_get_recv(to_ssrq(srq), r);
+	KUNIT_EXPECT_EQ(test, o->srq_limit_events, 1);
+	KUNIT_EXPECT_EQ(test, ib_query_srq(srq, &sa), 0);
+	KUNIT_EXPECT_EQ(test, sa.srq_limit, 0);
+	/* Armed again: once more. */
+	sa.srq_limit = 2;
+	KUNIT_ASSERT_EQ(test, ib_modify_srq(srq, &sa, IB_SRQ_LIMIT), 0);
+	superp_srq_get_recv(to_ssrq(srq), r);	/* 1 left */
+	KUNIT_EXPECT_EQ(test, o->srq_limit_events, 2);
+}
+
+/*
+ * A QP with an SRQ takes its receives from it, refuses post_recv, and its
+ * flush leaves the SRQ's WRs alone.
+ */
+static void srq_attached_qp(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_srq *srq = objs_srq(o, 4, 1);
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.cap = { .max_send_wr = 2, .max_send_sge = 1,
+			 .max_recv_wr = 100000 },	/* ignored with an SRQ */
+	};
+	struct superp_recv_wqe *r;
+	struct ib_recv_wr wr[3];
+	const struct ib_recv_wr *bad;
+	struct ib_wc wc[4];
+	struct ib_qp *qp;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(srq));
+	r = kunit_kzalloc(test, superp_recv_wqe_size(SUPERP_MAX_SGE), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	init.srq = srq;
+	init.send_cq = objs_cq(o, 8);
+	init.recv_cq = objs_cq(o, 8);
+	qp = objs_qp_init(o, &init);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(qp));
+	KUNIT_EXPECT_EQ(test, init.cap.max_recv_wr, 0);
+	objs_qp_to(o, qp, IB_QPS_RTR);
+
+	objs_recv_chain(wr, 3, 0);
+	KUNIT_EXPECT_EQ(test, ib_post_recv(qp, wr, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr[0]);
+	KUNIT_ASSERT_EQ(test, ib_post_srq_recv(srq, wr, &bad), 0);
+	KUNIT_EXPECT_EQ(test, superp_qp_get_recv(to_sqp(qp), r), 0);
+	KUNIT_EXPECT_EQ(test, r->wr_id, 0);
+
+	KUNIT_ASSERT_EQ(test, objs_modify(o, qp, IB_QPS_ERR), 0);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(qp->recv_cq, 4, wc), 0);
+	KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r), 0);
+	KUNIT_EXPECT_EQ(test, r->wr_id, 1);
+}
+
+static struct ib_ah *objs_ah(struct objs *o, struct rdma_ah_attr *attr)
+{
+	struct ib_ah *ah = rdma_create_ah(o->pd, attr, 0);
+
+	if (!IS_ERR(ah))
+		o->ahs[o->nah++] = ah;
+	return ah;
+}
+
+/*
+ * AH: RoCE with a GRH; the source GID index must be an entry of the GID
+ * table; query returns the address; the destination IP is resolved for
+ * the binding step (an IPv4-mapped GID gives an IPv4 address).
+ */
+static void ah_create_query(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	const struct ib_gid_attr *gattr;
+	struct rdma_ah_attr attr, q;
+	struct ib_qp_attr qa;
+	struct superp_ah *sah;
+	union ib_gid gid;
+	struct ib_ah *ah;
+	int i;
+
+	objs_attr(o, &qa, IB_QPS_RTR, 0);
+	attr = qa.ah_attr;
+	ah = objs_ah(o, &attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ah));
+	KUNIT_EXPECT_EQ(test, rdma_query_ah(ah, &q), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(rdma_ah_read_grh(&q)->dgid.raw,
+				     rdma_ah_read_grh(&attr)->dgid.raw, 16), 0);
+	KUNIT_EXPECT_EQ(test, rdma_ah_read_grh(&q)->hop_limit, 64);
+	sah = to_sah(ah);
+	KUNIT_EXPECT_EQ(test, sah->av.daddr.sa.sa_family, AF_INET6);
+
+	/* A GID index with no entry, and a missing GRH, are refused. */
+	attr = qa.ah_attr;
+	attr.grh.sgid_index = 255;
+	KUNIT_EXPECT_TRUE(test, IS_ERR(objs_ah(o, &attr)));
+	attr = qa.ah_attr;
+	attr.ah_flags = 0;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_ah(o, &attr)), -EINVAL);
+	attr = qa.ah_attr;
+	attr.type = RDMA_AH_ATTR_TYPE_IB;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_ah(o, &attr)), -EINVAL);
+
+	/* eth0's IPv4 address, as a GID: the AV resolves it to IPv4. */
+	for (i = 0; i < 16; i++) {
+		gattr = rdma_get_gid_attr(objs_ibdev, SUPERP_PORT, i);
+		if (IS_ERR(gattr))
+			continue;
+		if (ipv6_addr_v4mapped((struct in6_addr *)gattr->gid.raw))
+			break;
+		rdma_put_gid_attr(gattr);
+	}
+	if (i == 16)
+		kunit_skip(test, "eth0 has no IPv4 address");
+	attr = qa.ah_attr;
+	gid = gattr->gid;
+	rdma_put_gid_attr(gattr);
+	rdma_ah_set_grh(&attr, &gid, 0, i, 64, 0);
+	ah = objs_ah(o, &attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ah));
+	sah = to_sah(ah);
+	KUNIT_EXPECT_EQ(test, sah->av.daddr.sa.sa_family, AF_INET);
+	KUNIT_EXPECT_EQ(test, memcmp(&sah->av.daddr.sin.sin_addr,
+				     &rdma_ah_read_grh(&attr)->dgid.raw[12], 4), 0);
+}
+
 static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(cq_create_checks),
 	KUNIT_CASE(cq_poll_order),
@@ -971,6 +1224,10 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(qp_post_checks),
 	KUNIT_CASE(qp_flush_on_error),
 	KUNIT_CASE(qp_data_path_interface),
+	KUNIT_CASE(srq_create_post_resize),
+	KUNIT_CASE(srq_limit_event_once),
+	KUNIT_CASE(srq_attached_qp),
+	KUNIT_CASE(ah_create_query),
 	{}
 };
 

@@ -44,6 +44,10 @@
 #define SUPERP_MAX_INLINE	(SUPERP_MAX_SGE * 16)	/* the SGE area */
 #define SUPERP_MAX_RD_ATOM	16	/* READs and atomics in flight */
 #define SUPERP_MAX_MSG_SIZE	0x80000000
+#define SUPERP_MAX_SRQ		4096
+#define SUPERP_MAX_SRQ_WR	16384
+#define SUPERP_MAX_SRQ_SGE	SUPERP_MAX_SGE
+#define SUPERP_MAX_AH		65536
 
 /*
  * The lkey of every kernel PD (IBK_LOCAL_DMA_LKEY): an SGE with this key
@@ -94,6 +98,8 @@ struct superp_dev {
 	atomic_t		pd_count;	/* PDs allocated, up to SUPERP_MAX_PD */
 	atomic_t		cq_count;	/* up to SUPERP_MAX_CQ */
 	atomic_t		qp_count;	/* up to SUPERP_MAX_QP */
+	atomic_t		srq_count;	/* up to SUPERP_MAX_SRQ */
+	atomic_t		ah_count;	/* up to SUPERP_MAX_AH */
 	struct xarray		qps;		/* QPN -> QP (superp_qp.c) */
 	u32			qpn_next;	/* cyclic allocation hint */
 	struct superp_mr_table	mrs;

@@ -6,6 +6,9 @@
  * sgid_attr; we check that it is ours), and the destination GID is turned
  * into the IP address the data path maps to a connection.
  *
+ * Address handles keep the resolved AV beside the attributes as created
+ * (for query_ah); only kernel consumers create them.
+ *
  * No locks: an AV is built by its creator and read-only afterwards.
  */
 #include <kunit/visibility.h>
@@ -13,6 +16,7 @@
 #include <rdma/ib_cache.h>
 
 #include "superp.h"
+#include "superp_ah.h"
 #include "superp_qp.h"
 
 /**
@@ -63,3 +67,43 @@ int superp_av_from_attr(struct superp_dev *sdev,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_av_from_attr);
+
+/*
+ * Address handles: kernel consumers only (user space needs them for UD,
+ * which does not exist yet). Any context: create may be called atomic
+ * (without RDMA_CREATE_AH_SLEEPABLE), and nothing here sleeps.
+ */
+int superp_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		     struct ib_udata *udata)
+{
+	struct superp_dev *sdev = to_sdev(ibah->device);
+	struct superp_ah *ah = to_sah(ibah);
+	int err;
+
+	if (udata) {
+		ibdev_dbg(ibah->device, "create_ah: no user AHs (no UD QPs yet)\n");
+		return -EOPNOTSUPP;
+	}
+	err = superp_av_from_attr(sdev, init->ah_attr, &ah->av);
+	if (err)
+		return err;
+	if (atomic_inc_return(&sdev->ah_count) > SUPERP_MAX_AH) {
+		atomic_dec(&sdev->ah_count);
+		return -ENOMEM;
+	}
+	ah->attr = *init->ah_attr;
+	ah->attr.grh.sgid_attr = NULL;	/* the core holds it for the AH */
+	return 0;
+}
+
+int superp_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
+{
+	*attr = to_sah(ibah)->attr;
+	return 0;
+}
+
+int superp_destroy_ah(struct ib_ah *ibah, u32 flags)
+{
+	atomic_dec(&to_sdev(ibah->device)->ah_count);
+	return 0;
+}

@@ -50,6 +50,7 @@
 #include "superp.h"
 #include "superp_cq.h"
 #include "superp_qp.h"
+#include "superp_srq.h"
 
 #define SUPERP_QPN_MIN	2
 #define SUPERP_QPN_MAX	0xffffff
@@ -57,7 +58,8 @@
 #define SUPERP_QP_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 			  IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC)
 
-static void superp_qp_event(struct superp_qp *qp, enum ib_event_type type)
+/* Raises @type on @qp with no driver lock held. */
+void superp_qp_event(struct superp_qp *qp, enum ib_event_type type)
 {
 	struct ib_event ev = {
 		.device = qp->ibqp.device,
@@ -112,10 +114,6 @@ int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (init->sq_sig_type != IB_SIGNAL_ALL_WR &&
 	    init->sq_sig_type != IB_SIGNAL_REQ_WR)
 		return -EINVAL;
-	if (init->srq) {
-		ibdev_dbg(ibqp->device, "create_qp: SRQs not supported yet\n");
-		return -EOPNOTSUPP;
-	}
 	err = superp_qp_check_caps(sdev, init);
 	if (err)
 		return err;
@@ -145,6 +143,7 @@ int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	mutex_init(&qp->mutex);
 	qp->state = IB_QPS_RESET;
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->srq = init->srq ? to_ssrq(init->srq) : NULL;
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->unused);
 

@@ -153,6 +153,7 @@ void superp_qp_put(struct superp_qp *qp);
 int superp_qp_bind(struct superp_qp *qp);
 void superp_qp_unbind(struct superp_qp *qp);
 void superp_qp_error(struct superp_qp *qp);
+void superp_qp_event(struct superp_qp *qp, enum ib_event_type type);
 
 /* superp_queue.c: verbs */
 int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,

@@ -52,6 +52,7 @@
 #include "superp.h"
 #include "superp_cq.h"
 #include "superp_qp.h"
+#include "superp_srq.h"
 
 size_t superp_send_wqe_size(u32 max_sge, u32 max_inline)
 {
@@ -581,15 +582,8 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 	superp_cq_kick(to_scq(qp->ibqp.send_cq), todo);
 	if (status != IB_WC_SUCCESS)
 		superp_qp_error(qp);
-	if (drained && qp->ibqp.event_handler) {
-		struct ib_event ev = {
-			.device = qp->ibqp.device,
-			.element.qp = &qp->ibqp,
-			.event = IB_EVENT_SQ_DRAINED,
-		};
-
-		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
-	}
+	if (drained)
+		superp_qp_event(qp, IB_EVENT_SQ_DRAINED);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_qp_send_done);
 
@@ -603,15 +597,19 @@ EXPORT_SYMBOL_IF_KUNIT(superp_qp_send_done);
  */
 int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe)
 {
+	enum ib_qp_state state = READ_ONCE(qp->state);
 	struct superp_wq *rq = &qp->rq;
 	unsigned long flags;
 	int err = 0;
 
+	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
+	    state != IB_QPS_SQD && state != IB_QPS_SQE)
+		return -EINVAL;
+	if (qp->srq)
+		return superp_srq_get_recv(qp->srq, wqe);
+
 	spin_lock_irqsave(&rq->lock, flags);
-	if (qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS &&
-	    qp->state != IB_QPS_SQD && qp->state != IB_QPS_SQE) {
-		err = -EINVAL;
-	} else if (rq->tail == rq->head) {
+	if (rq->tail == rq->head) {
 		err = -ENOENT;
 	} else {
 		struct superp_recv_wqe *w = superp_wq_at(rq, rq->tail++);

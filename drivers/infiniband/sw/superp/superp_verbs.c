@@ -3,7 +3,8 @@
  * ib_superp: the verbs device. Device and port queries, user contexts (for
  * the rdma-core provider), protection domains and user memory regions
  * (superp_mr.c), and the objects of kernel consumers: CQs (superp_cq.c),
- * RC QPs (superp_qp.c, superp_queue.c). Documentation/superp-verbs.rst.
+ * RC QPs (superp_qp.c, superp_queue.c), SRQs (superp_srq.c) and AHs
+ * (superp_ah.c). Documentation/superp-verbs.rst.
  */
 #include <kunit/visibility.h>
 #include <linux/etherdevice.h>
@@ -14,7 +15,9 @@
 
 #include "superp.h"
 #include "superp_cq.h"
+#include "superp_ah.h"
 #include "superp_qp.h"
+#include "superp_srq.h"
 
 /* The largest operation headers (wire-format.rst) fit the MTU reserve. */
 static_assert(sizeof(struct superp_atomic_cas_op) <= SUPERP_MAX_OP_HLEN);
@@ -68,6 +71,10 @@ static int superp_query_device(struct ib_device *ibdev,
 	attr->max_qp_rd_atom = SUPERP_MAX_RD_ATOM;
 	attr->max_qp_init_rd_atom = SUPERP_MAX_RD_ATOM;
 	attr->max_res_rd_atom = SUPERP_MAX_QP * SUPERP_MAX_RD_ATOM;
+	attr->max_srq = SUPERP_MAX_SRQ;
+	attr->max_srq_wr = SUPERP_MAX_SRQ_WR;
+	attr->max_srq_sge = SUPERP_MAX_SRQ_SGE;
+	attr->max_ah = SUPERP_MAX_AH;
 	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_SYS_IMAGE_GUID;
 	attr->atomic_cap = SUPERP_ATOMIC_CAP;
@@ -234,6 +241,14 @@ static const struct ib_device_ops superp_dev_ops = {
 	.uverbs_abi_ver = SUPERP_UVERBS_ABI_VERSION,
 
 	.alloc_pd = superp_alloc_pd,
+	.create_ah = superp_create_ah,
+	.create_srq = superp_create_srq,
+	.destroy_ah = superp_destroy_ah,
+	.destroy_srq = superp_destroy_srq,
+	.modify_srq = superp_modify_srq,
+	.post_srq_recv = superp_post_srq_recv,
+	.query_ah = superp_query_ah,
+	.query_srq = superp_query_srq,
 	.alloc_ucontext = superp_alloc_ucontext,
 	.create_cq = superp_create_cq,
 	.create_qp = superp_create_qp,
@@ -259,9 +274,11 @@ static const struct ib_device_ops superp_dev_ops = {
 	.req_notify_cq = superp_req_notify_cq,
 	.resize_cq = superp_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, superp_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, superp_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, superp_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, superp_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, superp_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, superp_ucontext, ibuc),
 };
 
