@@ -39,6 +39,8 @@ struct objs {
 	int nsrq;
 	struct ib_ah *ahs[4];
 	int nah;
+	struct ib_mr *frmrs[4];		/* ib_alloc_mr() */
+	int nfrmr;
 	int comp_calls;			/* completion handler calls */
 	int cq_events;			/* IB_EVENT_CQ_ERR seen */
 	int qp_fatal;			/* IB_EVENT_QP_FATAL seen */
@@ -106,6 +108,8 @@ static void objs_exit(struct kunit *test)
 		ib_destroy_srq(o->srqs[--o->nsrq]);
 	while (o->ncq)
 		ib_destroy_cq(o->cqs[--o->ncq]);
+	while (o->nfrmr)
+		ib_dereg_mr(o->frmrs[--o->nfrmr]);
 	while (o->nmr) {
 		struct superp_mr *mr = o->mrs[--o->nmr];
 
@@ -1210,6 +1214,319 @@ static void ah_create_query(struct kunit *test)
 				     &rdma_ah_read_grh(&attr)->dgid.raw[12], 4), 0);
 }
 
+/* ---- Fast-registration MRs and device attributes ---- */
+
+static struct ib_mr *objs_frmr(struct objs *o, enum ib_mr_type type, u32 n)
+{
+	struct ib_mr *mr = ib_alloc_mr(o->pd, type, n);
+
+	if (!IS_ERR(mr))
+		o->frmrs[o->nfrmr++] = mr;
+	return mr;
+}
+
+static int objs_post_reg(struct ib_qp *qp, struct ib_mr *mr, u32 key)
+{
+	struct ib_reg_wr wr = {
+		.wr = {
+			.wr_id = 0x1000 + (key & 0xff),
+			.opcode = IB_WR_REG_MR,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.mr = mr,
+		.key = key,
+		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+			  IB_ACCESS_REMOTE_READ,
+	};
+	const struct ib_send_wr *bad;
+
+	return ib_post_send(qp, &wr.wr, &bad);
+}
+
+static int objs_post_inv(struct ib_qp *qp, u32 key)
+{
+	struct ib_send_wr wr = {
+		.wr_id = 0x2000 + (key & 0xff),
+		.opcode = IB_WR_LOCAL_INV,
+		.send_flags = IB_SEND_SIGNALED,
+		.ex.invalidate_rkey = key,
+	};
+	const struct ib_send_wr *bad;
+
+	return ib_post_send(qp, &wr, &bad);
+}
+
+/* Whether a lookup of @key finds an MR, and releases it. */
+static bool objs_key_found(u32 key)
+{
+	struct superp_mr *mr = superp_mr_get(&objs_sdev()->mrs, key);
+
+	if (mr)
+		superp_mr_put(mr);
+	return mr;
+}
+
+/*
+ * FRWR, as kernel ULPs use it: alloc_mr, map_mr_sg, IB_WR_REG_MR with a
+ * key whose low byte the consumer chose, then IB_WR_LOCAL_INV. Lookups
+ * find the MR exactly while it is valid and only with its current key; a
+ * LOCAL_INV waits for the WRs before it; REG_MR on a valid MR fails.
+ */
+static void frwr_reg_inv(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_qp *qp = objs_qp(o, 8, 1);
+	struct superp_send_wqe *w;
+	struct scatterlist sg;
+	struct ib_send_wr swr = {};
+	const struct ib_send_wr *bad;
+	struct superp_mr *smr;
+	struct ib_wc wc[4];
+	struct ib_mr *mr;
+	void *buf;
+	u32 key, n;
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_frmr(o, IB_MR_TYPE_SG_GAPS, 4)),
+			-EOPNOTSUPP);
+	n = objs_ibdev->attrs.max_fast_reg_page_list_len + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(objs_frmr(o, IB_MR_TYPE_MEM_REG, n)),
+			-EINVAL);
+	mr = objs_frmr(o, IB_MR_TYPE_MEM_REG, 4);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+	buf = kunit_kzalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	objs_qp_to(o, qp, IB_QPS_RTS);
+
+	sg_init_one(&sg, buf, 2 * PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(objs_ibdev, &sg, 1,
+					    DMA_BIDIRECTIONAL), 1);
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
+	KUNIT_EXPECT_EQ(test, mr->length, 2 * PAGE_SIZE);
+
+	/* Allocated but not registered: no key finds it. */
+	KUNIT_EXPECT_FALSE(test, objs_key_found(mr->lkey));
+	ib_update_fast_reg_key(mr, 0x5a);
+	key = mr->rkey;
+	KUNIT_ASSERT_EQ(test, objs_post_reg(qp, mr, key), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 4, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, IB_WC_REG_MR);
+	smr = superp_mr_get(&objs_sdev()->mrs, key);
+	KUNIT_ASSERT_NOT_NULL(test, smr);
+	KUNIT_EXPECT_EQ(test, smr->iova, (u64)(uintptr_t)buf);
+	KUNIT_EXPECT_EQ(test, smr->length, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, smr->live_pages, 2);
+	KUNIT_EXPECT_TRUE(test, smr->access & IB_ACCESS_REMOTE_WRITE);
+	superp_mr_put(smr);
+	KUNIT_EXPECT_FALSE(test, objs_key_found(key ^ 1));
+
+	/* A SEND from the MR is accepted; a LOCAL_INV behind it waits. */
+	swr.opcode = IB_WR_SEND;
+	swr.wr_id = 7;
+	swr.sg_list = &(struct ib_sge){ (uintptr_t)buf, 64, key };
+	swr.num_sge = 1;
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, &swr, &bad), 0);
+	KUNIT_ASSERT_EQ(test, objs_post_inv(qp, key), 0);
+	KUNIT_EXPECT_TRUE(test, objs_key_found(key));
+	w = superp_qp_next_send(to_sqp(qp));
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_EXPECT_EQ(test, w->wr_id, 7);
+	KUNIT_EXPECT_PTR_EQ(test, superp_qp_next_send(to_sqp(qp)), NULL);
+	superp_qp_send_done(to_sqp(qp), w->idx, IB_WC_SUCCESS);
+	KUNIT_EXPECT_FALSE(test, objs_key_found(key));
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 4, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, IB_WC_LOCAL_INV);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	/* The SEND's lkey is gone now. */
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &swr, &bad), -EINVAL);
+
+	/* Registered again under a new key: only that key finds it. */
+	ib_update_fast_reg_key(mr, 0x5b);
+	KUNIT_ASSERT_EQ(test, objs_post_reg(qp, mr, mr->rkey), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 4, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, objs_key_found(mr->rkey));
+	KUNIT_EXPECT_FALSE(test, objs_key_found(key));
+
+	/* Bad REG_MR WRs: a key of another MR's slot, at post time. */
+	KUNIT_EXPECT_EQ(test, objs_post_reg(qp, mr, mr->rkey + 0x100), -EINVAL);
+
+	/* REG_MR of a valid MR: error completion, the QP breaks. */
+	KUNIT_ASSERT_EQ(test, objs_post_reg(qp, mr, mr->rkey), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 4, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_MW_BIND_ERR);
+	KUNIT_EXPECT_EQ(test, to_sqp(qp)->state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, o->qp_fatal, 1);
+	ib_dma_unmap_sg(objs_ibdev, &sg, 1, DMA_BIDIRECTIONAL);
+}
+
+/* An FRWR MR is its PD's: a QP of another PD cannot register it. */
+static void frwr_other_pd(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.cap = { .max_send_wr = 2, .max_send_sge = 1 },
+	};
+	struct ib_mr *mr;
+	struct ib_qp *qp;
+
+	o->pd2 = ib_alloc_pd(objs_ibdev, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(o->pd2));
+	mr = ib_alloc_mr(o->pd2, IB_MR_TYPE_MEM_REG, 2);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+	o->frmrs[o->nfrmr++] = mr;
+	init.send_cq = objs_cq(o, 4);
+	init.recv_cq = init.send_cq;
+	qp = objs_qp_init(o, &init);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(qp));
+	objs_qp_to(o, qp, IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, objs_post_reg(qp, mr, mr->rkey), -EINVAL);
+}
+
+/* One object more than a device maximum: the create functions below. */
+struct at_limit_ctx {
+	struct objs *o;
+	struct ib_cq_init_attr ca;
+	struct ib_qp_init_attr qi;
+	struct ib_srq_init_attr si;
+	struct rdma_ah_attr ah;
+};
+
+static void *at_limit_cq(struct at_limit_ctx *c)
+{
+	return ib_create_cq(objs_ibdev, NULL, NULL, NULL, &c->ca);
+}
+
+static void at_limit_cq_free(void *x)
+{
+	ib_destroy_cq(x);
+}
+
+static void *at_limit_qp(struct at_limit_ctx *c)
+{
+	return ib_create_qp(c->o->pd, &c->qi);
+}
+
+static void at_limit_qp_free(void *x)
+{
+	ib_destroy_qp(x);
+}
+
+static void *at_limit_srq(struct at_limit_ctx *c)
+{
+	return ib_create_srq(c->o->pd, &c->si);
+}
+
+static void at_limit_srq_free(void *x)
+{
+	ib_destroy_srq(x);
+}
+
+static void *at_limit_ah(struct at_limit_ctx *c)
+{
+	return rdma_create_ah(c->o->pd, &c->ah, 0);
+}
+
+static void at_limit_ah_free(void *x)
+{
+	rdma_destroy_ah(x, 0);
+}
+
+/*
+ * With the device's count of such objects one below @max, @create succeeds
+ * once and then fails with -ENOMEM.
+ */
+static void at_limit(struct kunit *test, struct at_limit_ctx *c,
+		     atomic_t *counter, int max,
+		     void *(*create)(struct at_limit_ctx *c),
+		     void (*destroy)(void *x))
+{
+	int saved = atomic_read(counter);
+	void *x, *y;
+
+	atomic_set(counter, max - 1);
+	x = create(c);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(x));
+	y = create(c);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(y), -ENOMEM);
+	if (!IS_ERR(y))
+		destroy(y);
+	if (!IS_ERR(x))
+		destroy(x);
+	atomic_set(counter, saved);
+}
+
+/*
+ * The attributes agree with each other and with what the objects accept:
+ * one object more than max_cq, max_qp, max_srq or max_ah fails, and the
+ * largest sizes are accepted.
+ */
+static void device_attr_consistency(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_device_attr *a = &objs_ibdev->attrs;
+	struct superp_dev *sdev = objs_sdev();
+	struct at_limit_ctx c = {
+		.o = o,
+		.ca = { .cqe = 1 },
+		.qi = {
+			.qp_type = IB_QPT_RC,
+			.sq_sig_type = IB_SIGNAL_ALL_WR,
+		},
+		.si = {
+			.srq_type = IB_SRQT_BASIC,
+			.attr = { .max_wr = 1 },
+		},
+	};
+	struct ib_qp_init_attr *qi = &c.qi;
+	struct ib_qp_attr qa;
+	struct ib_qp *qp;
+
+	KUNIT_EXPECT_LE(test, a->max_qp_wr, a->max_cqe);
+	KUNIT_EXPECT_LE(test, a->max_srq_wr, a->max_cqe);
+	KUNIT_EXPECT_LE(test, a->max_sge_rd, a->max_send_sge);
+	KUNIT_EXPECT_LE(test, a->max_srq_sge, a->max_recv_sge);
+	KUNIT_EXPECT_LE(test, a->max_qp_rd_atom, a->max_res_rd_atom);
+	KUNIT_EXPECT_LE(test, a->max_qp_init_rd_atom, a->max_res_rd_atom);
+	KUNIT_EXPECT_LE(test, a->max_srq, a->max_qp);
+	KUNIT_EXPECT_EQ(test, a->atomic_cap, IB_ATOMIC_NONE);
+	KUNIT_EXPECT_TRUE(test, a->device_cap_flags &
+			  IB_DEVICE_MEM_MGT_EXTENSIONS);
+	KUNIT_EXPECT_GT(test, a->max_fast_reg_page_list_len, 0);
+	KUNIT_EXPECT_TRUE(test, a->kernel_cap_flags & IBK_LOCAL_DMA_LKEY);
+	KUNIT_EXPECT_EQ(test, a->max_mr, SUPERP_MAX_MR);
+
+	/* The largest sizes are accepted. */
+	qi->send_cq = objs_cq(o, 1);
+	qi->recv_cq = qi->send_cq;
+	qi->cap.max_send_wr = a->max_qp_wr;
+	qi->cap.max_recv_wr = a->max_qp_wr;
+	qi->cap.max_send_sge = a->max_send_sge;
+	qi->cap.max_recv_sge = a->max_recv_sge;
+	qi->cap.max_inline_data = SUPERP_MAX_INLINE;
+	qp = objs_qp_init(o, qi);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(qp));
+	if (!IS_ERR(qp)) {
+		ib_destroy_qp(qp);
+		o->nqp--;
+	}
+	memset(&qi->cap, 0, sizeof(qi->cap));
+	qi->cap.max_send_wr = 1;
+
+	at_limit(test, &c, &sdev->cq_count, a->max_cq, at_limit_cq,
+		 at_limit_cq_free);
+	at_limit(test, &c, &sdev->qp_count, a->max_qp, at_limit_qp,
+		 at_limit_qp_free);
+	at_limit(test, &c, &sdev->srq_count, a->max_srq, at_limit_srq,
+		 at_limit_srq_free);
+	objs_attr(o, &qa, IB_QPS_RTR, 0);
+	c.ah = qa.ah_attr;
+	at_limit(test, &c, &sdev->ah_count, a->max_ah, at_limit_ah,
+		 at_limit_ah_free);
+}
+
 static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(cq_create_checks),
 	KUNIT_CASE(cq_poll_order),
@@ -1228,6 +1545,9 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(srq_limit_event_once),
 	KUNIT_CASE(srq_attached_qp),
 	KUNIT_CASE(ah_create_query),
+	KUNIT_CASE(frwr_reg_inv),
+	KUNIT_CASE(frwr_other_pd),
+	KUNIT_CASE(device_attr_consistency),
 	{}
 };
 

@@ -44,6 +44,7 @@
 #define SUPERP_MAX_INLINE	(SUPERP_MAX_SGE * 16)	/* the SGE area */
 #define SUPERP_MAX_RD_ATOM	16	/* READs and atomics in flight */
 #define SUPERP_MAX_MSG_SIZE	0x80000000
+#define SUPERP_MAX_FAST_REG_PAGES 512	/* pages of one FRWR MR */
 #define SUPERP_MAX_SRQ		4096
 #define SUPERP_MAX_SRQ_WR	16384
 #define SUPERP_MAX_SRQ_SGE	SUPERP_MAX_SGE
@@ -117,9 +118,15 @@ struct superp_pd {
 
 /*
  * A memory region. Everything the data path reads is set before the MR is
- * published in the table and does not change afterwards: key (ibmr.lkey,
- * equal to ibmr.rkey), pd, access, iova, length, umem. ibmr.pd is filled in
- * by the core after registration returns: use pd instead.
+ * published in the table and does not change afterwards: key (equal to
+ * ibmr.lkey and ibmr.rkey), pd, access, iova, length, umem. ibmr.pd is
+ * filled in by the core after registration returns: use pd instead.
+ *
+ * Fast-registration MRs (fast_reg) are the exception: key, iova, length,
+ * access, live_pages and page_shift change with IB_WR_REG_MR and
+ * IB_WR_LOCAL_INV, by the rules at the top of superp_mr.c. Their memory
+ * is pages[0..live_pages), kernel virtual addresses of pages of
+ * 1 << page_shift bytes, the first holding iova rounded down.
  */
 struct superp_mr {
 	struct ib_mr		ibmr;
@@ -128,6 +135,15 @@ struct superp_mr {
 	u64			iova;
 	u64			length;
 	int			access;
+	u32			key;	/* what lookups match */
+	bool			fast_reg;
+	u8			page_shift;	/* fast_reg */
+	u32			live_pages;	/* fast_reg: of the registration */
+	u32			npages;		/* fast_reg: mapped by map_mr_sg */
+	u32			max_pages;	/* fast_reg: size of pages[] */
+	u64			*pages;		/* fast_reg */
+	u32			fr_key;		/* fast_reg: last key registered */
+	spinlock_t		fr_lock;	/* fast_reg: REG_MR vs LOCAL_INV */
 	refcount_t		ref;	/* the table's, plus one per lookup */
 	struct completion	unused;	/* ref reached zero */
 	struct rcu_head		rcu;
@@ -170,5 +186,16 @@ bool superp_lkey_is_local_dma(const struct ib_pd *pd, u32 lkey);
 struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				 u64 iova, int access, struct ib_udata *udata);
 int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
+/* superp_mr.c: fast-registration MRs (FRWR) and their work requests */
+struct ib_mr *superp_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			      u32 max_num_sg);
+int superp_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		     unsigned int *sg_offset);
+int superp_mr_check_reg_wr(struct ib_pd *pd, const struct ib_reg_wr *wr);
+enum ib_wc_status superp_mr_fast_reg(struct superp_mr_table *t,
+				     struct ib_pd *pd, u32 key, int access);
+enum ib_wc_status superp_mr_local_inv(struct superp_mr_table *t,
+				      struct ib_pd *pd, u32 key);
 
 #endif /* SUPERP_H */

@@ -50,7 +50,8 @@ int superp_av_from_attr(struct superp_dev *sdev,
 		return -EINVAL;
 	}
 	type = rdma_gid_attr_network_type(sgid);
-	rdma_gid2ip(&new.daddr.sa, &grh->dgid);
+	/* The whole union: an IPv6 address is larger than a sockaddr. */
+	rdma_gid2ip((struct sockaddr *)&new.daddr, &grh->dgid);
 	if (!((type == RDMA_NETWORK_IPV4 && new.daddr.sa.sa_family == AF_INET) ||
 	      (type == RDMA_NETWORK_IPV6 && new.daddr.sa.sa_family == AF_INET6))) {
 		ibdev_dbg(&sdev->ibdev, "AV: destination %pI6 of another family than GID %u\n",

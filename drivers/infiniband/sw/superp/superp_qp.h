@@ -168,6 +168,7 @@ size_t superp_send_wqe_size(u32 max_sge, u32 max_inline);
 size_t superp_recv_wqe_size(u32 max_sge);
 int superp_recv_post(struct ib_pd *pd, struct superp_wq *rq,
 		     const struct ib_recv_wr **wr);
+int superp_recv_take(struct superp_wq *rq, struct superp_recv_wqe *wqe);
 void superp_qp_flush(struct superp_qp *qp);
 void superp_qp_reset_queues(struct superp_qp *qp);
 struct superp_send_wqe *superp_qp_next_send(struct superp_qp *qp);

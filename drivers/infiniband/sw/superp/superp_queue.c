@@ -17,7 +17,9 @@
  * Unsignalled WRs (sq_sig_type IB_SIGNAL_REQ_WR without IB_SEND_SIGNALED)
  * leave no completion when successful; every WR that fails or is flushed
  * completes. Local work requests (IB_WR_REG_MR, IB_WR_LOCAL_INV) are run
- * here, when they reach next in RTS, and complete in order like the rest.
+ * here, in RTS, once they reach next and every WR before them has
+ * completed (as if fenced: a LOCAL_INV never takes a key away from a WR
+ * still using it), and complete in order like the rest.
  *
  * Receive queue: [tail, head) posted; an incoming SEND takes the WR at tail
  * (superp_qp_get_recv()) and the data path completes it to the receive CQ
@@ -281,6 +283,11 @@ static int superp_inline_copy(struct superp_qp *qp,
 	return 0;
 }
 
+static bool superp_wr_is_local(u8 opcode)
+{
+	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV;
+}
+
 #define SUPERP_SEND_FLAGS (IB_SEND_FENCE | IB_SEND_SIGNALED | \
 			   IB_SEND_SOLICITED | IB_SEND_INLINE)
 
@@ -327,6 +334,17 @@ static int superp_send_wqe_fill(struct superp_qp *qp,
 		wqe->atomic.swap = atomic_wr(wr)->swap;
 		wqe->atomic.rkey = atomic_wr(wr)->rkey;
 		break;
+	case IB_WR_REG_MR:
+		if (superp_mr_check_reg_wr(qp->ibqp.pd, reg_wr(wr))) {
+			ibdev_dbg(ibdev, "post_send: bad REG_MR\n");
+			return -EINVAL;
+		}
+		wqe->reg.key = reg_wr(wr)->key;
+		wqe->reg.access = reg_wr(wr)->access;
+		break;
+	case IB_WR_LOCAL_INV:
+		wqe->inv.key = wr->ex.invalidate_rkey;
+		break;
 	default:
 		ibdev_dbg(ibdev, "post_send: opcode %d not supported\n",
 			  wr->opcode);
@@ -337,6 +355,9 @@ static int superp_send_wqe_fill(struct superp_qp *qp,
 	wqe->opcode = wr->opcode;
 	wqe->send_flags = wr->send_flags;
 	wqe->signaled = qp->sig_all || (wr->send_flags & IB_SEND_SIGNALED);
+	/* Local WRs carry no data segments. */
+	if (superp_wr_is_local(wr->opcode))
+		return 0;
 	if (wr->num_sge < 0)
 		return -EINVAL;
 	if (wr->send_flags & IB_SEND_INLINE) {
@@ -351,38 +372,41 @@ static int superp_send_wqe_fill(struct superp_qp *qp,
 				wr->num_sge, write, &wqe->length);
 }
 
-static bool superp_wr_is_local(u8 opcode)
-{
-	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV;
-}
-
 /* Under sq.lock: runs one local WR; the status it completes with. */
 static enum ib_wc_status superp_sq_exec_local(struct superp_qp *qp,
 					      struct superp_send_wqe *wqe)
 {
-	return IB_WC_LOC_QP_OP_ERR;	/* not accepted by post_send yet */
+	struct superp_dev *sdev = to_sdev(qp->ibqp.device);
+
+	if (wqe->opcode == IB_WR_REG_MR)
+		return superp_mr_fast_reg(&sdev->mrs, qp->ibqp.pd,
+					  wqe->reg.key, wqe->reg.access);
+	return superp_mr_local_inv(&sdev->mrs, qp->ibqp.pd, wqe->inv.key);
 }
 
 /*
- * Under sq.lock, in RTS: runs the local WRs that have reached next.
- * Return: whether one of them failed (the QP must then go to ERR).
+ * Under sq.lock, in RTS: runs the local WRs at next while nothing before
+ * them is outstanding, and completes what is done. Sets *failed when one
+ * of them failed (the QP must then go to ERR).
  */
-static bool superp_sq_run_local(struct superp_qp *qp)
+static unsigned int superp_sq_run_local(struct superp_qp *qp, bool *failed)
 {
 	struct superp_wq *sq = &qp->sq;
-	bool failed = false;
+	unsigned int todo = superp_sq_retire(qp);
 
-	while (sq->next != sq->head) {
+	while (!*failed && sq->next != sq->head && sq->tail == sq->next) {
 		struct superp_send_wqe *wqe = superp_wq_at(sq, sq->next);
 
 		if (!superp_wr_is_local(wqe->opcode))
 			break;
 		wqe->status = superp_sq_exec_local(qp, wqe);
 		wqe->done = true;
-		failed |= wqe->status != IB_WC_SUCCESS;
+		if (wqe->status != IB_WC_SUCCESS)
+			*failed = true;
 		sq->next++;
+		todo |= superp_sq_retire(qp);
 	}
-	return failed;
+	return todo;
 }
 
 int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
@@ -421,12 +445,10 @@ int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	}
 	if (err)
 		*bad_wr = wr;
-	if (state == IB_QPS_ERR || state == IB_QPS_SQE) {
+	if (state == IB_QPS_ERR || state == IB_QPS_SQE)
 		todo = superp_sq_flush(qp);
-	} else if (state == IB_QPS_RTS) {
-		broke = superp_sq_run_local(qp);
-		todo = superp_sq_retire(qp);
-	}
+	else if (state == IB_QPS_RTS)
+		todo = superp_sq_run_local(qp, &broke);
 	spin_unlock_irqrestore(&sq->lock, flags);
 	superp_cq_kick(to_scq(ibqp->send_cq), todo);
 	if (broke)
@@ -465,6 +487,18 @@ int superp_recv_post(struct ib_pd *pd, struct superp_wq *rq,
 		wqe->num_sge = w->num_sge;
 		rq->head++;
 	}
+	return 0;
+}
+
+/* Under @rq's lock: copies out the oldest receive WR; -ENOENT if none. */
+int superp_recv_take(struct superp_wq *rq, struct superp_recv_wqe *wqe)
+{
+	struct superp_recv_wqe *w;
+
+	if (rq->tail == rq->head)
+		return -ENOENT;
+	w = superp_wq_at(rq, rq->tail++);
+	memcpy(wqe, w, superp_recv_wqe_size(w->num_sge));
 	return 0;
 }
 
@@ -516,13 +550,15 @@ struct superp_send_wqe *superp_qp_next_send(struct superp_qp *qp)
 
 	spin_lock_irqsave(&sq->lock, flags);
 	if (qp->state == IB_QPS_RTS) {
-		broke = superp_sq_run_local(qp);
-		if (broke)
-			;	/* the QP goes to ERR: nothing more to run */
-		else if (sq->next != sq->head)
+		todo = superp_sq_run_local(qp, &broke);
+		/* A local WR waits for its turn; a broken QP runs nothing. */
+		if (!broke && sq->next != sq->head &&
+		    !superp_wr_is_local(((struct superp_send_wqe *)
+					 superp_wq_at(sq, sq->next))->opcode))
 			wqe = superp_wq_at(sq, sq->next++);
+	} else {
+		todo = superp_sq_retire(qp);
 	}
-	todo = superp_sq_retire(qp);
 	spin_unlock_irqrestore(&sq->lock, flags);
 	superp_cq_kick(to_scq(qp->ibqp.send_cq), todo);
 	if (broke)
@@ -561,8 +597,8 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 			 enum ib_wc_status status)
 {
 	struct superp_wq *sq = &qp->sq;
+	bool drained = false, broke = false;
 	unsigned int todo = 0;
-	bool drained = false;
 	unsigned long flags;
 
 	spin_lock_irqsave(&sq->lock, flags);
@@ -571,7 +607,10 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 
 		wqe->status = status;
 		wqe->done = true;
-		todo = superp_sq_retire(qp);
+		if (qp->state == IB_QPS_RTS && status == IB_WC_SUCCESS)
+			todo = superp_sq_run_local(qp, &broke);
+		else
+			todo = superp_sq_retire(qp);
 		if (qp->state == IB_QPS_SQD && sq->tail == sq->next &&
 		    !qp->sq_drained) {
 			qp->sq_drained = true;
@@ -580,7 +619,7 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 	}
 	spin_unlock_irqrestore(&sq->lock, flags);
 	superp_cq_kick(to_scq(qp->ibqp.send_cq), todo);
-	if (status != IB_WC_SUCCESS)
+	if (status != IB_WC_SUCCESS || broke)
 		superp_qp_error(qp);
 	if (drained)
 		superp_qp_event(qp, IB_EVENT_SQ_DRAINED);
@@ -600,7 +639,7 @@ int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe)
 	enum ib_qp_state state = READ_ONCE(qp->state);
 	struct superp_wq *rq = &qp->rq;
 	unsigned long flags;
-	int err = 0;
+	int err;
 
 	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
 	    state != IB_QPS_SQD && state != IB_QPS_SQE)
@@ -609,13 +648,7 @@ int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe)
 		return superp_srq_get_recv(qp->srq, wqe);
 
 	spin_lock_irqsave(&rq->lock, flags);
-	if (rq->tail == rq->head) {
-		err = -ENOENT;
-	} else {
-		struct superp_recv_wqe *w = superp_wq_at(rq, rq->tail++);
-
-		memcpy(wqe, w, superp_recv_wqe_size(w->num_sge));
-	}
+	err = superp_recv_take(rq, wqe);
 	spin_unlock_irqrestore(&rq->lock, flags);
 	return err;
 }

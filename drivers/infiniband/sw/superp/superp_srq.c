@@ -171,19 +171,13 @@ int superp_srq_get_recv(struct superp_srq *srq, struct superp_recv_wqe *wqe)
 	struct superp_wq *rq = &srq->rq;
 	bool limit_reached = false;
 	unsigned long flags;
-	int err = 0;
+	int err;
 
 	spin_lock_irqsave(&rq->lock, flags);
-	if (rq->tail == rq->head) {
-		err = -ENOENT;
-	} else {
-		struct superp_recv_wqe *w = superp_wq_at(rq, rq->tail++);
-
-		memcpy(wqe, w, superp_recv_wqe_size(w->num_sge));
-		if (srq->limit && rq->head - rq->tail < srq->limit) {
-			srq->limit = 0;
-			limit_reached = true;
-		}
+	err = superp_recv_take(rq, wqe);
+	if (!err && srq->limit && rq->head - rq->tail < srq->limit) {
+		srq->limit = 0;
+		limit_reached = true;
 	}
 	spin_unlock_irqrestore(&rq->lock, flags);
 

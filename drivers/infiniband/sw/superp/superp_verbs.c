@@ -75,8 +75,10 @@ static int superp_query_device(struct ib_device *ibdev,
 	attr->max_srq_wr = SUPERP_MAX_SRQ_WR;
 	attr->max_srq_sge = SUPERP_MAX_SRQ_SGE;
 	attr->max_ah = SUPERP_MAX_AH;
-	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
-				 IB_DEVICE_SYS_IMAGE_GUID;
+	attr->max_fast_reg_page_list_len = SUPERP_MAX_FAST_REG_PAGES;
+	/* RC_RNR_NAK_GEN comes with the data path that answers RNR. */
+	attr->device_cap_flags = IB_DEVICE_SYS_IMAGE_GUID |
+				 IB_DEVICE_MEM_MGT_EXTENSIONS;
 	attr->atomic_cap = SUPERP_ATOMIC_CAP;
 	/*
 	 * Kernel PDs get SUPERP_LOCAL_DMA_LKEY: the core then needs no DMA MR
@@ -240,6 +242,7 @@ static const struct ib_device_ops superp_dev_ops = {
 	.driver_id = RDMA_DRIVER_UNKNOWN,
 	.uverbs_abi_ver = SUPERP_UVERBS_ABI_VERSION,
 
+	.alloc_mr = superp_alloc_mr,
 	.alloc_pd = superp_alloc_pd,
 	.create_ah = superp_create_ah,
 	.create_srq = superp_create_srq,
@@ -262,6 +265,7 @@ static const struct ib_device_ops superp_dev_ops = {
 	.get_dma_mr = superp_get_dma_mr,
 	.get_link_layer = superp_get_link_layer,
 	.get_port_immutable = superp_get_port_immutable,
+	.map_mr_sg = superp_map_mr_sg,
 	.modify_qp = superp_modify_qp,
 	.poll_cq = superp_poll_cq,
 	.post_recv = superp_post_recv,
