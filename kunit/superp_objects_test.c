@@ -1315,7 +1315,9 @@ static void frwr_reg_inv(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, smr);
 	KUNIT_EXPECT_EQ(test, smr->iova, (u64)(uintptr_t)buf);
 	KUNIT_EXPECT_EQ(test, smr->length, 2 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, smr->live_pages, 2);
+	KUNIT_EXPECT_EQ(test, smr->npages, 2);
+	KUNIT_EXPECT_EQ(test, smr->page_off, offset_in_page(buf));
+	KUNIT_EXPECT_PTR_EQ(test, smr->pages[0], virt_to_page(buf));
 	KUNIT_EXPECT_TRUE(test, smr->access & IB_ACCESS_REMOTE_WRITE);
 	superp_mr_put(smr);
 	KUNIT_EXPECT_FALSE(test, objs_key_found(key ^ 1));

@@ -119,29 +119,29 @@ struct superp_pd {
 /*
  * A memory region. Everything the data path reads is set before the MR is
  * published in the table and does not change afterwards: key (equal to
- * ibmr.lkey and ibmr.rkey), pd, access, iova, length, umem. ibmr.pd is
- * filled in by the core after registration returns: use pd instead.
+ * ibmr.lkey and ibmr.rkey), pd, access, iova, length, umem, pages,
+ * page_off. ibmr.pd is filled in by the core after registration returns:
+ * use pd instead. Byte iova + x of the MR is byte page_off + x of the
+ * memory that pages[] lists, one PAGE_SIZE page each (superp_mr_walk()).
  *
  * Fast-registration MRs (fast_reg) are the exception: key, iova, length,
- * access, live_pages and page_shift change with IB_WR_REG_MR and
- * IB_WR_LOCAL_INV, by the rules at the top of superp_mr.c. Their memory
- * is pages[0..live_pages), kernel virtual addresses of pages of
- * 1 << page_shift bytes, the first holding iova rounded down.
+ * page_off and access change with IB_WR_REG_MR and IB_WR_LOCAL_INV, and
+ * pages[0..npages) with map_mr_sg, by the rules at the top of superp_mr.c;
+ * pages[] itself (max_pages entries) never moves.
  */
 struct superp_mr {
 	struct ib_mr		ibmr;
 	struct ib_pd		*pd;
 	struct ib_umem		*umem;
+	struct page		**pages;
 	u64			iova;
 	u64			length;
+	unsigned int		page_off;	/* of iova in pages[0] */
 	int			access;
 	u32			key;	/* what lookups match */
 	bool			fast_reg;
-	u8			page_shift;	/* fast_reg */
-	u32			live_pages;	/* fast_reg: of the registration */
 	u32			npages;		/* fast_reg: mapped by map_mr_sg */
 	u32			max_pages;	/* fast_reg: size of pages[] */
-	u64			*pages;		/* fast_reg */
 	u32			fr_key;		/* fast_reg: last key registered */
 	spinlock_t		fr_lock;	/* fast_reg: REG_MR vs LOCAL_INV */
 	refcount_t		ref;	/* the table's, plus one per lookup */

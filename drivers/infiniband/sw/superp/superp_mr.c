@@ -25,14 +25,17 @@
  * slot, or 65,535 plain registrations. An FRWR MR is in the table from
  * allocation to deregistration, but lookups match mr->key, which names
  * another slot (superp_mr_key_none()) while the MR is invalid.
- * IB_WR_REG_MR (superp_mr_fast_reg()) writes iova, length, access and the
- * page count while the MR is invalid, then publishes the key with a
- * release store that lookups pair with an acquire load; IB_WR_LOCAL_INV
+ map_mr_sg fills the same page array as user MRs have (pages[], one
+ * PAGE_SIZE page each, page_off), so superp_rma.c walks both alike.
+ * IB_WR_REG_MR (superp_mr_fast_reg()) writes iova, length, page_off and
+ * access while the MR is invalid, then publishes the key with a release
+ * store that lookups pair with an acquire load; IB_WR_LOCAL_INV
  * (superp_mr_local_inv()) takes the key back. A lookup that started before
  * an invalidation may still hold the MR when a new registration rewrites
  * those fields: its accesses stay inside the MR's page array (max_pages
  * entries, never reallocated), that is inside memory the consumer mapped
- * for the device, and the data path bounds every page index by max_pages.
+ * for the device, and superp_mr_walk() bounds every page index of an FRWR
+ * MR by max_pages and refuses a page never mapped.
  *
  * Lifetime rule: the memory behind a key outlives every user of the key.
  *
@@ -61,6 +64,7 @@
  * LOCAL_INV on it, which QPs may post concurrently.
  */
 #include <kunit/visibility.h>
+#include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -253,6 +257,30 @@ static int superp_mr_check_udata(struct ib_device *ibdev,
 	return 0;
 }
 
+/*
+ * The page array of a user MR, from its pinned pages: the data path finds
+ * the page of any MR offset in O(1), which the umem's scatterlist (one
+ * entry per contiguous run) cannot give.
+ */
+static int superp_mr_map_umem(struct superp_mr *mr)
+{
+	struct ib_umem *umem = mr->umem;
+	struct sg_page_iter piter;
+	unsigned long i = 0, n;
+
+	mr->page_off = ib_umem_offset(umem);
+	n = ib_umem_num_pages(umem);
+	mr->pages = kvmalloc_array(n, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages)
+		return -ENOMEM;
+	for_each_sgtable_page(&umem->sgt_append.sgt, &piter, 0) {
+		if (WARN_ON_ONCE(i == n))
+			break;
+		mr->pages[i++] = sg_page_iter_page(&piter);
+	}
+	return i == n ? 0 : -EFAULT;
+}
+
 struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				 u64 iova, int access, struct ib_udata *udata)
 {
@@ -283,6 +311,9 @@ struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 		err = PTR_ERR(mr->umem);
 		goto err_free;
 	}
+	err = superp_mr_map_umem(mr);
+	if (err)
+		goto err_umem;
 	mr->pd = ibpd;
 	mr->access = access;
 	mr->iova = iova;
@@ -295,6 +326,7 @@ struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	return &mr->ibmr;
 
 err_umem:
+	kvfree(mr->pages);
 	ib_umem_release(mr->umem);
 err_free:
 	kfree(mr);
@@ -308,8 +340,8 @@ int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 
 	superp_mr_unpublish(&sdev->mrs, mr);
 	superp_mr_wait_unused(mr);
-	ib_umem_release(mr->umem);
 	kvfree(mr->pages);
+	ib_umem_release(mr->umem);
 	kfree_rcu(mr, rcu);
 	return 0;
 }
@@ -354,25 +386,35 @@ err_free:
 	return ERR_PTR(err);
 }
 
+/* @addr: a kernel virtual address (the device uses virtual DMA). */
 static int superp_mr_set_page(struct ib_mr *ibmr, u64 addr)
 {
 	struct superp_mr *mr = to_smr(ibmr);
+	void *va = (void *)(uintptr_t)addr;
 
 	if (mr->npages == mr->max_pages)
 		return -ENOMEM;
-	mr->pages[mr->npages++] = addr;
+	if (!virt_addr_valid(va))
+		return -EINVAL;
+	mr->pages[mr->npages++] = virt_to_page(va);
 	return 0;
 }
 
 /*
- * The page list of the next IB_WR_REG_MR (kernel virtual addresses: the
- * device uses virtual DMA). ib_sg_to_pages() sets ibmr.iova and length.
+ * The page array of the next IB_WR_REG_MR, in PAGE_SIZE pages: the one
+ * layout superp_mr_walk() knows. ib_sg_to_pages() sets ibmr.iova and
+ * length.
  */
 int superp_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		     unsigned int *sg_offset)
 {
 	struct superp_mr *mr = to_smr(ibmr);
 
+	if (ibmr->page_size != PAGE_SIZE) {
+		ibdev_dbg(ibmr->device, "map_mr_sg: page size must be %lu\n",
+			  PAGE_SIZE);
+		return -EINVAL;
+	}
 	mr->npages = 0;
 	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset,
 			      superp_mr_set_page);
@@ -440,8 +482,7 @@ enum ib_wc_status superp_mr_fast_reg(struct superp_mr_table *t,
 	} else {
 		mr->iova = mr->ibmr.iova;
 		mr->length = mr->ibmr.length;
-		mr->page_shift = ilog2(mr->ibmr.page_size);
-		mr->live_pages = mr->npages;
+		mr->page_off = offset_in_page(mr->ibmr.iova);
 		mr->access = access & ~IB_ACCESS_OPTIONAL;
 		mr->fr_key = key;
 		mr->ibmr.lkey = key;
