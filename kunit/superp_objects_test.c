@@ -15,8 +15,10 @@
 
 #include "superp.h"
 #include "superp_cq.h"
+#include "superp_engine.h"
 #include "superp_ah.h"
 #include "superp_qp.h"
+#include "superp_rma.h"
 #include "superp_srq.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
@@ -1362,6 +1364,79 @@ static void frwr_reg_inv(struct kunit *test)
 	ib_dma_unmap_sg(objs_ibdev, &sg, 1, DMA_BIDIRECTIONAL);
 }
 
+/*
+ * FRWR MRs and remote memory access (superp_rma.c): after IB_WR_REG_MR a
+ * peer's RMA Read through the MR's rkey passes superp_rma_check() and
+ * superp_mr_copy_to_buf() reads the registered memory, across a page
+ * boundary; a range past the end is refused. After IB_WR_LOCAL_INV the
+ * same check fails with BAD_RKEY.
+ */
+static void frwr_rma_access(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_qp *qp = objs_qp(o, 8, 1);
+	struct superp_rma_scope scope = {
+		.pd = o->pd,
+		.qp_access = IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE,
+	};
+	struct superp_mr_table *t = &objs_sdev()->mrs;
+	struct superp_mr *got;
+	struct scatterlist sg;
+	struct ib_wc wc[2];
+	u8 out[32], *buf;
+	struct ib_mr *mr;
+	u64 at;
+	u32 key;
+	int i;
+
+	mr = objs_frmr(o, IB_MR_TYPE_MEM_REG, 4);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+	buf = kunit_kzalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < 2 * PAGE_SIZE; i++)
+		buf[i] = i * 7 + 3;
+	objs_qp_to(o, qp, IB_QPS_RTS);
+	/* The MR starts 100 bytes into a page: page_off is not 0. */
+	sg_init_one(&sg, buf + 100, 2 * PAGE_SIZE - 100);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(objs_ibdev, &sg, 1,
+					    DMA_BIDIRECTIONAL), 1);
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
+	ib_update_fast_reg_key(mr, 0x33);
+	key = mr->rkey;
+	KUNIT_ASSERT_EQ(test, objs_post_reg(qp, mr, key), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 2, wc), 1);
+	KUNIT_ASSERT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+
+	/* 32 bytes ending 16 past the first page boundary of the buffer. */
+	at = mr->iova + PAGE_SIZE - 100 - 16;
+	KUNIT_ASSERT_EQ(test, superp_rma_check(t, &scope, key,
+					       IB_ACCESS_REMOTE_READ, at,
+					       sizeof(out), &got), 0);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_EQ(test, superp_mr_copy_to_buf(got, at, out,
+						    sizeof(out)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(out, buf + PAGE_SIZE - 16, sizeof(out)),
+			0);
+	superp_mr_put(got);
+	KUNIT_EXPECT_EQ(test, superp_rma_check(t, &scope, key,
+					       IB_ACCESS_REMOTE_READ,
+					       mr->iova + mr->length - 8, 16,
+					       &got),
+			SUPERP_TERR(SUPERP_TERR_PROTECTION,
+				    SUPERP_TERR_BOUNDS));
+
+	KUNIT_ASSERT_EQ(test, objs_post_inv(qp, key), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 2, wc), 1);
+	KUNIT_ASSERT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, superp_rma_check(t, &scope, key,
+					       IB_ACCESS_REMOTE_READ, at,
+					       sizeof(out), &got),
+			SUPERP_TERR(SUPERP_TERR_PROTECTION,
+				    SUPERP_TERR_BAD_RKEY));
+	KUNIT_EXPECT_PTR_EQ(test, got, NULL);
+	ib_dma_unmap_sg(objs_ibdev, &sg, 1, DMA_BIDIRECTIONAL);
+}
+
 /* An FRWR MR is its PD's: a QP of another PD cannot register it. */
 static void frwr_other_pd(struct kunit *test)
 {
@@ -1548,6 +1623,7 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(srq_attached_qp),
 	KUNIT_CASE(ah_create_query),
 	KUNIT_CASE(frwr_reg_inv),
+	KUNIT_CASE(frwr_rma_access),
 	KUNIT_CASE(frwr_other_pd),
 	KUNIT_CASE(device_attr_consistency),
 	{}
