@@ -1400,6 +1400,9 @@ static void frwr_rma_access(struct kunit *test)
 	sg_init_one(&sg, buf + 100, 2 * PAGE_SIZE - 100);
 	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(objs_ibdev, &sg, 1,
 					    DMA_BIDIRECTIONAL), 1);
+	/* Only PAGE_SIZE pages: the layout superp_mr_walk() knows. */
+	KUNIT_EXPECT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, 2 * PAGE_SIZE),
+			-EINVAL);
 	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
 	ib_update_fast_reg_key(mr, 0x33);
 	key = mr->rkey;
