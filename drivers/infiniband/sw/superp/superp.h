@@ -33,6 +33,25 @@
 #define SUPERP_MAX_PKEYS	1	/* the default P_Key only */
 
 /*
+ * Limits of the verbs objects, announced by query_device and enforced where
+ * each object is created (Documentation/superp-verbs.rst). A CQ ring of
+ * SUPERP_MAX_CQE entries is about 5 MiB of kernel memory.
+ */
+#define SUPERP_MAX_CQ		16384
+#define SUPERP_MAX_CQE		65535
+#define SUPERP_MAX_QP		16384
+#define SUPERP_MAX_QP_WR	16384
+#define SUPERP_MAX_SGE		32
+#define SUPERP_MAX_INLINE	(SUPERP_MAX_SGE * 16)	/* the SGE area */
+#define SUPERP_MAX_RD_ATOM	16	/* READs and atomics in flight */
+#define SUPERP_MAX_MSG_SIZE	0x80000000
+#define SUPERP_MAX_FAST_REG_PAGES 512	/* pages of one FRWR MR */
+#define SUPERP_MAX_SRQ		4096
+#define SUPERP_MAX_SRQ_WR	16384
+#define SUPERP_MAX_SRQ_SGE	SUPERP_MAX_SGE
+#define SUPERP_MAX_AH		65536
+
+/*
  * The lkey of every kernel PD (IBK_LOCAL_DMA_LKEY): an SGE with this key
  * names kernel virtual addresses directly. Never the key of an MR (see
  * superp_mr.c) and never valid from user space or as an rkey.
@@ -79,6 +98,12 @@ struct superp_dev {
 	bool			ndev_gone;	/* under superp_devs_lock */
 	bool			port_active;	/* last state announced; RTNL */
 	atomic_t		pd_count;	/* PDs allocated, up to SUPERP_MAX_PD */
+	atomic_t		cq_count;	/* up to SUPERP_MAX_CQ */
+	atomic_t		qp_count;	/* up to SUPERP_MAX_QP */
+	atomic_t		srq_count;	/* up to SUPERP_MAX_SRQ */
+	atomic_t		ah_count;	/* up to SUPERP_MAX_AH */
+	struct xarray		qps;		/* QPN -> QP (superp_qp.c) */
+	u32			qpn_next;	/* cyclic allocation hint */
 	struct superp_mr_table	mrs;
 	struct superp_conns	*conns;		/* superp_conn_table.c */
 	/* superp_rx.c: the receive path's netdev -> device list (RCU) */
@@ -96,21 +121,18 @@ struct superp_pd {
 	struct ib_pd	ibpd;
 };
 
-struct superp_cq {
-	struct ib_cq	ibcq;
-};
-
-struct superp_qp {
-	struct ib_qp	ibqp;
-};
-
 /*
  * A memory region. Everything the data path reads is set before the MR is
- * published in the table and does not change afterwards: key (ibmr.lkey,
- * equal to ibmr.rkey), pd, access, iova, length, umem, pages, page_off.
- * ibmr.pd is filled in by the core after registration returns: use pd
- * instead. Byte iova + x of the MR is byte page_off + x of the memory that
- * pages[] lists, one PAGE_SIZE page each (superp_mr_walk()).
+ * published in the table and does not change afterwards: key (equal to
+ * ibmr.lkey and ibmr.rkey), pd, access, iova, length, umem, pages,
+ * page_off. ibmr.pd is filled in by the core after registration returns:
+ * use pd instead. Byte iova + x of the MR is byte page_off + x of the
+ * memory that pages[] lists, one PAGE_SIZE page each (superp_mr_walk()).
+ *
+ * Fast-registration MRs (fast_reg) are the exception: key, iova, length,
+ * page_off and access change with IB_WR_REG_MR and IB_WR_LOCAL_INV, and
+ * pages[0..npages) with map_mr_sg, by the rules at the top of superp_mr.c;
+ * pages[] itself (max_pages entries) never moves.
  */
 struct superp_mr {
 	struct ib_mr		ibmr;
@@ -121,6 +143,12 @@ struct superp_mr {
 	u64			length;
 	unsigned int		page_off;	/* of iova in pages[0] */
 	int			access;
+	u32			key;	/* what lookups match */
+	bool			fast_reg;
+	u32			npages;		/* fast_reg: mapped by map_mr_sg */
+	u32			max_pages;	/* fast_reg: size of pages[] */
+	u32			fr_key;		/* fast_reg: last key registered */
+	spinlock_t		fr_lock;	/* fast_reg: REG_MR vs LOCAL_INV */
 	refcount_t		ref;	/* the table's, plus one per lookup */
 	struct completion	unused;	/* ref reached zero */
 	struct rcu_head		rcu;
@@ -163,5 +191,16 @@ bool superp_lkey_is_local_dma(const struct ib_pd *pd, u32 lkey);
 struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				 u64 iova, int access, struct ib_udata *udata);
 int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
+/* superp_mr.c: fast-registration MRs (FRWR) and their work requests */
+struct ib_mr *superp_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			      u32 max_num_sg);
+int superp_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		     unsigned int *sg_offset);
+int superp_mr_check_reg_wr(struct ib_pd *pd, const struct ib_reg_wr *wr);
+enum ib_wc_status superp_mr_fast_reg(struct superp_mr_table *t,
+				     struct ib_pd *pd, u32 key, int access);
+enum ib_wc_status superp_mr_local_inv(struct superp_mr_table *t,
+				      struct ib_pd *pd, u32 key);
 
 #endif /* SUPERP_H */

@@ -17,6 +17,26 @@
  * never handed out, so key 0 is free for SUPERP_LOCAL_DMA_LKEY, the local
  * DMA lkey of kernel PDs, which is never looked up in the table.
  *
+ * Fast-registration MRs (alloc_mr, for FRWR). The consumer chooses the low
+ * byte of each key (ib_update_fast_reg_key()) and registers with
+ * IB_WR_REG_MR: such an MR takes, at allocation, all 256 generations that
+ * share a fresh, nonzero top byte, so no other key of its slot can equal
+ * one the consumer picks. Its keys come back after 255 allocations in its
+ * slot, or 65,535 plain registrations. An FRWR MR is in the table from
+ * allocation to deregistration, but lookups match mr->key, which names
+ * another slot (superp_mr_key_none()) while the MR is invalid.
+ map_mr_sg fills the same page array as user MRs have (pages[], one
+ * PAGE_SIZE page each, page_off), so superp_rma.c walks both alike.
+ * IB_WR_REG_MR (superp_mr_fast_reg()) writes iova, length, page_off and
+ * access while the MR is invalid, then publishes the key with a release
+ * store that lookups pair with an acquire load; IB_WR_LOCAL_INV
+ * (superp_mr_local_inv()) takes the key back. A lookup that started before
+ * an invalidation may still hold the MR when a new registration rewrites
+ * those fields: its accesses stay inside the MR's page array (max_pages
+ * entries, never reallocated), that is inside memory the consumer mapped
+ * for the device, and superp_mr_walk() bounds every page index of an FRWR
+ * MR by max_pages and refuses a page never mapped.
+ *
  * Lifetime rule: the memory behind a key outlives every user of the key.
  *
  *  - An MR is published in the table (xa_store()) only when complete:
@@ -39,9 +59,12 @@
  * Locking: the table's xa_lock (a plain spinlock) serialises reservation,
  * publication and removal, all in process context. Lookups take no lock.
  * A slot's generation is written only by the one thread that reserved the
- * slot, while it holds xa_lock.
+ * slot, while it holds xa_lock. An FRWR MR's fr_lock (irqsave: local work
+ * requests run under a QP's send queue lock) serialises REG_MR and
+ * LOCAL_INV on it, which QPs may post concurrently.
  */
 #include <kunit/visibility.h>
+#include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -67,6 +90,12 @@ static u32 superp_key_index(u32 key)
 	return key >> 8 & (SUPERP_MAX_MR - 1);
 }
 
+/* A key that lookups in slot @index never present: it names another slot. */
+static u32 superp_mr_key_none(u32 index)
+{
+	return (index ^ 1) << 8;
+}
+
 int superp_mr_table_init(struct superp_mr_table *t)
 {
 	t->gen = kvcalloc(SUPERP_MAX_MR, sizeof(*t->gen), GFP_KERNEL);
@@ -88,18 +117,31 @@ void superp_mr_table_destroy(struct superp_mr_table *t)
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_mr_table_destroy);
 
-/**
- * superp_mr_publish - give @mr a key and make it visible to lookups
- * @t: the device's MR table
- * @mr: a complete MR: every field but the key set, and not to change
- *
- * Return: 0 with ibmr.lkey and ibmr.rkey set, or -ENOMEM when the table is
- * full.
- */
-int superp_mr_publish(struct superp_mr_table *t, struct superp_mr *mr)
+/* Under xa_lock: the generation of a new key in @index. */
+static u16 superp_mr_next_gen(struct superp_mr_table *t, u32 index,
+			      bool fast_reg)
+{
+	u16 gen = t->gen[index];
+
+	if (fast_reg) {
+		/* A fresh nonzero top byte; the MR owns its 256 generations. */
+		u16 hi = (gen >> 8) + 1;
+
+		if (hi > 0xff)
+			hi = 1;
+		t->gen[index] = hi << 8 | 0xff;
+		return hi << 8;
+	}
+	gen++;
+	if (!gen)
+		gen = 1;
+	t->gen[index] = gen;
+	return gen;
+}
+
+static int __superp_mr_publish(struct superp_mr_table *t, struct superp_mr *mr)
 {
 	u32 index;
-	u16 gen;
 	int err;
 
 	refcount_set(&mr->ref, 1);
@@ -114,16 +156,28 @@ int superp_mr_publish(struct superp_mr_table *t, struct superp_mr *mr)
 		xa_unlock(&t->xa);
 		return err == -EBUSY ? -ENOMEM : err;
 	}
-	gen = t->gen[index] + 1;
-	if (!gen)
-		gen = 1;
-	t->gen[index] = gen;
-	mr->ibmr.lkey = superp_mr_key(index, gen);
+	mr->ibmr.lkey = superp_mr_key(index,
+				      superp_mr_next_gen(t, index, mr->fast_reg));
 	mr->ibmr.rkey = mr->ibmr.lkey;
+	mr->key = mr->fast_reg ? superp_mr_key_none(index) : mr->ibmr.lkey;
 	/* Publish: the store orders every write to *mr before it. */
 	__xa_store(&t->xa, index, mr, GFP_KERNEL);
 	xa_unlock(&t->xa);
 	return 0;
+}
+
+/**
+ * superp_mr_publish - give @mr a key and make it visible to lookups
+ * @t: the device's MR table
+ * @mr: a complete MR: every field but the key set, and not to change
+ *
+ * Return: 0 with ibmr.lkey and ibmr.rkey set, or -ENOMEM when the table is
+ * full.
+ */
+int superp_mr_publish(struct superp_mr_table *t, struct superp_mr *mr)
+{
+	mr->fast_reg = false;
+	return __superp_mr_publish(t, mr);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_mr_publish);
 
@@ -162,7 +216,9 @@ struct superp_mr *superp_mr_get(struct superp_mr_table *t, u32 key)
 
 	rcu_read_lock();
 	mr = xa_load(&t->xa, superp_key_index(key));
-	if (mr && (mr->ibmr.lkey != key || !refcount_inc_not_zero(&mr->ref)))
+	/* Pairs with the release in superp_mr_fast_reg(). */
+	if (mr && (smp_load_acquire(&mr->key) != key ||
+		   !refcount_inc_not_zero(&mr->ref)))
 		mr = NULL;
 	rcu_read_unlock();
 	return mr;
@@ -288,4 +344,183 @@ int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	ib_umem_release(mr->umem);
 	kfree_rcu(mr, rcu);
 	return 0;
+}
+
+/* ---- Fast-registration MRs (FRWR) ---- */
+
+struct ib_mr *superp_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			      u32 max_num_sg)
+{
+	struct superp_dev *sdev = to_sdev(ibpd->device);
+	struct superp_mr *mr;
+	int err;
+
+	if (type != IB_MR_TYPE_MEM_REG) {
+		ibdev_dbg(ibpd->device, "alloc_mr: only IB_MR_TYPE_MEM_REG\n");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	if (!max_num_sg || max_num_sg > SUPERP_MAX_FAST_REG_PAGES)
+		return ERR_PTR(-EINVAL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->pages = kvcalloc(max_num_sg, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	mr->max_pages = max_num_sg;
+	mr->pd = ibpd;
+	mr->fast_reg = true;
+	spin_lock_init(&mr->fr_lock);
+	err = __superp_mr_publish(&sdev->mrs, mr);
+	if (err)
+		goto err_pages;
+	mr->fr_key = superp_mr_key_none(superp_key_index(mr->ibmr.lkey));
+	return &mr->ibmr;
+
+err_pages:
+	kvfree(mr->pages);
+err_free:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+/* @addr: a kernel virtual address (the device uses virtual DMA). */
+static int superp_mr_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct superp_mr *mr = to_smr(ibmr);
+	void *va = (void *)(uintptr_t)addr;
+
+	if (mr->npages == mr->max_pages)
+		return -ENOMEM;
+	if (!virt_addr_valid(va))
+		return -EINVAL;
+	mr->pages[mr->npages++] = virt_to_page(va);
+	return 0;
+}
+
+/*
+ * The page array of the next IB_WR_REG_MR, in PAGE_SIZE pages: the one
+ * layout superp_mr_walk() knows. ib_sg_to_pages() sets ibmr.iova and
+ * length.
+ */
+int superp_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		     unsigned int *sg_offset)
+{
+	struct superp_mr *mr = to_smr(ibmr);
+
+	if (ibmr->page_size != PAGE_SIZE) {
+		ibdev_dbg(ibmr->device, "map_mr_sg: page size must be %lu\n",
+			  PAGE_SIZE);
+		return -EINVAL;
+	}
+	mr->npages = 0;
+	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset,
+			      superp_mr_set_page);
+}
+
+/* post_send's checks of an IB_WR_REG_MR: the MR, its PD, key and access. */
+int superp_mr_check_reg_wr(struct ib_pd *pd, const struct ib_reg_wr *wr)
+{
+	struct superp_mr *mr = to_smr(wr->mr);
+	int access = wr->access & ~IB_ACCESS_OPTIONAL;
+
+	if (wr->mr->device != pd->device || !mr->fast_reg || mr->pd != pd)
+		return -EINVAL;
+	/* Only the low byte of the key is the consumer's. */
+	if ((wr->key ^ mr->ibmr.lkey) & ~0xffu)
+		return -EINVAL;
+	if (access & ~SUPERP_MR_ACCESS)
+		return -EINVAL;
+	/* Remote write needs local write (IBTA 10.6.3.1). */
+	if ((access & IB_ACCESS_REMOTE_WRITE) &&
+	    !(access & IB_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	return 0;
+}
+
+/* The FRWR MR of slot key_index(@key), held, whatever its current key. */
+static struct superp_mr *superp_mr_get_fast_reg(struct superp_mr_table *t,
+						u32 key, struct ib_pd *pd)
+{
+	struct superp_mr *mr;
+
+	rcu_read_lock();
+	mr = xa_load(&t->xa, superp_key_index(key));
+	if (mr && (!mr->fast_reg || mr->pd != pd ||
+		   !refcount_inc_not_zero(&mr->ref)))
+		mr = NULL;
+	rcu_read_unlock();
+	return mr;
+}
+
+/**
+ * superp_mr_fast_reg - run an IB_WR_REG_MR: make the MR valid with @key
+ * @t: the device's MR table
+ * @pd: the PD of the posting QP
+ * @key: the new key (its index names the MR)
+ * @access: the access flags of the registration
+ *
+ * Any context. The MR must be invalid (IBTA: fast registration applies to
+ * a free region). Return: the status the WR completes with.
+ */
+enum ib_wc_status superp_mr_fast_reg(struct superp_mr_table *t,
+				     struct ib_pd *pd, u32 key, int access)
+{
+	enum ib_wc_status status = IB_WC_SUCCESS;
+	struct superp_mr *mr;
+	unsigned long flags;
+
+	mr = superp_mr_get_fast_reg(t, key, pd);
+	if (!mr)
+		return IB_WC_MW_BIND_ERR;
+	spin_lock_irqsave(&mr->fr_lock, flags);
+	if (READ_ONCE(mr->key) != superp_mr_key_none(superp_key_index(key)) ||
+	    !mr->npages) {
+		status = IB_WC_MW_BIND_ERR;	/* valid already, or unmapped */
+	} else {
+		mr->iova = mr->ibmr.iova;
+		mr->length = mr->ibmr.length;
+		mr->page_off = offset_in_page(mr->ibmr.iova);
+		mr->access = access & ~IB_ACCESS_OPTIONAL;
+		mr->fr_key = key;
+		mr->ibmr.lkey = key;
+		mr->ibmr.rkey = key;
+		/* Lookups see the fields above once they see the key. */
+		smp_store_release(&mr->key, key);
+	}
+	spin_unlock_irqrestore(&mr->fr_lock, flags);
+	superp_mr_put(mr);
+	return status;
+}
+
+/**
+ * superp_mr_local_inv - run an IB_WR_LOCAL_INV of @key
+ * @t: the device's MR table
+ * @pd: the PD of the posting QP
+ * @key: the key last registered on the MR
+ *
+ * Any context. Invalidating an MR that is already invalid, with its last
+ * key, succeeds (a peer may have invalidated it remotely). Return: the
+ * status the WR completes with.
+ */
+enum ib_wc_status superp_mr_local_inv(struct superp_mr_table *t,
+				      struct ib_pd *pd, u32 key)
+{
+	enum ib_wc_status status = IB_WC_SUCCESS;
+	struct superp_mr *mr;
+	unsigned long flags;
+
+	mr = superp_mr_get_fast_reg(t, key, pd);
+	if (!mr)
+		return IB_WC_LOC_PROT_ERR;
+	spin_lock_irqsave(&mr->fr_lock, flags);
+	if (mr->fr_key != key)
+		status = IB_WC_LOC_PROT_ERR;
+	else
+		WRITE_ONCE(mr->key, superp_mr_key_none(superp_key_index(key)));
+	spin_unlock_irqrestore(&mr->fr_lock, flags);
+	superp_mr_put(mr);
+	return status;
 }

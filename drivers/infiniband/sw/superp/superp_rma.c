@@ -131,9 +131,21 @@ int superp_mr_walk(struct superp_mr *mr, u64 addr, u64 len,
 	pos = mr->page_off + (addr - mr->iova);
 	end = pos + len;
 	while (pos < end) {
+		u64 idx = pos >> PAGE_SHIFT;
+		struct page *page;
+
+		/*
+		 * An FRWR MR re-registered under a late walker: stay inside
+		 * its page array, on pages it mapped (superp_mr.c).
+		 */
+		if (unlikely(mr->fast_reg) && idx >= mr->max_pages)
+			return -EFAULT;
+		page = READ_ONCE(mr->pages[idx]);
+		if (unlikely(!page))
+			return -EFAULT;
 		off = offset_in_page(pos);
 		n = min_t(u64, PAGE_SIZE - off, end - pos);
-		err = fn(arg, mr->pages[pos >> PAGE_SHIFT], off, n);
+		err = fn(arg, page, off, n);
 		if (err)
 			return err;
 		pos += n;

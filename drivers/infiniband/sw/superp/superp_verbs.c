@@ -2,8 +2,9 @@
 /*
  * ib_superp: the verbs device. Device and port queries, user contexts (for
  * the rdma-core provider), protection domains and user memory regions
- * (superp_mr.c) work; the verbs that need the transport (QPs, CQs) answer
- * -EOPNOTSUPP until the PDL/TAL engine is wired in.
+ * (superp_mr.c), and the objects of kernel consumers: CQs (superp_cq.c),
+ * RC QPs (superp_qp.c, superp_queue.c), SRQs (superp_srq.c) and AHs
+ * (superp_ah.c). Documentation/superp-verbs.rst.
  */
 #include <kunit/visibility.h>
 #include <linux/etherdevice.h>
@@ -13,6 +14,10 @@
 #include <rdma/superp-abi.h>
 
 #include "superp.h"
+#include "superp_cq.h"
+#include "superp_ah.h"
+#include "superp_qp.h"
+#include "superp_srq.h"
 
 /* The largest operation headers (wire-format.rst) fit the MTU reserve. */
 static_assert(sizeof(struct superp_atomic_cas_op) <= SUPERP_MAX_OP_HLEN);
@@ -56,6 +61,24 @@ static int superp_query_device(struct ib_device *ibdev,
 	attr->max_pd = SUPERP_MAX_PD;
 	attr->max_mr = SUPERP_MAX_MR;
 	attr->max_pkeys = SUPERP_MAX_PKEYS;
+	attr->max_cq = SUPERP_MAX_CQ;
+	attr->max_cqe = SUPERP_MAX_CQE;
+	attr->max_qp = SUPERP_MAX_QP;
+	attr->max_qp_wr = SUPERP_MAX_QP_WR;
+	attr->max_send_sge = SUPERP_MAX_SGE;
+	attr->max_recv_sge = SUPERP_MAX_SGE;
+	attr->max_sge_rd = SUPERP_MAX_SGE;
+	attr->max_qp_rd_atom = SUPERP_MAX_RD_ATOM;
+	attr->max_qp_init_rd_atom = SUPERP_MAX_RD_ATOM;
+	attr->max_res_rd_atom = SUPERP_MAX_QP * SUPERP_MAX_RD_ATOM;
+	attr->max_srq = SUPERP_MAX_SRQ;
+	attr->max_srq_wr = SUPERP_MAX_SRQ_WR;
+	attr->max_srq_sge = SUPERP_MAX_SRQ_SGE;
+	attr->max_ah = SUPERP_MAX_AH;
+	attr->max_fast_reg_page_list_len = SUPERP_MAX_FAST_REG_PAGES;
+	/* RC_RNR_NAK_GEN comes with the data path that answers RNR. */
+	attr->device_cap_flags = IB_DEVICE_SYS_IMAGE_GUID |
+				 IB_DEVICE_MEM_MGT_EXTENSIONS;
 	attr->atomic_cap = SUPERP_ATOMIC_CAP;
 	/*
 	 * Kernel PDs get SUPERP_LOCAL_DMA_LKEY: the core then needs no DMA MR
@@ -205,58 +228,6 @@ static int superp_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
-static int superp_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-			    struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int superp_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int superp_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
-{
-	return 0;
-}
-
-static int superp_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
-}
-
-static int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
-			    struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int superp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			    int mask, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int superp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			    const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int superp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-			    const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
 /*
  * Kernel PDs need no DMA MR (IBK_LOCAL_DMA_LKEY); the core asks for one
  * only for IB_PD_UNSAFE_GLOBAL_RKEY, which ib_superp does not offer.
@@ -271,7 +242,16 @@ static const struct ib_device_ops superp_dev_ops = {
 	.driver_id = RDMA_DRIVER_UNKNOWN,
 	.uverbs_abi_ver = SUPERP_UVERBS_ABI_VERSION,
 
+	.alloc_mr = superp_alloc_mr,
 	.alloc_pd = superp_alloc_pd,
+	.create_ah = superp_create_ah,
+	.create_srq = superp_create_srq,
+	.destroy_ah = superp_destroy_ah,
+	.destroy_srq = superp_destroy_srq,
+	.modify_srq = superp_modify_srq,
+	.post_srq_recv = superp_post_srq_recv,
+	.query_ah = superp_query_ah,
+	.query_srq = superp_query_srq,
 	.alloc_ucontext = superp_alloc_ucontext,
 	.create_cq = superp_create_cq,
 	.create_qp = superp_create_qp,
@@ -285,6 +265,7 @@ static const struct ib_device_ops superp_dev_ops = {
 	.get_dma_mr = superp_get_dma_mr,
 	.get_link_layer = superp_get_link_layer,
 	.get_port_immutable = superp_get_port_immutable,
+	.map_mr_sg = superp_map_mr_sg,
 	.modify_qp = superp_modify_qp,
 	.poll_cq = superp_poll_cq,
 	.post_recv = superp_post_recv,
@@ -292,12 +273,16 @@ static const struct ib_device_ops superp_dev_ops = {
 	.query_device = superp_query_device,
 	.query_pkey = superp_query_pkey,
 	.query_port = superp_query_port,
+	.query_qp = superp_query_qp,
 	.reg_user_mr = superp_reg_user_mr,
 	.req_notify_cq = superp_req_notify_cq,
+	.resize_cq = superp_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, superp_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, superp_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, superp_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, superp_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, superp_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, superp_ucontext, ibuc),
 };
 
@@ -322,6 +307,7 @@ int superp_register_device(struct superp_dev *sdev, const char *name)
 	addrconf_addr_eui48((unsigned char *)&ibdev->node_guid,
 			    sdev->ndev->dev_addr);
 	ib_set_device_ops(ibdev, &superp_dev_ops);
+	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
 
 	err = ib_device_set_netdev(ibdev, sdev->ndev, SUPERP_PORT);
 	if (err)

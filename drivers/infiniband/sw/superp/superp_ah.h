@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ib_superp: address handles (superp_ah.c).
+ */
+#ifndef SUPERP_AH_H
+#define SUPERP_AH_H
+
+#include <rdma/ib_verbs.h>
+
+#include "superp_qp.h"
+
+struct superp_ah {
+	struct ib_ah		ibah;
+	struct superp_av	av;	/* resolved, for the binding step */
+	struct rdma_ah_attr	attr;	/* as created, for query_ah */
+};
+
+static inline struct superp_ah *to_sah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct superp_ah, ibah);
+}
+
+int superp_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		     struct ib_udata *udata);
+int superp_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
+int superp_destroy_ah(struct ib_ah *ibah, u32 flags);
+
+#endif /* SUPERP_AH_H */

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ib_superp: RC queue pairs (superp_qp.c: objects and state machine;
+ * superp_queue.c: work queues, posting, flush and the data path's
+ * interface). The rules are at the top of those files.
+ */
+#ifndef SUPERP_QP_H
+#define SUPERP_QP_H
+
+#include <linux/in6.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_verbs.h>
+
+struct superp_dev;
+struct superp_mr;
+struct superp_srq;
+
+/*
+ * A resolved address vector (QP's primary path or an AH): RoCE v2 style,
+ * the destination GID and the IP address it stands for, which the data
+ * path maps to a connection (superp_qp_bind()).
+ */
+struct superp_av {
+	union ib_gid		dgid;
+	u32			flow_label;
+	u8			sgid_index;
+	u8			hop_limit;
+	u8			traffic_class;
+	u8			network_type;	/* enum rdma_network_type */
+	union {
+		struct sockaddr		sa;
+		struct sockaddr_in	sin;
+		struct sockaddr_in6	sin6;
+	} daddr;
+};
+
+/*
+ * A send work request as post_send copied it. The SGE list (or the inline
+ * data) follows in data[]. Everything is the consumer's request, already
+ * validated; the data path looks keys up again when it runs the WR, since
+ * a key may be invalidated in between.
+ */
+struct superp_send_wqe {
+	u64		wr_id;
+	u32		idx;		/* free-running SQ position */
+	u8		opcode;		/* enum ib_wr_opcode */
+	u8		status;		/* enum ib_wc_status, once done */
+	bool		signaled;	/* complete it even when successful */
+	bool		done;		/* awaiting only its turn to complete */
+	u32		send_flags;
+	u32		num_sge;	/* 0 when inline */
+	u32		length;		/* bytes: sum of the SGEs, or inline */
+	union {
+		__be32	imm_data;
+		u32	invalidate_rkey;
+	} ex;
+	union {
+		struct {
+			u64	remote_addr;
+			u32	rkey;
+		} rdma;
+		struct {
+			u64	remote_addr;
+			u64	compare_add;
+			u64	swap;
+			u32	rkey;
+		} atomic;
+		struct {
+			u32	key;	/* the new key; its index names the MR */
+			int	access;
+		} reg;
+		struct {
+			u32	key;
+		} inv;
+	};
+	u64		data[];		/* struct ib_sge[] or inline bytes */
+};
+
+/* A receive work request, from an RQ or an SRQ. */
+struct superp_recv_wqe {
+	u64		wr_id;
+	u32		num_sge;
+	u32		length;		/* sum of the SGEs */
+	struct ib_sge	sge[];
+};
+
+/*
+ * A work queue: a ring of max_wr WQEs of wqe_size bytes in kernel memory.
+ * Positions are free-running u32 counters, taken modulo max_wr.
+ */
+struct superp_wq {
+	spinlock_t	lock;		/* irqsave; see superp_queue.c */
+	void		*buf;
+	u32		max_wr;
+	u32		wqe_size;
+	u32		max_sge;
+	u32		max_inline;	/* send queues */
+	u32		head;		/* next position to post */
+	u32		next;		/* SQ: next WR for the data path */
+	u32		tail;		/* SQ: oldest not completed; RQ: oldest */
+};
+
+static inline void *superp_wq_at(const struct superp_wq *wq, u32 pos)
+{
+	return wq->buf + (size_t)(pos % wq->max_wr) * wq->wqe_size;
+}
+
+static inline struct ib_sge *superp_send_sge(struct superp_send_wqe *wqe)
+{
+	return (struct ib_sge *)wqe->data;
+}
+
+struct superp_qp {
+	struct ib_qp		ibqp;
+	/*
+	 * Serialises modify, query and destroy. The state is written with
+	 * the mutex and both queue locks held (or, by superp_qp_error(),
+	 * with both queue locks), and read under either.
+	 */
+	struct mutex		mutex;
+	enum ib_qp_state	state;
+	bool			sig_all;	/* IB_SIGNAL_ALL_WR */
+	bool			sq_drained;	/* SQD: drain reported */
+	struct superp_wq	sq;
+	struct superp_wq	rq;		/* unused with an SRQ */
+	struct superp_srq	*srq;
+	struct ib_qp_attr	attr;		/* as set, for query_qp */
+	struct superp_av	av;		/* valid from INIT->RTR */
+	void			*conn;		/* superp_qp_bind() */
+	refcount_t		ref;		/* the QP table's, plus lookups */
+	struct completion	unused;
+};
+
+static inline struct superp_qp *to_sqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct superp_qp, ibqp);
+}
+
+/* superp_qp.c: verbs */
+int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		     struct ib_udata *udata);
+int superp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		     struct ib_udata *udata);
+int superp_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_qp_init_attr *init);
+int superp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+
+/* superp_qp.c: for the data path (rules at the top of superp_qp.c) */
+struct superp_qp *superp_qp_get(struct superp_dev *sdev, u32 qpn);
+void superp_qp_put(struct superp_qp *qp);
+int superp_qp_bind(struct superp_qp *qp);
+void superp_qp_unbind(struct superp_qp *qp);
+void superp_qp_error(struct superp_qp *qp);
+void superp_qp_event(struct superp_qp *qp, enum ib_event_type type);
+
+/* superp_queue.c: verbs */
+int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		     const struct ib_send_wr **bad_wr);
+int superp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		     const struct ib_recv_wr **bad_wr);
+
+/* superp_queue.c: queues, for superp_qp.c and the data path */
+int superp_wq_init(struct superp_wq *wq, u32 max_wr, size_t wqe_size);
+void superp_wq_free(struct superp_wq *wq);
+size_t superp_send_wqe_size(u32 max_sge, u32 max_inline);
+size_t superp_recv_wqe_size(u32 max_sge);
+int superp_recv_post(struct ib_pd *pd, struct superp_wq *rq,
+		     const struct ib_recv_wr **wr);
+int superp_recv_take(struct superp_wq *rq, struct superp_recv_wqe *wqe);
+void superp_qp_flush(struct superp_qp *qp);
+void superp_qp_reset_queues(struct superp_qp *qp);
+struct superp_send_wqe *superp_qp_next_send(struct superp_qp *qp);
+void superp_qp_send_done(struct superp_qp *qp, u32 idx,
+			 enum ib_wc_status status);
+int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe);
+bool superp_qp_sq_idle(struct superp_qp *qp);
+
+/* superp_ah.c: address vectors */
+int superp_av_from_attr(struct superp_dev *sdev,
+			const struct rdma_ah_attr *attr, struct superp_av *av);
+
+#endif /* SUPERP_QP_H */

@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_superp: the work queues of an RC QP. post_send and post_recv copy
+ * and validate work requests into rings in kernel memory; the data path
+ * takes them from there; completions come out in posted order; entering
+ * ERR flushes what is left.
+ *
+ * Send queue positions (free-running u32, modulo max_wr):
+ *
+ *     tail <= next <= head
+ *     [tail, next)  taken by the data path (or run locally), not yet
+ *                   completed to the CQ
+ *     [next, head)  posted, waiting for the data path
+ *
+ * RC completes send WRs in posted order: superp_qp_send_done() marks a WR
+ * done, and completions leave from tail while the WR there is done.
+ * Unsignalled WRs (sq_sig_type IB_SIGNAL_REQ_WR without IB_SEND_SIGNALED)
+ * leave no completion when successful; every WR that fails or is flushed
+ * completes. Local work requests (IB_WR_REG_MR, IB_WR_LOCAL_INV) are run
+ * here, in RTS, once they reach next and every WR before them has
+ * completed (as if fenced: a LOCAL_INV never takes a key away from a WR
+ * still using it), and complete in order like the rest.
+ *
+ * Receive queue: [tail, head) posted; an incoming SEND takes the WR at tail
+ * (superp_qp_get_recv()) and the data path completes it to the receive CQ
+ * itself (in arrival order, which is posted order for RC).
+ *
+ * Interface for the data path (any context, holding a QP reference):
+ *  - superp_qp_next_send(qp): the next send WR to run, or NULL (not RTS,
+ *    nothing posted). The WQE stays in the ring while the data path runs
+ *    it; after a flush or reset its slot may be reused, so the data path
+ *    keeps wqe->idx and copies what it needs under its own rules.
+ *  - superp_qp_send_done(qp, idx, status): the WR at idx finished; a status
+ *    other than IB_WC_SUCCESS also moves the QP to ERR (RC: a failed WR
+ *    breaks the QP).
+ *  - superp_qp_get_recv(qp, wqe): the receive WR for an incoming SEND,
+ *    copied out (from the SRQ when the QP has one); -ENOENT means none is
+ *    posted (the verbs answer: RNR).
+ *
+ * Keys in SGEs are checked at post time (PD, local write access for what
+ * the device writes, bounds); the data path looks them up again when it
+ * uses them, since a key may be invalidated in between.
+ *
+ * Locking: sq.lock guards the send ring and positions, rq.lock the receive
+ * ring; both irqsave, because kernel ULPs post under irq-disabled locks of
+ * their own and the data path runs in softirq. Order: sq.lock, rq.lock,
+ * then a CQ's lock (superp_cq_push()); completion handlers and events are
+ * called after every lock is dropped (superp_cq_kick()).
+ */
+#include <kunit/visibility.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+
+#include "superp.h"
+#include "superp_cq.h"
+#include "superp_qp.h"
+#include "superp_srq.h"
+
+size_t superp_send_wqe_size(u32 max_sge, u32 max_inline)
+{
+	size_t data = max_t(size_t, max_sge * sizeof(struct ib_sge), max_inline);
+
+	return ALIGN(sizeof(struct superp_send_wqe) + data, 8);
+}
+
+size_t superp_recv_wqe_size(u32 max_sge)
+{
+	return struct_size((struct superp_recv_wqe *)NULL, sge, max_sge);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_recv_wqe_size);
+
+int superp_wq_init(struct superp_wq *wq, u32 max_wr, size_t wqe_size)
+{
+	memset(wq, 0, sizeof(*wq));
+	spin_lock_init(&wq->lock);
+	wq->max_wr = max_wr;
+	wq->wqe_size = wqe_size;
+	if (!max_wr)
+		return 0;
+	wq->buf = kvcalloc(max_wr, wqe_size, GFP_KERNEL);
+	return wq->buf ? 0 : -ENOMEM;
+}
+
+void superp_wq_free(struct superp_wq *wq)
+{
+	kvfree(wq->buf);
+	wq->buf = NULL;
+}
+
+static enum ib_wc_opcode superp_wc_opcode(u8 opcode)
+{
+	switch (opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return IB_WC_RDMA_WRITE;
+	case IB_WR_RDMA_READ:
+		return IB_WC_RDMA_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return IB_WC_COMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_WC_FETCH_ADD;
+	case IB_WR_LOCAL_INV:
+		return IB_WC_LOCAL_INV;
+	case IB_WR_REG_MR:
+		return IB_WC_REG_MR;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+/* Under sq.lock: the send completion of @wqe. */
+static unsigned int superp_sq_complete(struct superp_qp *qp,
+				       struct superp_send_wqe *wqe,
+				       enum ib_wc_status status)
+{
+	struct ib_wc wc = {
+		.wr_id = wqe->wr_id,
+		.status = status,
+		.opcode = superp_wc_opcode(wqe->opcode),
+		.byte_len = wqe->length,
+		.qp = &qp->ibqp,
+	};
+
+	return superp_cq_push(to_scq(qp->ibqp.send_cq), &wc, false);
+}
+
+/* Under sq.lock: completes, in order, the done WRs at the tail. */
+static unsigned int superp_sq_retire(struct superp_qp *qp)
+{
+	struct superp_wq *sq = &qp->sq;
+	unsigned int todo = 0;
+
+	while (sq->tail != sq->next) {
+		struct superp_send_wqe *wqe = superp_wq_at(sq, sq->tail);
+
+		if (!wqe->done)
+			break;
+		if (wqe->signaled || wqe->status != IB_WC_SUCCESS)
+			todo |= superp_sq_complete(qp, wqe, wqe->status);
+		sq->tail++;
+	}
+	return todo;
+}
+
+/* Under sq.lock: every WR not yet completed, IB_WC_WR_FLUSH_ERR, in order. */
+static unsigned int superp_sq_flush(struct superp_qp *qp)
+{
+	struct superp_wq *sq = &qp->sq;
+	unsigned int todo = 0;
+
+	for (; sq->tail != sq->head; sq->tail++)
+		todo |= superp_sq_complete(qp, superp_wq_at(sq, sq->tail),
+					   IB_WC_WR_FLUSH_ERR);
+	sq->next = sq->head;
+	return todo;
+}
+
+/* Under rq.lock. */
+static unsigned int superp_rq_flush(struct superp_qp *qp)
+{
+	struct superp_wq *rq = &qp->rq;
+	unsigned int todo = 0;
+
+	for (; rq->tail != rq->head; rq->tail++) {
+		struct superp_recv_wqe *wqe = superp_wq_at(rq, rq->tail);
+		struct ib_wc wc = {
+			.wr_id = wqe->wr_id,
+			.status = IB_WC_WR_FLUSH_ERR,
+			.opcode = IB_WC_RECV,
+			.qp = &qp->ibqp,
+		};
+
+		todo |= superp_cq_push(to_scq(qp->ibqp.recv_cq), &wc, false);
+	}
+	return todo;
+}
+
+/* The QP is in ERR: flush both queues (an SRQ's WRs are not the QP's). */
+void superp_qp_flush(struct superp_qp *qp)
+{
+	unsigned int sq_todo, rq_todo = 0;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->sq.lock, flags);
+	sq_todo = superp_sq_flush(qp);
+	spin_unlock_irqrestore(&qp->sq.lock, flags);
+	if (!qp->ibqp.srq) {
+		spin_lock_irqsave(&qp->rq.lock, flags);
+		rq_todo = superp_rq_flush(qp);
+		spin_unlock_irqrestore(&qp->rq.lock, flags);
+	}
+	superp_cq_kick(to_scq(qp->ibqp.send_cq), sq_todo);
+	if (rq_todo)
+		superp_cq_kick(to_scq(qp->ibqp.recv_cq), rq_todo);
+}
+
+/* Under both queue locks: RESET discards every WR, with no completion. */
+void superp_qp_reset_queues(struct superp_qp *qp)
+{
+	qp->sq.head = 0;
+	qp->sq.next = 0;
+	qp->sq.tail = 0;
+	qp->rq.head = 0;
+	qp->rq.tail = 0;
+}
+
+/*
+ * The SGE names memory the QP's PD may use, within its MR, writable
+ * locally when the device writes it. Zero-length SGEs touch nothing.
+ */
+static int superp_sge_check(struct ib_pd *pd, const struct ib_sge *sge,
+			    bool write)
+{
+	struct superp_dev *sdev = to_sdev(pd->device);
+	struct superp_mr *mr;
+	int err = 0;
+
+	if (!sge->length || superp_lkey_is_local_dma(pd, sge->lkey))
+		return 0;
+	mr = superp_mr_get(&sdev->mrs, sge->lkey);
+	if (!mr) {
+		ibdev_dbg(&sdev->ibdev, "post: unknown lkey 0x%x\n", sge->lkey);
+		return -EINVAL;
+	}
+	if (mr->pd != pd) {
+		ibdev_dbg(&sdev->ibdev, "post: lkey 0x%x of another PD\n",
+			  sge->lkey);
+		err = -EINVAL;
+	} else if (write && !(mr->access & IB_ACCESS_LOCAL_WRITE)) {
+		ibdev_dbg(&sdev->ibdev, "post: lkey 0x%x without local write\n",
+			  sge->lkey);
+		err = -EINVAL;
+	} else if (sge->addr < mr->iova || sge->length > mr->length ||
+		   sge->addr - mr->iova > mr->length - sge->length) {
+		ibdev_dbg(&sdev->ibdev, "post: SGE outside lkey 0x%x\n",
+			  sge->lkey);
+		err = -EINVAL;
+	}
+	superp_mr_put(mr);
+	return err;
+}
+
+/* Copies and checks @n SGEs into @dst; the total length into *len. */
+static int superp_sges_copy(struct ib_pd *pd, struct ib_sge *dst,
+			    const struct ib_sge *src, int n, bool write,
+			    u32 *len)
+{
+	u32 total = 0;
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		err = superp_sge_check(pd, &src[i], write);
+		if (err)
+			return err;
+		if (check_add_overflow(total, src[i].length, &total) ||
+		    total > SUPERP_MAX_MSG_SIZE)
+			return -EINVAL;
+		dst[i] = src[i];
+	}
+	*len = total;
+	return 0;
+}
+
+/* Inline data: kernel virtual addresses, copied now; no key is involved. */
+static int superp_inline_copy(struct superp_qp *qp,
+			      struct superp_send_wqe *wqe,
+			      const struct ib_send_wr *wr)
+{
+	u8 *dst = (u8 *)wqe->data;
+	u32 total = 0;
+	int i;
+
+	for (i = 0; i < wr->num_sge; i++) {
+		const struct ib_sge *sge = &wr->sg_list[i];
+
+		if (sge->length > qp->sq.max_inline - total)
+			return -EINVAL;
+		memcpy(dst + total, (void *)(uintptr_t)sge->addr, sge->length);
+		total += sge->length;
+	}
+	wqe->num_sge = 0;
+	wqe->length = total;
+	return 0;
+}
+
+static bool superp_wr_is_local(u8 opcode)
+{
+	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV;
+}
+
+#define SUPERP_SEND_FLAGS (IB_SEND_FENCE | IB_SEND_SIGNALED | \
+			   IB_SEND_SOLICITED | IB_SEND_INLINE)
+
+static int superp_send_wqe_fill(struct superp_qp *qp,
+				const struct ib_send_wr *wr,
+				struct superp_send_wqe *wqe)
+{
+	struct ib_device *ibdev = qp->ibqp.device;
+	bool inline_ok = false, write = false;
+
+	if (wr->send_flags & ~SUPERP_SEND_FLAGS)
+		return -EINVAL;
+	memset(wqe, 0, sizeof(*wqe));
+	switch (wr->opcode) {
+	case IB_WR_SEND_WITH_IMM:
+		wqe->ex.imm_data = wr->ex.imm_data;
+		fallthrough;
+	case IB_WR_SEND:
+		inline_ok = true;
+		break;
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		wqe->ex.imm_data = wr->ex.imm_data;
+		fallthrough;
+	case IB_WR_RDMA_WRITE:
+		inline_ok = true;
+		fallthrough;
+	case IB_WR_RDMA_READ:
+		write = wr->opcode == IB_WR_RDMA_READ;
+		wqe->rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		wqe->rdma.rkey = rdma_wr(wr)->rkey;
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		if (SUPERP_ATOMIC_CAP == IB_ATOMIC_NONE) {
+			ibdev_dbg(ibdev, "post_send: no atomics (atomic_cap NONE)\n");
+			return -EINVAL;
+		}
+		if (wr->num_sge != 1 || wr->sg_list[0].length != 8 ||
+		    atomic_wr(wr)->remote_addr & 7)
+			return -EINVAL;
+		write = true;
+		wqe->atomic.remote_addr = atomic_wr(wr)->remote_addr;
+		wqe->atomic.compare_add = atomic_wr(wr)->compare_add;
+		wqe->atomic.swap = atomic_wr(wr)->swap;
+		wqe->atomic.rkey = atomic_wr(wr)->rkey;
+		break;
+	case IB_WR_REG_MR:
+		if (superp_mr_check_reg_wr(qp->ibqp.pd, reg_wr(wr))) {
+			ibdev_dbg(ibdev, "post_send: bad REG_MR\n");
+			return -EINVAL;
+		}
+		wqe->reg.key = reg_wr(wr)->key;
+		wqe->reg.access = reg_wr(wr)->access;
+		break;
+	case IB_WR_LOCAL_INV:
+		wqe->inv.key = wr->ex.invalidate_rkey;
+		break;
+	default:
+		ibdev_dbg(ibdev, "post_send: opcode %d not supported\n",
+			  wr->opcode);
+		return -EINVAL;
+	}
+
+	wqe->wr_id = wr->wr_id;
+	wqe->opcode = wr->opcode;
+	wqe->send_flags = wr->send_flags;
+	wqe->signaled = qp->sig_all || (wr->send_flags & IB_SEND_SIGNALED);
+	/* Local WRs carry no data segments. */
+	if (superp_wr_is_local(wr->opcode))
+		return 0;
+	if (wr->num_sge < 0)
+		return -EINVAL;
+	if (wr->send_flags & IB_SEND_INLINE) {
+		if (!inline_ok)
+			return -EINVAL;
+		return superp_inline_copy(qp, wqe, wr);
+	}
+	if (wr->num_sge > qp->sq.max_sge)
+		return -EINVAL;
+	wqe->num_sge = wr->num_sge;
+	return superp_sges_copy(qp->ibqp.pd, superp_send_sge(wqe), wr->sg_list,
+				wr->num_sge, write, &wqe->length);
+}
+
+/* Under sq.lock: runs one local WR; the status it completes with. */
+static enum ib_wc_status superp_sq_exec_local(struct superp_qp *qp,
+					      struct superp_send_wqe *wqe)
+{
+	struct superp_dev *sdev = to_sdev(qp->ibqp.device);
+
+	if (wqe->opcode == IB_WR_REG_MR)
+		return superp_mr_fast_reg(&sdev->mrs, qp->ibqp.pd,
+					  wqe->reg.key, wqe->reg.access);
+	return superp_mr_local_inv(&sdev->mrs, qp->ibqp.pd, wqe->inv.key);
+}
+
+/*
+ * Under sq.lock, in RTS: runs the local WRs at next while nothing before
+ * them is outstanding, and completes what is done. Sets *failed when one
+ * of them failed (the QP must then go to ERR).
+ */
+static unsigned int superp_sq_run_local(struct superp_qp *qp, bool *failed)
+{
+	struct superp_wq *sq = &qp->sq;
+	unsigned int todo = superp_sq_retire(qp);
+
+	while (!*failed && sq->next != sq->head && sq->tail == sq->next) {
+		struct superp_send_wqe *wqe = superp_wq_at(sq, sq->next);
+
+		if (!superp_wr_is_local(wqe->opcode))
+			break;
+		wqe->status = superp_sq_exec_local(qp, wqe);
+		wqe->done = true;
+		if (wqe->status != IB_WC_SUCCESS)
+			*failed = true;
+		sq->next++;
+		todo |= superp_sq_retire(qp);
+	}
+	return todo;
+}
+
+int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		     const struct ib_send_wr **bad_wr)
+{
+	struct superp_qp *qp = to_sqp(ibqp);
+	struct superp_wq *sq = &qp->sq;
+	enum ib_qp_state state;
+	unsigned int todo = 0;
+	unsigned long flags;
+	bool broke = false;
+	int err = 0;
+
+	spin_lock_irqsave(&sq->lock, flags);
+	state = qp->state;
+	if (state == IB_QPS_RESET || state == IB_QPS_INIT ||
+	    state == IB_QPS_RTR) {
+		spin_unlock_irqrestore(&sq->lock, flags);
+		ibdev_dbg(ibqp->device, "post_send: QP %u not ready to send\n",
+			  ibqp->qp_num);
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	for (; wr; wr = wr->next) {
+		struct superp_send_wqe *wqe;
+
+		if (sq->head - sq->tail == sq->max_wr) {
+			err = -ENOMEM;
+			break;
+		}
+		wqe = superp_wq_at(sq, sq->head);
+		err = superp_send_wqe_fill(qp, wr, wqe);
+		if (err)
+			break;
+		wqe->idx = sq->head++;
+	}
+	if (err)
+		*bad_wr = wr;
+	if (state == IB_QPS_ERR || state == IB_QPS_SQE)
+		todo = superp_sq_flush(qp);
+	else if (state == IB_QPS_RTS)
+		todo = superp_sq_run_local(qp, &broke);
+	spin_unlock_irqrestore(&sq->lock, flags);
+	superp_cq_kick(to_scq(ibqp->send_cq), todo);
+	if (broke)
+		superp_qp_error(qp);
+	return err;
+}
+
+/**
+ * superp_recv_post - copy a chain of receive WRs into @rq
+ * @pd: the PD of the QP or SRQ: the SGEs' keys must be of it
+ * @rq: a QP's receive queue or an SRQ's, locked by the caller
+ * @wr: the chain; on error, left pointing at the WR refused
+ *
+ * Return: 0, -EINVAL for a bad WR, -ENOMEM when the queue is full.
+ */
+int superp_recv_post(struct ib_pd *pd, struct superp_wq *rq,
+		     const struct ib_recv_wr **wr)
+{
+	const struct ib_recv_wr *w;
+	int err;
+
+	for (w = *wr; w; w = w->next) {
+		struct superp_recv_wqe *wqe;
+
+		*wr = w;
+		if (rq->head - rq->tail == rq->max_wr)
+			return -ENOMEM;
+		if (w->num_sge < 0 || w->num_sge > rq->max_sge)
+			return -EINVAL;
+		wqe = superp_wq_at(rq, rq->head);
+		err = superp_sges_copy(pd, wqe->sge, w->sg_list, w->num_sge,
+				       true, &wqe->length);
+		if (err)
+			return err;
+		wqe->wr_id = w->wr_id;
+		wqe->num_sge = w->num_sge;
+		rq->head++;
+	}
+	return 0;
+}
+
+/* Under @rq's lock: copies out the oldest receive WR; -ENOENT if none. */
+int superp_recv_take(struct superp_wq *rq, struct superp_recv_wqe *wqe)
+{
+	struct superp_recv_wqe *w;
+
+	if (rq->tail == rq->head)
+		return -ENOENT;
+	w = superp_wq_at(rq, rq->tail++);
+	memcpy(wqe, w, superp_recv_wqe_size(w->num_sge));
+	return 0;
+}
+
+int superp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		     const struct ib_recv_wr **bad_wr)
+{
+	struct superp_qp *qp = to_sqp(ibqp);
+	struct superp_wq *rq = &qp->rq;
+	unsigned int todo = 0;
+	unsigned long flags;
+	int err;
+
+	if (ibqp->srq) {
+		*bad_wr = wr;
+		return -EINVAL;	/* its receives come from the SRQ */
+	}
+	spin_lock_irqsave(&rq->lock, flags);
+	if (qp->state == IB_QPS_RESET) {
+		spin_unlock_irqrestore(&rq->lock, flags);
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	err = superp_recv_post(ibqp->pd, rq, &wr);
+	if (err)
+		*bad_wr = wr;
+	if (qp->state == IB_QPS_ERR)
+		todo = superp_rq_flush(qp);
+	spin_unlock_irqrestore(&rq->lock, flags);
+	if (todo)
+		superp_cq_kick(to_scq(ibqp->recv_cq), todo);
+	return err;
+}
+
+/**
+ * superp_qp_next_send - the next send WR for the data path to run
+ * @qp: the QP, held
+ *
+ * Any context. Local WRs on the way are run here. Return: the WQE (see
+ * the top of the file for how long it may be read), or NULL when the QP is
+ * not in RTS or nothing is waiting.
+ */
+struct superp_send_wqe *superp_qp_next_send(struct superp_qp *qp)
+{
+	struct superp_send_wqe *wqe = NULL;
+	struct superp_wq *sq = &qp->sq;
+	bool broke = false;
+	unsigned int todo;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sq->lock, flags);
+	if (qp->state == IB_QPS_RTS) {
+		todo = superp_sq_run_local(qp, &broke);
+		/* A local WR waits for its turn; a broken QP runs nothing. */
+		if (!broke && sq->next != sq->head &&
+		    !superp_wr_is_local(((struct superp_send_wqe *)
+					 superp_wq_at(sq, sq->next))->opcode))
+			wqe = superp_wq_at(sq, sq->next++);
+	} else {
+		todo = superp_sq_retire(qp);
+	}
+	spin_unlock_irqrestore(&sq->lock, flags);
+	superp_cq_kick(to_scq(qp->ibqp.send_cq), todo);
+	if (broke)
+		superp_qp_error(qp);
+	return wqe;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_qp_next_send);
+
+/* Whether no send WR is in flight; in SQD that is the drain, noted once. */
+bool superp_qp_sq_idle(struct superp_qp *qp)
+{
+	unsigned long flags;
+	bool idle;
+
+	spin_lock_irqsave(&qp->sq.lock, flags);
+	idle = qp->sq.tail == qp->sq.next;
+	if (idle && qp->state == IB_QPS_SQD) {
+		idle = !qp->sq_drained;
+		qp->sq_drained = true;
+	}
+	spin_unlock_irqrestore(&qp->sq.lock, flags);
+	return idle;
+}
+
+/**
+ * superp_qp_send_done - the data path finished the send WR at @idx
+ * @qp: the QP, held
+ * @idx: wqe->idx of the WR, as superp_qp_next_send() returned it
+ * @status: IB_WC_SUCCESS, or the error the WR completes with
+ *
+ * Any context, no QP lock held. Completions leave in posted order; a WR
+ * that a flush or reset already completed is ignored. An error moves the
+ * QP to ERR; the last WR of a draining SQD raises IB_EVENT_SQ_DRAINED.
+ */
+void superp_qp_send_done(struct superp_qp *qp, u32 idx,
+			 enum ib_wc_status status)
+{
+	struct superp_wq *sq = &qp->sq;
+	bool drained = false, broke = false;
+	unsigned int todo = 0;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sq->lock, flags);
+	if (idx - sq->tail < sq->next - sq->tail) {
+		struct superp_send_wqe *wqe = superp_wq_at(sq, idx);
+
+		wqe->status = status;
+		wqe->done = true;
+		if (qp->state == IB_QPS_RTS && status == IB_WC_SUCCESS)
+			todo = superp_sq_run_local(qp, &broke);
+		else
+			todo = superp_sq_retire(qp);
+		if (qp->state == IB_QPS_SQD && sq->tail == sq->next &&
+		    !qp->sq_drained) {
+			qp->sq_drained = true;
+			drained = qp->attr.en_sqd_async_notify;
+		}
+	}
+	spin_unlock_irqrestore(&sq->lock, flags);
+	superp_cq_kick(to_scq(qp->ibqp.send_cq), todo);
+	if (status != IB_WC_SUCCESS || broke)
+		superp_qp_error(qp);
+	if (drained)
+		superp_qp_event(qp, IB_EVENT_SQ_DRAINED);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_qp_send_done);
+
+/**
+ * superp_qp_get_recv - take the receive WR for an incoming SEND
+ * @qp: the QP, held
+ * @wqe: room for superp_recv_wqe_size(SUPERP_MAX_SGE) bytes
+ *
+ * Any context. Return: 0 with *wqe filled, -ENOENT when no receive is
+ * posted (RNR), -EINVAL when the QP does not receive in its state.
+ */
+int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe)
+{
+	enum ib_qp_state state = READ_ONCE(qp->state);
+	struct superp_wq *rq = &qp->rq;
+	unsigned long flags;
+	int err;
+
+	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
+	    state != IB_QPS_SQD && state != IB_QPS_SQE)
+		return -EINVAL;
+	if (qp->srq)
+		return superp_srq_get_recv(qp->srq, wqe);
+
+	spin_lock_irqsave(&rq->lock, flags);
+	err = superp_recv_take(rq, wqe);
+	spin_unlock_irqrestore(&rq->lock, flags);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_qp_get_recv);

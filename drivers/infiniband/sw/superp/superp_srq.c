@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_superp: shared receive queues for kernel consumers.
+ *
+ * An SRQ is a receive ring like a QP's (struct superp_wq, WRs copied and
+ * their keys checked at post time against the SRQ's PD). QPs created with
+ * it take their receives from it (superp_qp_get_recv()); their own receive
+ * queue is empty and post_recv on them is refused. A QP's flush does not
+ * touch the SRQ: its WRs belong to no QP until one takes them.
+ *
+ * Limit: modify_srq with IB_SRQ_LIMIT arms the SRQ; when a receive is taken
+ * and fewer than srq_limit WRs remain, IB_EVENT_SRQ_LIMIT_REACHED is raised
+ * once and the SRQ disarms (srq_limit reads 0 until armed again).
+ *
+ * Locking: rq.lock (irqsave, as the QPs' queues: consumers post under
+ * irq-disabled locks, the data path takes receives in softirq) guards the
+ * ring, its positions and the limit; a resize swaps the ring under it. The
+ * event is raised with no lock held.
+ */
+#include <kunit/visibility.h>
+#include <linux/slab.h>
+
+#include "superp.h"
+#include "superp_srq.h"
+
+int superp_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		      struct ib_udata *udata)
+{
+	struct superp_dev *sdev = to_sdev(ibsrq->device);
+	struct superp_srq *srq = to_ssrq(ibsrq);
+	struct ib_srq_attr *attr = &init->attr;
+	int err;
+
+	if (udata) {
+		ibdev_dbg(ibsrq->device, "create_srq: user SRQs need the shared rings (not yet)\n");
+		return -EOPNOTSUPP;
+	}
+	if (init->srq_type != IB_SRQT_BASIC) {
+		ibdev_dbg(ibsrq->device, "create_srq: only basic SRQs\n");
+		return -EOPNOTSUPP;
+	}
+	if (attr->max_wr < 1 || attr->max_wr > SUPERP_MAX_SRQ_WR ||
+	    attr->max_sge > SUPERP_MAX_SRQ_SGE)
+		return -EINVAL;
+	if (atomic_inc_return(&sdev->srq_count) > SUPERP_MAX_SRQ) {
+		atomic_dec(&sdev->srq_count);
+		return -ENOMEM;
+	}
+	err = superp_wq_init(&srq->rq, attr->max_wr,
+			     superp_recv_wqe_size(attr->max_sge));
+	if (err) {
+		atomic_dec(&sdev->srq_count);
+		return err;
+	}
+	srq->rq.max_sge = attr->max_sge;
+	/* The limit is armed by modify_srq only. */
+	attr->srq_limit = 0;
+	return 0;
+}
+
+/* Keeps the WRs it holds, in order; refuses a ring too small for them. */
+static int superp_srq_resize(struct superp_srq *srq, u32 max_wr)
+{
+	struct superp_wq *rq = &srq->rq;
+	unsigned long flags;
+	void *buf, *old;
+	u32 n, i;
+
+	if (max_wr < 1 || max_wr > SUPERP_MAX_SRQ_WR)
+		return -EINVAL;
+	buf = kvcalloc(max_wr, rq->wqe_size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	spin_lock_irqsave(&rq->lock, flags);
+	n = rq->head - rq->tail;
+	if (n > max_wr || srq->limit > max_wr) {
+		spin_unlock_irqrestore(&rq->lock, flags);
+		kvfree(buf);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++)
+		memcpy(buf + (size_t)i * rq->wqe_size,
+		       superp_wq_at(rq, rq->tail + i), rq->wqe_size);
+	old = rq->buf;
+	rq->buf = buf;
+	rq->max_wr = max_wr;
+	rq->tail = 0;
+	rq->head = n;
+	spin_unlock_irqrestore(&rq->lock, flags);
+	kvfree(old);
+	return 0;
+}
+
+int superp_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		      enum ib_srq_attr_mask mask, struct ib_udata *udata)
+{
+	struct superp_srq *srq = to_ssrq(ibsrq);
+	unsigned long flags;
+	int err;
+
+	if (udata)
+		return -EOPNOTSUPP;
+	if (mask & ~(IB_SRQ_MAX_WR | IB_SRQ_LIMIT))
+		return -EINVAL;
+	/* Checked before anything changes: the limit against the new size. */
+	if ((mask & IB_SRQ_LIMIT) &&
+	    attr->srq_limit > (mask & IB_SRQ_MAX_WR ? attr->max_wr :
+			       srq->rq.max_wr))
+		return -EINVAL;
+	if (mask & IB_SRQ_MAX_WR) {
+		err = superp_srq_resize(srq, attr->max_wr);
+		if (err)
+			return err;
+	}
+	if (mask & IB_SRQ_LIMIT) {
+		spin_lock_irqsave(&srq->rq.lock, flags);
+		srq->limit = attr->srq_limit;
+		spin_unlock_irqrestore(&srq->rq.lock, flags);
+	}
+	return 0;
+}
+
+int superp_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
+{
+	struct superp_srq *srq = to_ssrq(ibsrq);
+	unsigned long flags;
+
+	spin_lock_irqsave(&srq->rq.lock, flags);
+	attr->max_wr = srq->rq.max_wr;
+	attr->max_sge = srq->rq.max_sge;
+	attr->srq_limit = srq->limit;
+	spin_unlock_irqrestore(&srq->rq.lock, flags);
+	return 0;
+}
+
+/* The core destroys an SRQ only once no QP uses it. */
+int superp_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
+{
+	struct superp_srq *srq = to_ssrq(ibsrq);
+
+	superp_wq_free(&srq->rq);
+	atomic_dec(&to_sdev(ibsrq->device)->srq_count);
+	return 0;
+}
+
+int superp_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+			 const struct ib_recv_wr **bad_wr)
+{
+	struct superp_srq *srq = to_ssrq(ibsrq);
+	struct superp_wq *rq = &srq->rq;
+	unsigned long flags;
+	int err;
+
+	spin_lock_irqsave(&rq->lock, flags);
+	err = superp_recv_post(ibsrq->pd, rq, &wr);
+	spin_unlock_irqrestore(&rq->lock, flags);
+	if (err)
+		*bad_wr = wr;
+	return err;
+}
+
+/**
+ * superp_srq_get_recv - take the oldest receive WR of @srq
+ * @srq: the SRQ of the QP an incoming SEND is for
+ * @wqe: room for superp_recv_wqe_size(SUPERP_MAX_SGE) bytes
+ *
+ * Any context. Return: 0, or -ENOENT when none is posted.
+ */
+int superp_srq_get_recv(struct superp_srq *srq, struct superp_recv_wqe *wqe)
+{
+	struct superp_wq *rq = &srq->rq;
+	bool limit_reached = false;
+	unsigned long flags;
+	int err;
+
+	spin_lock_irqsave(&rq->lock, flags);
+	err = superp_recv_take(rq, wqe);
+	if (!err && srq->limit && rq->head - rq->tail < srq->limit) {
+		srq->limit = 0;
+		limit_reached = true;
+	}
+	spin_unlock_irqrestore(&rq->lock, flags);
+
+	if (limit_reached && srq->ibsrq.event_handler) {
+		struct ib_event ev = {
+			.device = srq->ibsrq.device,
+			.element.srq = &srq->ibsrq,
+			.event = IB_EVENT_SRQ_LIMIT_REACHED,
+		};
+
+		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
+	}
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_srq_get_recv);
