@@ -10,14 +10,17 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/net_namespace.h>
+#include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
 #include "superp.h"
+#include "superp_conn_table.h"
 #include "superp_cq.h"
 #include "superp_engine.h"
 #include "superp_ah.h"
 #include "superp_qp.h"
+#include "superp_rc.h"
 #include "superp_rma.h"
 #include "superp_srq.h"
 
@@ -63,11 +66,14 @@ static int objs_suite_init(struct kunit_suite *suite)
 	if (err)
 		return err;
 	objs_ibdev = ib_device_get_by_name(OBJS_DEV, RDMA_DRIVER_UNKNOWN);
+	/* These cases play the data path by hand on unbound QPs. */
+	superp_rc_allow_unbound = true;
 	return objs_ibdev ? 0 : -ENODEV;
 }
 
 static void objs_suite_exit(struct kunit_suite *suite)
 {
+	superp_rc_allow_unbound = false;
 	if (objs_ibdev)
 		ib_unregister_device_and_put(objs_ibdev);
 	objs_ibdev = NULL;
@@ -1607,6 +1613,108 @@ static void device_attr_consistency(struct kunit *test)
 		 at_limit_ah_free);
 }
 
+/*
+ * A connection to where objs_attr()'s AV points (the device's own GID 0):
+ * udp4 or udp6 by the GID's address family.
+ */
+static void objs_conn_to_av(struct objs *o, struct superp_conn_addr *a,
+			    u8 ordered)
+{
+	union {
+		struct sockaddr sa;
+		struct sockaddr_in sin;
+		struct sockaddr_in6 sin6;
+	} ip;
+	union ib_gid gid;
+
+	memset(a, 0, sizeof(*a));
+	KUNIT_ASSERT_EQ(o->test, rdma_query_gid(objs_ibdev, SUPERP_PORT, 0, &gid),
+			0);
+	rdma_gid2ip(&ip.sa, &gid);
+	a->ordered = ordered;
+	if (ip.sa.sa_family == AF_INET) {
+		a->encap = SUPERP_ENCAP_UDP4;
+		a->local.ip4 = ip.sin.sin_addr.s_addr;
+		a->remote.ip4 = ip.sin.sin_addr.s_addr;
+	} else {
+		a->encap = SUPERP_ENCAP_UDP6;
+		a->local.ip6 = ip.sin6.sin6_addr;
+		a->remote.ip6 = ip.sin6.sin6_addr;
+	}
+}
+
+#define OBJS_LCID	7
+
+/*
+ * Binding at INIT->RTR (superp-rc.rst, "Binding a QP to a connection"):
+ * no connection toward the AV: -ENOTCONN; one not ordered both ways:
+ * -EINVAL; an ordered one: bound (qp->conn is its entry, the QP on its
+ * list). Deleting the connection moves the QP to ERR and unbinds it.
+ */
+static void rc_bind_rules(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct superp_dev *sdev = to_sdev(objs_ibdev);
+	const u8 both = SUPERP_ORDERED_RX | SUPERP_ORDERED_TX;
+	struct ib_qp *qp = objs_qp(o, 2, 1);
+	struct superp_qp *sqp = to_sqp(qp);
+	struct superp_conn_entry *e;
+	struct superp_conn_addr a;
+
+	superp_rc_allow_unbound = false;
+	objs_qp_to(o, qp, IB_QPS_INIT);
+	KUNIT_EXPECT_EQ(test, objs_modify(o, qp, IB_QPS_RTR), -ENOTCONN);
+	KUNIT_EXPECT_EQ(test, sqp->state, IB_QPS_INIT);
+
+	objs_conn_to_av(o, &a, SUPERP_ORDERED_RX);
+	KUNIT_ASSERT_EQ(test, superp_conn_add(sdev, OBJS_LCID, OBJS_LCID, &a,
+					      &superp_default_params, NULL), 0);
+	KUNIT_EXPECT_EQ(test, objs_modify(o, qp, IB_QPS_RTR), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, sqp->conn, NULL);
+	KUNIT_ASSERT_EQ(test, superp_conn_del(sdev, OBJS_LCID), 0);
+
+	objs_conn_to_av(o, &a, both);
+	KUNIT_ASSERT_EQ(test, superp_conn_add(sdev, OBJS_LCID, OBJS_LCID, &a,
+					      &superp_default_params, NULL), 0);
+	KUNIT_EXPECT_EQ(test, objs_modify(o, qp, IB_QPS_RTR), 0);
+	rcu_read_lock();
+	e = superp_conn_lookup(sdev, OBJS_LCID);
+	KUNIT_EXPECT_PTR_EQ(test, sqp->conn, (void *)e);
+	rcu_read_unlock();
+	KUNIT_EXPECT_FALSE(test, list_empty(&sqp->rc.node));
+	KUNIT_EXPECT_EQ(test, superp_conn_del(sdev, OBJS_LCID), 0);
+	KUNIT_EXPECT_EQ(test, sqp->state, IB_QPS_ERR);
+	KUNIT_EXPECT_PTR_EQ(test, sqp->conn, NULL);
+	KUNIT_EXPECT_EQ(test, o->qp_fatal, 1);
+	superp_rc_allow_unbound = true;
+}
+
+/*
+ * A QP that goes back to RESET leaves its connection, which then deletes
+ * without touching it.
+ */
+static void rc_unbind_on_reset(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct superp_dev *sdev = to_sdev(objs_ibdev);
+	struct ib_qp *qp = objs_qp(o, 2, 1);
+	struct superp_qp *sqp = to_sqp(qp);
+	struct superp_conn_addr a;
+
+	superp_rc_allow_unbound = false;
+	objs_conn_to_av(o, &a, SUPERP_ORDERED_RX | SUPERP_ORDERED_TX);
+	KUNIT_ASSERT_EQ(test, superp_conn_add(sdev, OBJS_LCID, OBJS_LCID, &a,
+					      &superp_default_params, NULL), 0);
+	objs_qp_to(o, qp, IB_QPS_RTS);
+	KUNIT_EXPECT_NOT_NULL(test, sqp->conn);
+	KUNIT_EXPECT_EQ(test, objs_modify(o, qp, IB_QPS_RESET), 0);
+	KUNIT_EXPECT_PTR_EQ(test, sqp->conn, NULL);
+	KUNIT_EXPECT_EQ(test, superp_conn_del(sdev, OBJS_LCID), 0);
+	KUNIT_EXPECT_EQ(test, sqp->state, IB_QPS_RESET);
+	KUNIT_EXPECT_EQ(test, o->qp_fatal, 0);
+	superp_rc_allow_unbound = true;
+}
+
 static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(cq_create_checks),
 	KUNIT_CASE(cq_poll_order),
@@ -1629,6 +1737,8 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(frwr_rma_access),
 	KUNIT_CASE(frwr_other_pd),
 	KUNIT_CASE(device_attr_consistency),
+	KUNIT_CASE(rc_bind_rules),
+	KUNIT_CASE(rc_unbind_on_reset),
 	{}
 };
 

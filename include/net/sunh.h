@@ -118,6 +118,7 @@ void sunh_hdr_unpack(const struct sunhhdr *h, struct sunh_fields *f);
 
 int sunh_subnet_init(struct sunh_subnet *s, int family, const void *prefix,
 		     unsigned int prefix_len, unsigned int addr_bits);
+int sunh_subnet_get(struct net *net, struct sunh_subnet *s);
 int sunh_ip4_to_addr(const struct sunh_subnet *s, __be32 ip, u16 *addr);
 __be32 sunh_addr_to_ip4(const struct sunh_subnet *s, u16 addr);
 int sunh_ip6_to_addr(const struct sunh_subnet *s, const struct in6_addr *ip,

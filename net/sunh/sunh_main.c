@@ -66,6 +66,32 @@ int sunh_subnet_change(struct net *net, const struct sunh_subnet *s)
 	return 0;
 }
 
+/**
+ * sunh_subnet_get() - the SUPERp subnet of a namespace
+ * @net: the namespace
+ * @s: filled in
+ *
+ * For users of the subnet outside sunh.ko (ib_superp maps a destination IP
+ * to a SUNH address with it). Any context.
+ *
+ * Return: 0, or -ENOENT when the namespace has no subnet.
+ */
+int sunh_subnet_get(struct net *net, struct sunh_subnet *s)
+{
+	struct sunh_domain *d;
+	int err = -ENOENT;
+
+	rcu_read_lock();
+	d = rcu_dereference(sunh_pernet(net)->domain);
+	if (d) {
+		*s = d->subnet;
+		err = 0;
+	}
+	rcu_read_unlock();
+	return err;
+}
+EXPORT_SYMBOL_GPL(sunh_subnet_get);
+
 static void sunh_gc_work(struct work_struct *work)
 {
 	struct sunh_net *sn = container_of(to_delayed_work(work),

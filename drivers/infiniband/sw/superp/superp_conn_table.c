@@ -31,6 +31,7 @@
 #include "superp.h"
 #include "superp_conn_table.h"
 #include "superp_netlink.h"
+#include "superp_rc.h"
 #include "superp_tx.h"
 
 static struct superp_conn_table *superp_ct_alloc(u32 size)
@@ -80,9 +81,11 @@ EXPORT_SYMBOL_IF_KUNIT(superp_conns_init);
 /* After a grace period since @e was unpublished: only its timer may run. */
 static void superp_conn_entry_free(struct superp_conn_entry *e)
 {
+	superp_rc_conn_stop(e);
 	superp_conn_timer_cancel(e);
 	/* Pending transactions fail; nobody else can reach @e any more. */
 	superp_conn_release(&e->conn);
+	superp_rc_conn_free(e);
 	kfree(e);
 }
 
@@ -105,6 +108,12 @@ void superp_conns_destroy(struct superp_dev *sdev)
 	t = superp_ct(cs);
 	RCU_INIT_POINTER(cs->table, NULL);
 	mutex_unlock(&cs->lock);
+	/* Bound QPs let go before the grace period (superp_rc_bind.c). */
+	for (i = 0; i < t->size; i++) {
+		e = rcu_dereference_protected(t->slot[i], true);
+		if (e)
+			superp_rc_conn_unbind_all(e);
+	}
 	/* One grace period for all: the receive path may still hold entries. */
 	synchronize_rcu();
 	for (i = 0; i < t->size; i++) {
@@ -179,6 +188,11 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 	superp_conn_timer_init(e);
 	e->sdev = sdev;
 	e->addr = *addr;
+	err = superp_rc_conn_init(e, p->tal_trans_window);
+	if (err) {
+		kfree(e);
+		return err;
+	}
 
 	mutex_lock(&cs->lock);
 	t = superp_ct(cs);
@@ -208,10 +222,49 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 	e = NULL;
 unlock:
 	mutex_unlock(&cs->lock);
+	if (e)
+		superp_rc_conn_free(e);
 	kfree(e);
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_add);
+
+/**
+ * superp_conns_lock() - hold the device's connections still (no add, no
+ * delete) while superp_conn_at() walks them.
+ * @sdev: the device.
+ */
+void superp_conns_lock(struct superp_dev *sdev)
+{
+	mutex_lock(&sdev->conns->lock);
+}
+
+void superp_conns_unlock(struct superp_dev *sdev)
+{
+	mutex_unlock(&sdev->conns->lock);
+}
+
+/**
+ * superp_conn_at() - the connection of local CID @i, under
+ * superp_conns_lock().
+ * @sdev: the device.
+ * @i: the local CID.
+ * @size: set to the table's size (CIDs are below it).
+ *
+ * Return: the entry or NULL.
+ */
+struct superp_conn_entry *superp_conn_at(struct superp_dev *sdev, u32 i,
+					 u32 *size)
+{
+	struct superp_conns *cs = sdev->conns;
+	struct superp_conn_table *t = superp_ct(cs);
+
+	*size = t->size;
+	if (i >= t->size)
+		return NULL;
+	return rcu_dereference_protected(t->slot[i],
+					 lockdep_is_held(&cs->lock));
+}
 
 /**
  * superp_conn_del() - unpublish a connection and free it after a grace
@@ -247,10 +300,12 @@ int superp_conn_del(struct superp_dev *sdev, u16 lcid)
 	mutex_unlock(&cs->lock);
 	if (!e)
 		return -ENOENT;
+	superp_rc_conn_unbind_all(e);
 	synchronize_rcu();
 	superp_conn_entry_free(e);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_del);
 
 /**
  * superp_conns_set_defaults() - change the parameters of new connections.

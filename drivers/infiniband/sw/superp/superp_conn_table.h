@@ -12,10 +12,12 @@
 #include <linux/netlink.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include "superp_engine.h"
 
 struct superp_dev;
+struct superp_rc_tgt;
 
 /* Where a connection's packets go: what CONN_ADD says, fixed for its life. */
 struct superp_conn_addr {
@@ -40,6 +42,13 @@ struct superp_conn_addr {
  * @timer: the engine's deadline and busy retries (superp_tx.c).
  * @deadline: the engine's deadline (ns), 0 for none.
  * @tx_busy: the device refused a packet: retry shortly.
+ * @qps: RC QPs bound to this connection (struct superp_rc_qp.node), under
+ *	@lock (superp_rc_bind.c).
+ * @tgt: the target's per-transaction state, @tgt_slots entries indexed by
+ *	XID modulo @tgt_slots, under @lock (superp_rc_recv.c).
+ * @tgt_slots: the connection's tal_trans_window.
+ * @kick_work: runs the bound QPs' send queues for posts made with
+ *	interrupts disabled (superp_rc_send.c).
  */
 struct superp_conn_entry {
 	struct superp_conn conn;
@@ -49,6 +58,10 @@ struct superp_conn_entry {
 	struct hrtimer timer;
 	u64 deadline;
 	bool tx_busy;
+	struct list_head qps;
+	struct superp_rc_tgt *tgt;
+	u32 tgt_slots;
+	struct work_struct kick_work;
 };
 
 /* A table of 1..4096 slots, replaced whole when its size changes. */
@@ -97,6 +110,10 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 		    const struct superp_params *p,
 		    struct netlink_ext_ack *extack);
 int superp_conn_del(struct superp_dev *sdev, u16 lcid);
+void superp_conns_lock(struct superp_dev *sdev);
+void superp_conns_unlock(struct superp_dev *sdev);
+struct superp_conn_entry *superp_conn_at(struct superp_dev *sdev, u32 i,
+					 u32 *size);
 int superp_conn_abort_cid(struct superp_dev *sdev, u16 lcid);
 int superp_conn_shutdown_cid(struct superp_dev *sdev, u16 lcid);
 int superp_conn_info(struct superp_dev *sdev, u32 *lcid, bool next,

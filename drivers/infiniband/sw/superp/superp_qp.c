@@ -18,17 +18,16 @@
  * send WRs; once those it took have completed, IB_EVENT_SQ_DRAINED is
  * raised (if asked for with en_sqd_async_notify).
  *
- * Interface for the data path (which is not here yet):
+ * Interface for the data path:
  *  - superp_qp_get(sdev, qpn) / superp_qp_put(qp): find a QP by number from
  *    any context (RCU, takes a reference). destroy_qp unpublishes the QP and
  *    waits for the last reference before freeing its queues.
- *  - superp_qp_bind(qp): called on INIT->RTR with qp->av resolved; the data
- *    path will find here the connection for av.daddr and the traffic class
- *    and store it in qp->conn, failing RTR (-ENOTCONN, with one rate-limited
- *    line naming the `superp conn add` that would fix it) when there is
- *    none. Until the connections exist it binds nothing and succeeds, so
- *    that RTR works for kernel consumers and tests. superp_qp_unbind(qp)
- *    undoes it on RESET and destroy.
+ *  - superp_qp_bind(qp): called on INIT->RTR with qp->av resolved; finds
+ *    the connection for av.daddr and the traffic class and stores it in
+ *    qp->conn, failing RTR (-ENOTCONN, with one rate-limited line naming
+ *    the `superp conn add` that would fix it) when there is none
+ *    (superp_rc_bind.c). superp_qp_unbind(qp) undoes it on RESET and
+ *    destroy.
  *  - superp_qp_error(qp): the QP broke (fatal transport error, retries
  *    exhausted, remote error): ERR, flush, IB_EVENT_QP_FATAL.
  *  - the send and receive queue functions of superp_queue.c.
@@ -191,18 +190,6 @@ void superp_qp_put(struct superp_qp *qp)
 		complete(&qp->unused);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_qp_put);
-
-/* The data path's hook (see the top of the file): nothing to bind yet. */
-int superp_qp_bind(struct superp_qp *qp)
-{
-	qp->conn = NULL;
-	return 0;
-}
-
-void superp_qp_unbind(struct superp_qp *qp)
-{
-	qp->conn = NULL;
-}
 
 /* Under both queue locks. */
 static void superp_qp_set_state(struct superp_qp *qp, enum ib_qp_state state)

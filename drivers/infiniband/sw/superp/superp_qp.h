@@ -13,6 +13,8 @@
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 
+#include "superp_rc.h"
+
 struct superp_dev;
 struct superp_mr;
 struct superp_srq;
@@ -128,7 +130,13 @@ struct superp_qp {
 	struct superp_srq	*srq;
 	struct ib_qp_attr	attr;		/* as set, for query_qp */
 	struct superp_av	av;		/* valid from INIT->RTR */
-	void			*conn;		/* superp_qp_bind() */
+	/*
+	 * The connection entry (struct superp_conn_entry) the QP is bound
+	 * to, or NULL: written under that entry's lock, read under RCU
+	 * (superp_rc_bind.c has the lifetime rules).
+	 */
+	void			*conn;
+	struct superp_rc_qp	rc;		/* under conn's lock */
 	refcount_t		ref;		/* the QP table's, plus lookups */
 	struct completion	unused;
 };

@@ -453,6 +453,8 @@ int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	superp_cq_kick(to_scq(ibqp->send_cq), todo);
 	if (broke)
 		superp_qp_error(qp);
+	else if (state == IB_QPS_RTS)
+		superp_rc_kick(qp);	/* the data path takes them */
 	return err;
 }
 

@@ -154,13 +154,9 @@ int superp_mr_walk(struct superp_mr *mr, u64 addr, u64 len,
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_mr_walk);
 
-struct superp_skb_src {
-	const struct sk_buff *skb;
-	int offset;
-};
-
-static int superp_seg_from_skb(void *arg, struct page *page, unsigned int off,
-			       unsigned int len)
+/* superp_seg_fn: packet bytes (struct superp_skb_src) into the piece. */
+int superp_seg_from_skb(void *arg, struct page *page, unsigned int off,
+			unsigned int len)
 {
 	struct superp_skb_src *src = arg;
 	void *dst = kmap_local_page(page);

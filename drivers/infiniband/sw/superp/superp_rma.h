@@ -31,6 +31,14 @@ enum ib_wc_status superp_terr_wc_status(u32 err);
 typedef int (*superp_seg_fn)(void *arg, struct page *page,
 			     unsigned int off, unsigned int len);
 
+/* Where superp_seg_from_skb() reads the next piece's bytes from. */
+struct superp_skb_src {
+	const struct sk_buff *skb;
+	int offset;
+};
+
+int superp_seg_from_skb(void *arg, struct page *page, unsigned int off,
+			unsigned int len);
 int superp_mr_walk(struct superp_mr *mr, u64 addr, u64 len,
 		   superp_seg_fn fn, void *arg);
 int superp_mr_copy_from_skb(struct superp_mr *mr, u64 addr,

@@ -35,6 +35,7 @@
 #include "superp_encap.h"
 #include "superp_netlink.h"
 #include "superp_op.h"
+#include "superp_rc.h"
 #include "superp_tx.h"
 
 /* How soon a connection tries again after its device refused a packet. */
@@ -205,6 +206,8 @@ static void superp_tx_event(struct superp_conn *c, enum superp_event ev,
 			    u32 info)
 {
 	superp_netlink_event(superp_entry(c), ev, info);
+	if (ev == SUPERP_EV_CONN_BROKEN)
+		superp_rc_conn_broken(superp_entry(c));
 }
 
 /* An ordered connection keeps an out-of-order skb: take a reference. */
@@ -216,18 +219,6 @@ static void *superp_tx_hold(struct superp_conn *c, void *buf)
 static void superp_tx_release(struct superp_conn *c, void *held)
 {
 	consume_skb(held);
-}
-
-/*
- * No target for requests yet (the QP code brings it): every request with
- * operations is answered with a Transaction Error, invalid opcode.
- */
-static int superp_tx_target_request(struct superp_conn *c, u16 xid, u8 opcode)
-{
-	superp_tal_error(c, xid, SUPERP_TERR(SUPERP_TERR_INVALID,
-					     SUPERP_TERR_OPCODE),
-			 ktime_get_ns());
-	return SUPERP_TGT_PENDING;
 }
 
 static void superp_tx_initiator_pkt(struct superp_conn *c,
@@ -255,7 +246,10 @@ const struct superp_engine_ops superp_conn_engine_ops = {
 	.event = superp_tx_event,
 	.hold = superp_tx_hold,
 	.release = superp_tx_release,
-	.target_request = superp_tx_target_request,
+	.target_pkt = superp_rc_target_pkt,
+	.target_request = superp_rc_target_request,
+	.target_done = superp_rc_target_done,
+	.tx_ready = superp_rc_tx_ready,
 	.initiator_pkt = superp_tx_initiator_pkt,
 	.complete = superp_tx_complete,
 };

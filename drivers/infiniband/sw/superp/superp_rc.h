@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ib_superp: RC QPs over connections (Documentation/superp-rc.rst):
+ * binding (superp_rc_bind.c), the initiator (superp_rc_send.c) and the
+ * target (superp_rc_recv.c). The locking rules are at the top of each.
+ */
+#ifndef SUPERP_RC_H
+#define SUPERP_RC_H
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+#include "superp_rma.h"
+#include "superp_tx.h"
+
+struct superp_conn;
+struct superp_dev;
+struct work_struct;
+struct superp_conn_entry;
+struct superp_mr;
+struct superp_pkt;
+struct superp_qp;
+struct superp_recv_wqe;
+struct superp_rc_wr;
+
+/**
+ * struct superp_rc_qp - a QP's state on its connection; everything but
+ * @rwqe's allocation is under the bound entry's lock.
+ * @node: in the entry's list of bound QPs.
+ * @cur: initiator: the send WR whose transactions are being submitted.
+ * @rd_inflight: initiator: RDMA Read transactions not yet completed.
+ * @rwqe: target: the receive WR of the message being received.
+ * @rvalid: target: @rwqe holds a receive taken for the current message.
+ * @rerr: target: Transaction Error of the current message, until its last
+ *	transaction.
+ * @rlen: target: bytes of the current message placed so far (its end).
+ */
+struct superp_rc_qp {
+	struct list_head	node;
+	struct superp_rc_wr	*cur;
+	u32			rd_inflight;
+	struct superp_recv_wqe	*rwqe;
+	bool			rvalid;
+	u32			rerr;
+	u64			rlen;
+};
+
+/**
+ * struct superp_rc_tgt - the target's state of one transaction of a
+ * connection, in the entry's array indexed by XID modulo its size.
+ * @src: cookie of an RDMA Read's reply (Read Response packets).
+ * @err: first Transaction Error code found in its packets, 0 if none.
+ * @mr: RDMA Read: the MR read from, held until target_done.
+ * @addr: RDMA Read: first byte.
+ * @len: RDMA Read: bytes.
+ * @mtu: RDMA Read: payload of a full Read Response packet.
+ */
+struct superp_rc_tgt {
+	struct superp_xact_src	src;
+	u32			err;
+	struct superp_mr	*mr;
+	u64			addr;
+	u32			len;
+	u32			mtu;
+};
+
+/* superp_rc_bind.c */
+int superp_rc_conn_init(struct superp_conn_entry *e, u32 tal_window);
+void superp_rc_conn_unbind_all(struct superp_conn_entry *e);
+void superp_rc_conn_stop(struct superp_conn_entry *e);
+void superp_rc_conn_free(struct superp_conn_entry *e);
+void superp_rc_conn_broken(struct superp_conn_entry *e);
+extern bool superp_rc_allow_unbound;
+
+/* superp_rc_send.c */
+void superp_rc_kick(struct superp_qp *qp);
+void superp_rc_kick_work(struct work_struct *work);
+void superp_rc_qp_drop(struct superp_qp *qp);
+void superp_rc_tx_ready(struct superp_conn *c);
+
+/* superp_rc_recv.c */
+void superp_rc_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
+			  void *buf);
+int superp_rc_target_request(struct superp_conn *c, u16 xid, u8 opcode);
+void superp_rc_target_done(struct superp_conn *c, u16 xid, void *cookie,
+			   int status);
+
+/* Shared by both sides: SGE lists as page pieces (superp_rc_send.c). */
+int superp_rc_sge_walk(struct superp_dev *sdev, struct ib_pd *pd,
+		       const struct ib_sge *sge, u32 nsge, u64 offset, u32 len,
+		       superp_seg_fn fn, void *arg);
+int superp_rc_piece_to_skb(void *arg, struct page *page, unsigned int off,
+			   unsigned int len);
+
+/* For superp_rc_piece_to_skb(): copy (small payloads) or attach. */
+struct superp_rc_skb_fill {
+	struct sk_buff		*skb;
+	bool			copy;
+};
+
+#endif /* SUPERP_RC_H */

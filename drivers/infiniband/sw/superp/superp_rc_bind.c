@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_superp: binding RC QPs to connections (Documentation/superp-rc.rst,
+ * "Binding a QP to a connection").
+ *
+ * On INIT->RTR, superp_qp_bind() maps the destination IP of the QP's
+ * address vector to a connection of the device: a SUNH connection to that
+ * node when the IP lies in the namespace's SUPERp subnet, else a udp4/udp6
+ * connection whose remote address is the IP; among several, the one with
+ * the AV's traffic class, then the lowest local CID. RC needs an ordered
+ * connection (both directions): -EINVAL otherwise. None: -ENOTCONN and one
+ * rate-limited line naming the fix.
+ *
+ * Lifetime (decision: unbind on delete, no reference on the entry). A
+ * bound QP is on its entry's list (e->qps) and qp->conn points to the
+ * entry; both change only under the entry's lock. Deleting a connection
+ * (or its device) unbinds every QP - list emptied, qp->conn NULL, QP moved
+ * to ERR - after unpublishing the entry and *before* the grace period that
+ * precedes its free. So a reader that found qp->conn non-NULL inside an
+ * RCU read-side section may lock that entry: its free waits for the
+ * section. superp_qp_unbind() (RESET, destroy) relies on the same rule.
+ * A connection that breaks (event conn_broken) moves its bound QPs to ERR
+ * at once; they stay bound until RESET, destroy or the connection's
+ * deletion.
+ *
+ * Locking: superp_conns_lock() (the device's connection mutex) >
+ * superp_conn_entry.lock (BH) > a QP's queue locks > a CQ's lock. QP
+ * events and completion handlers may run under the entry's lock (from
+ * superp_qp_error()): a kernel consumer's handler must not post to a QP of
+ * the same connection synchronously (ib_alloc_cq()'s polling contexts
+ * defer, which is fine).
+ */
+#include <kunit/visibility.h>
+#include <linux/slab.h>
+#include <net/sunh.h>
+
+#include "superp.h"
+#include "superp_conn_table.h"
+#include "superp_qp.h"
+#include "superp_rc.h"
+
+/*
+ * KUnit only (superp_objects_test plays the data path by hand on QPs that
+ * no connection serves): RTR without a connection binds nothing.
+ */
+bool superp_rc_allow_unbound;
+EXPORT_SYMBOL_IF_KUNIT(superp_rc_allow_unbound);
+
+int superp_rc_conn_init(struct superp_conn_entry *e, u32 tal_window)
+{
+	INIT_LIST_HEAD(&e->qps);
+	INIT_WORK(&e->kick_work, superp_rc_kick_work);
+	e->tgt_slots = tal_window ? tal_window : 1;
+	e->tgt = kvcalloc(e->tgt_slots, sizeof(*e->tgt), GFP_KERNEL);
+	return e->tgt ? 0 : -ENOMEM;
+}
+
+/* Unreachable for a grace period: no post can queue the kick work again. */
+void superp_rc_conn_stop(struct superp_conn_entry *e)
+{
+	cancel_work_sync(&e->kick_work);
+}
+
+/* The entry is unreachable and its engine released: drop what is left. */
+void superp_rc_conn_free(struct superp_conn_entry *e)
+{
+	u32 i;
+
+	if (!e->tgt)
+		return;
+	for (i = 0; i < e->tgt_slots; i++)
+		if (e->tgt[i].mr)
+			superp_mr_put(e->tgt[i].mr);
+	kvfree(e->tgt);
+	e->tgt = NULL;
+}
+
+/* Does @e lead to @av's destination? SUNH @addr valid when @sunh. */
+static bool superp_rc_conn_matches(const struct superp_conn_entry *e,
+				   const struct superp_av *av, bool sunh,
+				   u16 addr)
+{
+	const struct superp_conn_addr *a = &e->addr;
+
+	switch (a->encap) {
+	case SUPERP_ENCAP_SUNH:
+		return sunh && a->remote.sunh == addr;
+	case SUPERP_ENCAP_UDP4:
+		return !sunh && av->daddr.sa.sa_family == AF_INET &&
+		       a->remote.ip4 == av->daddr.sin.sin_addr.s_addr;
+	case SUPERP_ENCAP_UDP6:
+		return !sunh && av->daddr.sa.sa_family == AF_INET6 &&
+		       ipv6_addr_equal(&a->remote.ip6,
+				       &av->daddr.sin6.sin6_addr);
+	}
+	return false;
+}
+
+/* The SUNH address of @av's destination, when it is in the subnet. */
+static bool superp_rc_av_sunh(struct superp_dev *sdev,
+			      const struct superp_av *av, u16 *addr)
+{
+	struct sunh_subnet s;
+
+	if (sunh_subnet_get(dev_net(sdev->ndev), &s))
+		return false;
+	if (av->daddr.sa.sa_family == AF_INET && s.family == AF_INET)
+		return !sunh_ip4_to_addr(&s, av->daddr.sin.sin_addr.s_addr,
+					 addr);
+	if (av->daddr.sa.sa_family == AF_INET6 && s.family == AF_INET6)
+		return !sunh_ip6_to_addr(&s, &av->daddr.sin6.sin6_addr, addr);
+	return false;
+}
+
+/* The entry to bind to, under superp_conns_lock(), or NULL. */
+static struct superp_conn_entry *superp_rc_pick(struct superp_dev *sdev,
+						const struct superp_av *av)
+{
+	struct superp_conn_entry *e, *best = NULL;
+	u32 i, size = 1;
+	bool sunh;
+	u16 addr = 0;
+
+	sunh = superp_rc_av_sunh(sdev, av, &addr);
+	for (i = 0; i < size; i++) {
+		e = superp_conn_at(sdev, i, &size);
+		if (!e || !superp_rc_conn_matches(e, av, sunh, addr))
+			continue;
+		/* The lowest CID wins; one of the AV's class beats it. */
+		if (!best || (e->addr.tclass == av->traffic_class &&
+			      best->addr.tclass != av->traffic_class))
+			best = e;
+	}
+	return best;
+}
+
+/**
+ * superp_qp_bind - bind @qp to the connection toward its AV (INIT->RTR)
+ * @qp: the QP, qp->mutex held, qp->av resolved
+ *
+ * Return: 0, -ENOTCONN (no connection, or it is broken), -EINVAL (not
+ * ordered both ways) or -ENOMEM.
+ */
+int superp_qp_bind(struct superp_qp *qp)
+{
+	struct superp_dev *sdev = to_sdev(qp->ibqp.device);
+	struct superp_conn_entry *e;
+	int err = 0;
+
+	if (!qp->rc.rwqe) {
+		qp->rc.rwqe = kzalloc(superp_recv_wqe_size(SUPERP_MAX_SGE),
+				      GFP_KERNEL);
+		if (!qp->rc.rwqe)
+			return -ENOMEM;
+	}
+	superp_conns_lock(sdev);
+	e = superp_rc_pick(sdev, &qp->av);
+	if (!e && superp_rc_allow_unbound)
+		goto out;
+	if (!e) {
+		ibdev_warn_ratelimited(&sdev->ibdev,
+				       "QP %u: no connection to %pISc; add one: superp conn add dev %s ... (or superp mesh up FILE)\n",
+				       qp->ibqp.qp_num, &qp->av.daddr.sa,
+				       dev_name(&sdev->ibdev.dev));
+		err = -ENOTCONN;
+		goto out;
+	}
+	if ((e->addr.ordered & (SUPERP_ORDERED_RX | SUPERP_ORDERED_TX)) !=
+	    (SUPERP_ORDERED_RX | SUPERP_ORDERED_TX)) {
+		ibdev_warn_ratelimited(&sdev->ibdev,
+				       "QP %u: RC needs an ordered connection (ordered both); CID %u is not\n",
+				       qp->ibqp.qp_num, e->conn.local_cid);
+		err = -EINVAL;
+		goto out;
+	}
+	spin_lock_bh(&e->lock);
+	if (e->conn.state != SUPERP_ST_UP) {
+		err = -ENOTCONN;
+	} else {
+		qp->rc.cur = NULL;
+		qp->rc.rd_inflight = 0;
+		qp->rc.rvalid = false;
+		qp->rc.rerr = 0;
+		list_add_tail(&qp->rc.node, &e->qps);
+		WRITE_ONCE(qp->conn, e);
+	}
+	spin_unlock_bh(&e->lock);
+out:
+	superp_conns_unlock(sdev);
+	return err;
+}
+
+/* Under e->lock: take @qp off @e. */
+static void superp_rc_detach(struct superp_conn_entry *e, struct superp_qp *qp)
+{
+	superp_rc_qp_drop(qp);
+	list_del_init(&qp->rc.node);
+	WRITE_ONCE(qp->conn, NULL);
+}
+
+/**
+ * superp_qp_unbind - leave the connection (RESET, destroy)
+ * @qp: the QP, qp->mutex held
+ *
+ * Transactions still in flight keep their own QP references and complete
+ * later (their WRs were flushed or discarded already).
+ */
+void superp_qp_unbind(struct superp_qp *qp)
+{
+	struct superp_conn_entry *e;
+
+	rcu_read_lock();
+	e = READ_ONCE(qp->conn);
+	if (e) {
+		spin_lock_bh(&e->lock);
+		if (qp->conn == e)
+			superp_rc_detach(e, qp);
+		spin_unlock_bh(&e->lock);
+	}
+	rcu_read_unlock();
+	if (!qp->conn) {
+		kfree(qp->rc.rwqe);
+		qp->rc.rwqe = NULL;
+	}
+}
+
+/**
+ * superp_rc_conn_unbind_all - a connection goes away: its QPs to ERR
+ * @e: the entry, unpublished, before the grace period that precedes its free
+ *
+ * Process context.
+ */
+void superp_rc_conn_unbind_all(struct superp_conn_entry *e)
+{
+	struct superp_qp *qp;
+	bool held;
+
+	for (;;) {
+		spin_lock_bh(&e->lock);
+		qp = list_first_entry_or_null(&e->qps, struct superp_qp,
+					      rc.node);
+		if (!qp) {
+			spin_unlock_bh(&e->lock);
+			return;
+		}
+		superp_rc_detach(e, qp);
+		/* A QP being destroyed (no reference left) needs nothing. */
+		held = refcount_inc_not_zero(&qp->ref);
+		spin_unlock_bh(&e->lock);
+		if (held) {
+			superp_qp_error(qp);
+			superp_qp_put(qp);
+		}
+	}
+}
+
+/**
+ * superp_rc_conn_broken - the connection broke: its QPs to ERR
+ * @e: the entry, its lock held (the engine's event callback)
+ */
+void superp_rc_conn_broken(struct superp_conn_entry *e)
+{
+	struct superp_qp *qp;
+
+	list_for_each_entry(qp, &e->qps, rc.node) {
+		if (!refcount_inc_not_zero(&qp->ref))
+			continue;
+		superp_qp_error(qp);
+		superp_qp_put(qp);
+	}
+}

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_superp: the target of RC QPs (Documentation/superp-rc.rst, "At the
+ * target"): the engine's target callbacks for an installed connection.
+ *
+ * target_pkt() runs each operation of a request packet as it is accepted
+ * (the connection is ordered, so packets come in PSN order and a message's
+ * packets in offset order): the QP by number, bound to this connection, in
+ * RTR/RTS/SQD; RDMA Write: superp_rma_check() then one copy from the skb
+ * into the MR; RDMA Read: checked and remembered; Sends: the first packet
+ * of a message (offset 0) takes a receive WR, which the QP keeps until the
+ * message's last packet (eom of a transaction other than 26), where the
+ * receive completes; Write Complete (18) consumes a receive. The first
+ * failure of a transaction is kept in its slot (struct superp_rc_tgt,
+ * indexed by XID) and later operations of it are skipped; target_request()
+ * then answers with that Transaction Error, or, for an RDMA Read, with
+ * its Read Response packets, built by fill() from the MR's pages;
+ * target_done() drops the MR.
+ *
+ * Decisions: no receive posted for a SEND is answered RNR/UNSPEC, which
+ * fails the sender's WR with IB_WC_RNR_RETRY_EXC_ERR (no RNR wait and
+ * retry yet); the rest of that message is refused the same way. A message
+ * longer than its receive: INVALID/TOO_LONG, the receive completes with
+ * IB_WC_LOC_LEN_ERR and the target QP goes to ERR. Atomics: INVALID/OPCODE
+ * (atomic_cap NONE).
+ *
+ * Locking: every callback runs under the entry's lock (BH), the QP's
+ * queue and CQ locks nest inside; QPs are found with superp_qp_get() (RCU)
+ * and their target state (qp->rc) is touched only under the lock of the
+ * entry they are bound to, which is this one.
+ */
+#include <linux/skbuff.h>
+
+#include "superp.h"
+#include "superp_conn_table.h"
+#include "superp_cq.h"
+#include "superp_msg.h"
+#include "superp_op.h"
+#include "superp_qp.h"
+#include "superp_rc.h"
+
+static struct superp_conn_entry *superp_rc_entry(struct superp_conn *c)
+{
+	return container_of(c, struct superp_conn_entry, conn);
+}
+
+static struct superp_rc_tgt *superp_rc_slot(struct superp_conn_entry *e,
+					    u16 xid)
+{
+	return &e->tgt[xid % e->tgt_slots];
+}
+
+/* The receive of the current message completes with @status. */
+static void superp_rc_recv_done(struct superp_qp *qp, enum ib_wc_status status,
+				enum ib_wc_opcode opcode, u32 len, bool imm,
+				__be32 imm_data)
+{
+	struct ib_wc wc = {
+		.wr_id = qp->rc.rwqe->wr_id,
+		.status = status,
+		.opcode = opcode,
+		.byte_len = len,
+		.qp = &qp->ibqp,
+		.src_qp = qp->attr.dest_qp_num,
+	};
+
+	if (imm) {
+		wc.wc_flags = IB_WC_WITH_IMM;
+		wc.ex.imm_data = imm_data;
+	}
+	qp->rc.rvalid = false;
+	superp_cq_post(to_scq(qp->ibqp.recv_cq), &wc, false);
+}
+
+static struct ib_pd *superp_rc_recv_pd(struct superp_qp *qp)
+{
+	return qp->ibqp.srq ? qp->ibqp.srq->pd : qp->ibqp.pd;
+}
+
+/* One Send operation (12, 25, 26, 17): the Transaction Error code or 0. */
+static u32 superp_rc_tgt_send(struct superp_qp *qp, const struct superp_pkt *p,
+			      const struct superp_op *op,
+			      const struct sk_buff *skb, int data_off, u32 plen)
+{
+	struct superp_rc_qp *rc = &qp->rc;
+	u64 offset = p->opcode == SUPERP_OP_SEND_QP ? 0 : op->offset;
+	bool last = p->eom && p->opcode != SUPERP_OP_SEND_QP_MORE;
+	struct superp_skb_src pos = { .skb = skb, .offset = data_off };
+	u32 err;
+
+	if (!offset) {
+		if (rc->rvalid)	/* the last message never ended */
+			superp_rc_recv_done(qp, IB_WC_REM_INV_REQ_ERR,
+					    IB_WC_RECV, 0, false, 0);
+		rc->rerr = 0;
+		rc->rlen = 0;
+		switch (superp_qp_get_recv(qp, rc->rwqe)) {
+		case 0:
+			rc->rvalid = true;
+			break;
+		case -ENOENT:
+			rc->rerr = SUPERP_TERR(SUPERP_TERR_RNR,
+					       SUPERP_TERR_UNSPEC);
+			break;
+		default:
+			rc->rerr = SUPERP_TERR(SUPERP_TERR_INVALID,
+					       SUPERP_TERR_QP_STATE);
+		}
+	} else if (!rc->rerr && !rc->rvalid) {
+		/* The middle of a message whose start we never saw. */
+		rc->rerr = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_UNSPEC);
+	}
+	if (!rc->rerr) {
+		if (offset + plen > rc->rwqe->length) {
+			rc->rerr = SUPERP_TERR(SUPERP_TERR_INVALID,
+					       SUPERP_TERR_TOO_LONG);
+			superp_rc_recv_done(qp, IB_WC_LOC_LEN_ERR, IB_WC_RECV,
+					    0, false, 0);
+			superp_qp_error(qp);
+		} else if (superp_rc_sge_walk(to_sdev(qp->ibqp.device),
+					      superp_rc_recv_pd(qp),
+					      rc->rwqe->sge,
+					      rc->rwqe->num_sge, offset, plen,
+					      superp_seg_from_skb, &pos)) {
+			rc->rerr = SUPERP_TERR(SUPERP_TERR_OPERATION,
+					       SUPERP_TERR_UNSPEC);
+			superp_rc_recv_done(qp, IB_WC_LOC_PROT_ERR, IB_WC_RECV,
+					    0, false, 0);
+			superp_qp_error(qp);
+		} else {
+			rc->rlen = max(rc->rlen, offset + plen);
+		}
+	}
+	err = rc->rerr;
+	if (last) {
+		if (rc->rvalid)
+			superp_rc_recv_done(qp, IB_WC_SUCCESS, IB_WC_RECV,
+					    rc->rlen,
+					    p->opcode == SUPERP_OP_SEND_QP_IMM,
+					    op->imm);
+		rc->rerr = 0;
+	}
+	return err;
+}
+
+/* Write Complete (18): the immediate of an RDMA WRITE WITH IMM. */
+static u32 superp_rc_tgt_write_imm(struct superp_qp *qp,
+				   const struct superp_op *op)
+{
+	switch (superp_qp_get_recv(qp, qp->rc.rwqe)) {
+	case 0:
+		break;
+	case -ENOENT:
+		return SUPERP_TERR(SUPERP_TERR_RNR, SUPERP_TERR_UNSPEC);
+	default:
+		return SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_QP_STATE);
+	}
+	qp->rc.rvalid = true;
+	superp_rc_recv_done(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM,
+			    op->length, true, op->imm);
+	return 0;
+}
+
+/* One request operation: the Transaction Error code, or 0. */
+static u32 superp_rc_tgt_op(struct superp_conn_entry *e,
+			    struct superp_rc_tgt *slot,
+			    const struct superp_pkt *p,
+			    const struct superp_op *op,
+			    const struct sk_buff *skb, int data_off, u32 plen)
+{
+	struct superp_dev *sdev = e->sdev;
+	struct superp_rma_scope scope;
+	enum ib_qp_state state;
+	struct superp_mr *mr;
+	struct superp_qp *qp;
+	u32 err = 0;
+
+	qp = superp_qp_get(sdev, op->qpn);
+	if (!qp)
+		return SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_NO_QP);
+	state = READ_ONCE(qp->state);
+	if (READ_ONCE(qp->conn) != e) {
+		err = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_NO_QP);
+		goto put;
+	}
+	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
+	    state != IB_QPS_SQD) {
+		err = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_QP_STATE);
+		goto put;
+	}
+	scope.pd = qp->ibqp.pd;
+	scope.qp_access = qp->attr.qp_access_flags;
+	switch (p->opcode) {
+	case SUPERP_OP_RDMA_WRITE:
+		err = superp_rma_check(&sdev->mrs, &scope, op->rkey,
+				       IB_ACCESS_REMOTE_WRITE, op->addr, plen,
+				       &mr);
+		if (!err && mr) {
+			if (superp_mr_copy_from_skb(mr, op->addr, skb, data_off,
+						    plen))
+				err = SUPERP_TERR(SUPERP_TERR_INVALID,
+						  SUPERP_TERR_BLOCK);
+			superp_mr_put(mr);
+		}
+		break;
+	case SUPERP_OP_RDMA_READ:
+		if (p->num_ops != 1 || slot->mr) {
+			err = SUPERP_TERR(SUPERP_TERR_INVALID,
+					  SUPERP_TERR_UNSPEC);
+			break;
+		}
+		err = superp_rma_check(&sdev->mrs, &scope, op->rkey,
+				       IB_ACCESS_REMOTE_READ, op->addr,
+				       op->length, &mr);
+		if (err)
+			break;
+		slot->mr = mr;
+		slot->addr = op->addr;
+		slot->len = op->length;
+		slot->mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+		if (slot->mtu <= 0)
+			slot->mtu = 1024;
+		break;
+	case SUPERP_OP_SEND_QP:
+	case SUPERP_OP_SEND_QP_OFF:
+	case SUPERP_OP_SEND_QP_MORE:
+	case SUPERP_OP_SEND_QP_IMM:
+		err = superp_rc_tgt_send(qp, p, op, skb, data_off, plen);
+		break;
+	case SUPERP_OP_WRITE_COMPLETE:
+		err = superp_rc_tgt_write_imm(qp, op);
+		break;
+	default:
+		err = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_OPCODE);
+	}
+put:
+	superp_qp_put(qp);
+	return err;
+}
+
+/**
+ * superp_rc_target_pkt - the engine's target_pkt(): a request packet
+ * @c: the connection
+ * @p: its fixed headers
+ * @buf: the skb, data at the PDL header
+ */
+void superp_rc_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
+			  void *buf)
+{
+	struct superp_conn_entry *e = superp_rc_entry(c);
+	struct superp_rc_tgt *slot = superp_rc_slot(e, p->xid);
+	const struct sk_buff *skb = buf;
+	u8 hbuf[SUPERP_MAX_OP_HLEN];
+	int hlen, block = 0, i;
+	bool data;
+
+	if (!p->seqno) {
+		/* A new transaction: its slot's last user retired. */
+		if (slot->mr)
+			superp_mr_put(slot->mr);
+		slot->mr = NULL;
+		slot->err = 0;
+	}
+	if (slot->err)
+		return;		/* refused already: skip the rest */
+	hlen = superp_op_hlen(p->opcode);
+	data = superp_op_has_data(p->opcode);
+	if (hlen <= 0 || hlen > SUPERP_MAX_OP_HLEN || !p->num_ops) {
+		slot->err = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_OPCODE);
+		return;
+	}
+	if (data)
+		block = superp_block_size(skb->len - SUPERP_PDL_HLEN, hlen,
+					  p->num_ops);
+	if (block < 0) {
+		slot->err = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_BLOCK);
+		return;
+	}
+	for (i = 0; i < p->num_ops && !slot->err; i++) {
+		int off = SUPERP_PDL_HLEN + SUPERP_TAL_HLEN + i * hlen;
+		const void *hdr = skb_header_pointer(skb, off, hlen, hbuf);
+		struct superp_op op;
+		int plen = 0;
+
+		if (!hdr || superp_op_decode(p->opcode, hdr, &op)) {
+			slot->err = SUPERP_TERR(SUPERP_TERR_INVALID,
+						SUPERP_TERR_BLOCK);
+			break;
+		}
+		if (data) {
+			plen = superp_payload_len(block, op.pad);
+			if (plen < 0) {
+				slot->err = SUPERP_TERR(SUPERP_TERR_INVALID,
+							SUPERP_TERR_BLOCK);
+				break;
+			}
+		}
+		off = SUPERP_PDL_HLEN + superp_data_offset(hlen, p->num_ops) +
+		      i * block;
+		slot->err = superp_rc_tgt_op(e, slot, p, &op, skb, off, plen);
+	}
+}
+
+/* fill() of a Read Response packet. */
+static int superp_rc_resp_fill(struct superp_xact_src *src,
+			       const struct superp_pkt *p, struct sk_buff *skb)
+{
+	struct superp_rc_tgt *slot = container_of(src, struct superp_rc_tgt,
+						  src);
+	struct superp_rc_skb_fill fill = { .skb = skb };
+	int hlen = superp_op_hlen(SUPERP_OP_READ_RESP);
+	struct superp_op op = {};
+	struct superp_msg_pkt mp;
+	int err;
+
+	superp_msg_read_resp_pkt(slot->len, slot->mtu, p->seqno, &mp);
+	op.offset = mp.offset;
+	err = superp_op_encode(SUPERP_OP_READ_RESP, &op, skb_put(skb, hlen));
+	if (err)
+		return err;
+	if (mp.len) {
+		fill.copy = mp.len <= 256 && skb_tailroom(skb) >= mp.len + mp.pad;
+		err = superp_mr_walk(slot->mr, slot->addr + mp.offset, mp.len,
+				     superp_rc_piece_to_skb, &fill);
+		if (err)
+			return err;
+	}
+	if (mp.pad) {
+		if (skb_shinfo(skb)->nr_frags || skb_tailroom(skb) < mp.pad)
+			return -EMSGSIZE;
+		skb_put_zero(skb, mp.pad);
+	}
+	return 0;
+}
+
+static const struct superp_xact_ops superp_rc_resp_ops = {
+	.fill = superp_rc_resp_fill,
+};
+
+/**
+ * superp_rc_target_request - the engine's target_request(): answer
+ * @c: the connection
+ * @xid: the request's XID
+ * @opcode: its opcode
+ *
+ * Return: SUPERP_TGT_DONE when no reply is due, else SUPERP_TGT_PENDING.
+ */
+int superp_rc_target_request(struct superp_conn *c, u16 xid, u8 opcode)
+{
+	struct superp_conn_entry *e = superp_rc_entry(c);
+	struct superp_rc_tgt *slot = superp_rc_slot(e, xid);
+	u64 now = ktime_get_ns();
+	u32 mtu;
+	u16 npkts;
+
+	if (!slot->err && opcode == SUPERP_OP_RDMA_READ) {
+		/* As many packets as the transaction may have, at most. */
+		for (mtu = slot->mtu; mtu < 4096; mtu <<= 1)
+			if (superp_msg_read_resp_pkts(slot->len, mtu) <=
+			    c->max_pkts)
+				break;
+		npkts = superp_msg_read_resp_pkts(slot->len, mtu);
+		slot->mtu = mtu;
+		slot->src.ops = &superp_rc_resp_ops;
+		if (npkts <= c->max_pkts &&
+		    !superp_tal_reply(c, xid, SUPERP_OP_READ_RESP, npkts, 1,
+				      &slot->src, now))
+			return SUPERP_TGT_PENDING;
+		slot->err = SUPERP_TERR(SUPERP_TERR_OPERATION,
+					SUPERP_TERR_RESOURCE);
+	}
+	if (!slot->err)
+		return SUPERP_TGT_DONE;
+	if (slot->mr) {
+		superp_mr_put(slot->mr);
+		slot->mr = NULL;
+	}
+	superp_tal_error(c, xid, slot->err, now);
+	return SUPERP_TGT_PENDING;
+}
+
+/* target_done(): the engine holds nothing of @xid: its MR goes. */
+void superp_rc_target_done(struct superp_conn *c, u16 xid, void *cookie,
+			   int status)
+{
+	struct superp_rc_tgt *slot = superp_rc_slot(superp_rc_entry(c), xid);
+
+	if (cookie == &slot->src && slot->mr) {
+		superp_mr_put(slot->mr);
+		slot->mr = NULL;
+	}
+}

@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_superp: the initiator of RC QPs (Documentation/superp-rc.rst, "Work
+ * requests as transactions"). A send WR taken from the QP's queue
+ * (superp_qp_next_send()) is copied into a struct superp_rc_wr and
+ * submitted as the transactions superp_msg.c plans, each with its own
+ * struct superp_rc_xact as the engine's cookie. Packets are built by
+ * fill() from the copy and (transaction, seqno) alone, retransmissions
+ * included: payload bytes of registered memory go into the skb as page
+ * fragments (small ones, and inline data, are copied). The WR completes
+ * (superp_qp_send_done(), which keeps posted order) when its last
+ * transaction retired; an RDMA Read's transactions retire after their
+ * Read Response was placed by rx().
+ *
+ * Flow: a post kicks its QP (superp_rc_kick()); the kick submits while the
+ * engine accepts. -EAGAIN (window full) leaves the WR as qp->rc.cur and
+ * the engine's tx_ready() kicks every bound QP again, rotating the list
+ * so that QPs take turns; a QP at its max_rd_atomic limit of RDMA Read
+ * transactions waits for one of them to complete. Nothing polls.
+ *
+ * Decisions: RNR retry is not built: a SEND that finds no receive fails
+ * with IB_WC_RNR_RETRY_EXC_ERR (the target's RNR Transaction Error) and
+ * the QP goes to ERR. IB_SEND_FENCE maps to the engine's per-QP fence on
+ * the WR's first transaction. Nothing is packed (one operation per
+ * packet). A post made with interrupts disabled cannot take the entry's
+ * BH lock: it queues the entry's kick work instead.
+ *
+ * Locking: every function here runs under the bound entry's lock
+ * (superp_conn_entry.lock, BH), from the engine's callbacks or from
+ * superp_rc_kick(), which takes it; the QP's queue and CQ locks nest
+ * inside (superp_rc_bind.c has the order). A superp_rc_wr holds a QP
+ * reference; its transactions, and so the entry, outlive it.
+ */
+#include <linux/highmem.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+
+#include "superp.h"
+#include "superp_conn_table.h"
+#include "superp_msg.h"
+#include "superp_op.h"
+#include "superp_qp.h"
+#include "superp_rc.h"
+
+/**
+ * struct superp_rc_wr - a send WR being run.
+ * @e: the connection it runs on.
+ * @qp: its QP, held.
+ * @msg: its shape (superp_msg.c).
+ * @nxacts: its transactions.
+ * @next_x: the next transaction to submit.
+ * @pending: transactions submitted and not completed.
+ * @dqpn: the destination QP.
+ * @write_xid: XID of its last RDMA Write transaction (for Write Complete).
+ * @status: enum ib_wc_status: the first failure, or success.
+ * @wqe: the WR as posted; SGEs or inline data follow.
+ */
+struct superp_rc_wr {
+	struct superp_conn_entry *e;
+	struct superp_qp *qp;
+	struct superp_msg msg;
+	u32 nxacts;
+	u32 next_x;
+	u32 pending;
+	u32 dqpn;
+	u16 write_xid;
+	u8 status;
+	struct superp_send_wqe wqe;
+};
+
+/* One transaction of a WR: the engine's cookie. */
+struct superp_rc_xact {
+	struct superp_xact_src src;
+	struct superp_rc_wr *wr;
+	struct superp_msg_xact mx;
+};
+
+static const struct superp_xact_ops superp_rc_xact_ops;
+
+/* A kernel virtual range (the local DMA lkey: ib_superp maps 1:1). */
+static int superp_rc_virt_walk(u64 addr, u32 len, superp_seg_fn fn, void *arg)
+{
+	while (len) {
+		void *va = (void *)(uintptr_t)addr;
+		unsigned int off = offset_in_page(va), n;
+		struct page *page;
+		int err;
+
+		if (is_vmalloc_addr(va))
+			page = vmalloc_to_page(va);
+		else if (virt_addr_valid(va))
+			page = virt_to_page(va);
+		else
+			return -EFAULT;
+		if (!page)
+			return -EFAULT;
+		n = min_t(u32, PAGE_SIZE - off, len);
+		err = fn(arg, page, off, n);
+		if (err)
+			return err;
+		addr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * superp_rc_sge_walk - call @fn for each page piece of bytes
+ * [@offset, @offset + @len) of an SGE list
+ * @sdev: the device
+ * @pd: the PD the keys must belong to
+ * @sge: the list
+ * @nsge: its entries
+ * @offset: first byte, counted over the list
+ * @len: bytes
+ * @fn: superp_mr_walk()'s callback
+ * @arg: for @fn
+ *
+ * Keys are looked up again (they may have been invalidated since the
+ * post). Any context. Return: 0, -EFAULT (a key or range no longer valid,
+ * or the list is shorter), or @fn's error.
+ */
+int superp_rc_sge_walk(struct superp_dev *sdev, struct ib_pd *pd,
+		       const struct ib_sge *sge, u32 nsge, u64 offset, u32 len,
+		       superp_seg_fn fn, void *arg)
+{
+	u32 i;
+
+	for (i = 0; i < nsge && len; i++) {
+		struct superp_mr *mr;
+		u64 addr;
+		u32 n;
+		int err;
+
+		if (offset >= sge[i].length) {
+			offset -= sge[i].length;
+			continue;
+		}
+		n = min_t(u64, len, sge[i].length - offset);
+		addr = sge[i].addr + offset;
+		offset = 0;
+		if (superp_lkey_is_local_dma(pd, sge[i].lkey)) {
+			err = superp_rc_virt_walk(addr, n, fn, arg);
+		} else {
+			mr = superp_mr_get(&sdev->mrs, sge[i].lkey);
+			if (!mr)
+				return -EFAULT;
+			if (mr->pd != pd || addr < mr->iova || n > mr->length ||
+			    addr - mr->iova > mr->length - n)
+				err = -EFAULT;
+			else
+				err = superp_mr_walk(mr, addr, n, fn, arg);
+			superp_mr_put(mr);
+		}
+		if (err)
+			return err;
+		len -= n;
+	}
+	return len ? -EFAULT : 0;
+}
+
+/* superp_seg_fn: the piece appended to fill->skb, copied or as a frag. */
+int superp_rc_piece_to_skb(void *arg, struct page *page, unsigned int off,
+			   unsigned int len)
+{
+	struct superp_rc_skb_fill *fill = arg;
+	struct sk_buff *skb = fill->skb;
+	int i = skb_shinfo(skb)->nr_frags;
+
+	if (fill->copy) {
+		memcpy_from_page(skb_put(skb, len), page, off, len);
+		return 0;
+	}
+	if (i >= MAX_SKB_FRAGS)
+		return -EMSGSIZE;
+	get_page(page);
+	skb_add_rx_frag(skb, i, page, off, len, len);
+	return 0;
+}
+
+/* Small payloads are copied: a fragment costs more than the bytes. */
+#define SUPERP_RC_COPY_MAX	256
+
+/* Payload bytes [@off, @off + @len) of @wr, then @pad zeros, into @skb. */
+static int superp_rc_payload(struct superp_rc_wr *wr, u64 off, u32 len,
+			     u8 pad, struct sk_buff *skb)
+{
+	struct superp_qp *qp = wr->qp;
+	struct superp_rc_skb_fill fill = { .skb = skb };
+	unsigned int room = len + pad;
+	int err;
+
+	if (!wr->wqe.num_sge && len) {
+		/* Inline: the bytes are in the WR's copy. */
+		if (skb_tailroom(skb) < room &&
+		    pskb_expand_head(skb, 0, room - skb_tailroom(skb),
+				     GFP_ATOMIC))
+			return -ENOMEM;
+		skb_put_data(skb, (u8 *)wr->wqe.data + off, len);
+	} else if (len) {
+		fill.copy = len <= SUPERP_RC_COPY_MAX &&
+			    skb_tailroom(skb) >= room;
+		err = superp_rc_sge_walk(to_sdev(qp->ibqp.device), qp->ibqp.pd,
+					 superp_send_sge(&wr->wqe),
+					 wr->wqe.num_sge, off, len,
+					 superp_rc_piece_to_skb, &fill);
+		if (err)
+			return err;
+	}
+	/* A pad only follows payloads under 16 bytes, which were copied. */
+	if (pad) {
+		if (skb_shinfo(skb)->nr_frags || skb_tailroom(skb) < pad)
+			return -EMSGSIZE;
+		skb_put_zero(skb, pad);
+	}
+	return 0;
+}
+
+/* fill(): operation header and payload of packet @p of a transaction. */
+static int superp_rc_fill(struct superp_xact_src *src,
+			  const struct superp_pkt *p, struct sk_buff *skb)
+{
+	struct superp_rc_xact *x = container_of(src, struct superp_rc_xact, src);
+	struct superp_rc_wr *wr = x->wr;
+	struct superp_msg_pkt mp;
+	struct superp_op op = {};
+	int hlen, err;
+
+	superp_msg_pkt(&wr->msg, &x->mx, p->seqno, &mp);
+	op.qpn = wr->dqpn;
+	op.pad = mp.pad;
+	op.offset = mp.offset;
+	switch (x->mx.opcode) {
+	case SUPERP_OP_SEND_QP_IMM:
+		op.imm = wr->wqe.ex.imm_data;
+		break;
+	case SUPERP_OP_RDMA_WRITE:
+		op.rkey = wr->wqe.rdma.rkey;
+		op.addr = wr->wqe.rdma.remote_addr + mp.offset;
+		break;
+	case SUPERP_OP_RDMA_READ:
+		op.rkey = wr->wqe.rdma.rkey;
+		op.addr = wr->wqe.rdma.remote_addr + x->mx.offset;
+		op.length = x->mx.len;
+		break;
+	case SUPERP_OP_WRITE_COMPLETE:
+		op.imm = wr->wqe.ex.imm_data;
+		op.length = wr->msg.len;
+		op.write_xid = wr->write_xid;
+		break;
+	}
+	hlen = superp_op_hlen(x->mx.opcode);
+	if (hlen < 0 || hlen > skb_tailroom(skb))
+		return -EINVAL;
+	err = superp_op_encode(x->mx.opcode, &op, skb_put(skb, hlen));
+	if (err)
+		return err;
+	if (!superp_op_has_data(x->mx.opcode))
+		return 0;
+	return superp_rc_payload(wr, mp.offset, mp.len, mp.pad, skb);
+}
+
+/* The WR cannot finish well: remember why and submit nothing more. */
+static void superp_rc_wr_fail(struct superp_rc_wr *wr,
+			      enum ib_wc_status status)
+{
+	if (wr->status == IB_WC_SUCCESS)
+		wr->status = status;
+	wr->next_x = wr->nxacts;
+	if (wr->qp->rc.cur == wr)
+		wr->qp->rc.cur = NULL;
+}
+
+/* Completes @wr once nothing of it is left to submit or in flight. */
+static void superp_rc_wr_finish(struct superp_rc_wr *wr)
+{
+	struct superp_qp *qp = wr->qp;
+
+	if (wr->pending || wr->next_x < wr->nxacts || qp->rc.cur == wr)
+		return;
+	superp_qp_send_done(qp, wr->wqe.idx, wr->status);
+	superp_qp_put(qp);
+	kfree(wr);
+}
+
+/* rx(): a Read Response packet: its data into the local SGEs. */
+static void superp_rc_rx(struct superp_xact_src *src,
+			 const struct superp_pkt *p, struct sk_buff *skb)
+{
+	struct superp_rc_xact *x = container_of(src, struct superp_rc_xact, src);
+	struct superp_rc_wr *wr = x->wr;
+	struct superp_qp *qp = wr->qp;
+	struct superp_skb_src pos = { .skb = skb };
+	u8 buf[SUPERP_MAX_OP_HLEN];
+	struct superp_op op;
+	int hlen, block;
+	const void *hdr;
+	u32 n;
+
+	if (p->opcode != SUPERP_OP_READ_RESP)
+		return;		/* a Transaction Error: complete() has it */
+	hlen = superp_op_hlen(p->opcode);
+	block = superp_block_size(skb->len - SUPERP_PDL_HLEN, hlen, p->num_ops);
+	hdr = skb_header_pointer(skb, SUPERP_PDL_HLEN + SUPERP_TAL_HLEN, hlen,
+				 buf);
+	if (block < 0 || p->num_ops != 1 || !hdr ||
+	    superp_op_decode(p->opcode, hdr, &op) || op.offset > x->mx.len) {
+		superp_rc_wr_fail(wr, IB_WC_BAD_RESP_ERR);
+		return;
+	}
+	n = min_t(u32, block, x->mx.len - op.offset);
+	pos.offset = SUPERP_PDL_HLEN + superp_data_offset(hlen, 1);
+	if (superp_rc_sge_walk(to_sdev(qp->ibqp.device), qp->ibqp.pd,
+			       superp_send_sge(&wr->wqe), wr->wqe.num_sge,
+			       x->mx.offset + op.offset, n,
+			       superp_seg_from_skb, &pos))
+		superp_rc_wr_fail(wr, IB_WC_LOC_PROT_ERR);
+}
+
+static enum ib_wc_status superp_rc_status(int status, u32 err)
+{
+	switch (status) {
+	case -EREMOTEIO:
+		return superp_terr_wc_status(err);
+	case -EPROTO:
+		return IB_WC_BAD_RESP_ERR;
+	case -ECANCELED:
+		return IB_WC_WR_FLUSH_ERR;
+	default:
+		/* The connection broke or was removed. */
+		return IB_WC_RETRY_EXC_ERR;
+	}
+}
+
+static void superp_rc_kick_locked(struct superp_conn_entry *e,
+				  struct superp_qp *qp);
+
+/* complete(): a transaction of a WR retired, failed or was aborted. */
+static void superp_rc_complete(struct superp_xact_src *src, int status,
+			       u32 err)
+{
+	struct superp_rc_xact *x = container_of(src, struct superp_rc_xact, src);
+	struct superp_rc_wr *wr = x->wr;
+	struct superp_conn_entry *e = wr->e;
+	struct superp_qp *qp = wr->qp;
+	bool read = x->mx.opcode == SUPERP_OP_RDMA_READ;
+
+	if (read)
+		qp->rc.rd_inflight--;
+	if (status)
+		superp_rc_wr_fail(wr, superp_rc_status(status, err));
+	wr->pending--;
+	kfree(x);
+	/* The QP may outlive @wr only by its own reference: hold one. */
+	refcount_inc(&qp->ref);
+	superp_rc_wr_finish(wr);
+	if (read && READ_ONCE(qp->conn) == e)
+		superp_rc_kick_locked(e, qp);
+	superp_qp_put(qp);
+}
+
+static const struct superp_xact_ops superp_rc_xact_ops = {
+	.fill = superp_rc_fill,
+	.rx = superp_rc_rx,
+	.complete = superp_rc_complete,
+};
+
+static u8 superp_rc_msg_kind(u8 opcode)
+{
+	switch (opcode) {
+	case IB_WR_SEND:
+		return SUPERP_MSG_SEND;
+	case IB_WR_SEND_WITH_IMM:
+		return SUPERP_MSG_SEND_IMM;
+	case IB_WR_RDMA_WRITE:
+		return SUPERP_MSG_WRITE;
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return SUPERP_MSG_WRITE_IMM;
+	case IB_WR_RDMA_READ:
+		return SUPERP_MSG_READ;
+	}
+	return U8_MAX;
+}
+
+/* The next send WR of @qp, copied; NULL when there is none to run. */
+static struct superp_rc_wr *superp_rc_wr_take(struct superp_conn_entry *e,
+					      struct superp_qp *qp)
+{
+	struct superp_send_wqe *wqe;
+	struct superp_rc_wr *wr;
+	u32 idx;
+
+	if (!refcount_inc_not_zero(&qp->ref))
+		return NULL;	/* being destroyed */
+	wqe = superp_qp_next_send(qp);
+	if (!wqe)
+		goto put;
+	idx = wqe->idx;
+	wr = kmalloc(offsetof(struct superp_rc_wr, wqe) + qp->sq.wqe_size,
+		     GFP_ATOMIC);
+	if (!wr) {
+		superp_qp_send_done(qp, idx, IB_WC_LOC_QP_OP_ERR);
+		goto put;
+	}
+	memcpy(&wr->wqe, wqe, qp->sq.wqe_size);
+	wr->e = e;
+	wr->qp = qp;
+	wr->next_x = 0;
+	wr->pending = 0;
+	wr->write_xid = 0;
+	wr->status = IB_WC_SUCCESS;
+	wr->dqpn = qp->attr.dest_qp_num;
+	wr->msg.kind = superp_rc_msg_kind(wr->wqe.opcode);
+	wr->msg.len = wr->wqe.length;
+	wr->msg.mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	wr->msg.max_pkts = e->conn.max_pkts;
+	if (wr->msg.kind == U8_MAX) {
+		/* Atomics: refused at post while atomic_cap is NONE. */
+		wr->nxacts = 0;
+		wr->status = IB_WC_LOC_QP_OP_ERR;
+	} else if (superp_msg_check(&wr->msg)) {
+		wr->nxacts = 0;
+		wr->status = IB_WC_LOC_LEN_ERR;
+	} else {
+		wr->nxacts = superp_msg_nxacts(&wr->msg);
+	}
+	return wr;
+put:
+	superp_qp_put(qp);
+	return NULL;
+}
+
+/* Submits @wr's next transaction: 0, -EAGAIN (wait), or an error. */
+static int superp_rc_submit(struct superp_conn_entry *e, struct superp_rc_wr *wr)
+{
+	struct superp_qp *qp = wr->qp;
+	struct superp_xact sx = {};
+	struct superp_rc_xact *x;
+	u32 max_rd = max_t(u32, 1, qp->attr.max_rd_atomic);
+	u16 xid;
+	int err;
+
+	x = kmalloc(sizeof(*x), GFP_ATOMIC);
+	if (!x)
+		return -ENOMEM;
+	x->src.ops = &superp_rc_xact_ops;
+	x->wr = wr;
+	superp_msg_xact(&wr->msg, wr->next_x, &x->mx);
+	if (x->mx.opcode == SUPERP_OP_RDMA_READ &&
+	    qp->rc.rd_inflight >= max_rd) {
+		kfree(x);
+		return -EAGAIN;		/* a Read's completion kicks again */
+	}
+	sx.opcode = x->mx.opcode;
+	sx.num_ops = 1;
+	sx.npkts = x->mx.npkts;
+	sx.fence = !wr->next_x && (wr->wqe.send_flags & IB_SEND_FENCE);
+	sx.qp = qp->ibqp.qp_num;
+	sx.cookie = &x->src;
+	wr->pending++;
+	err = superp_submit(&e->conn, &sx, &xid, ktime_get_ns());
+	if (err) {
+		wr->pending--;
+		kfree(x);
+		return err;
+	}
+	if (x->mx.opcode == SUPERP_OP_RDMA_READ)
+		qp->rc.rd_inflight++;
+	if (x->mx.opcode == SUPERP_OP_RDMA_WRITE)
+		wr->write_xid = xid;
+	wr->next_x++;
+	return 0;
+}
+
+/* Under e->lock: submit @qp's work while the engine takes it. */
+static void superp_rc_kick_locked(struct superp_conn_entry *e,
+				  struct superp_qp *qp)
+{
+	for (;;) {
+		struct superp_rc_wr *wr = qp->rc.cur;
+		enum ib_qp_state state = READ_ONCE(qp->state);
+		int err;
+
+		if (wr && state != IB_QPS_RTS && state != IB_QPS_SQD) {
+			superp_rc_wr_fail(wr, IB_WC_WR_FLUSH_ERR);
+			superp_rc_wr_finish(wr);
+			continue;
+		}
+		if (!wr) {
+			wr = superp_rc_wr_take(e, qp);
+			if (!wr)
+				return;
+			qp->rc.cur = wr;
+		}
+		while (wr->next_x < wr->nxacts) {
+			err = superp_rc_submit(e, wr);
+			if (err == -EAGAIN)
+				return;		/* tx_ready() or a Read resumes */
+			if (err)
+				superp_rc_wr_fail(wr, err == -ENOMEM ?
+						  IB_WC_LOC_QP_OP_ERR :
+						  IB_WC_RETRY_EXC_ERR);
+		}
+		qp->rc.cur = NULL;
+		superp_rc_wr_finish(wr);
+	}
+}
+
+/**
+ * superp_rc_kick - run @qp's posted send WRs (after post_send)
+ * @qp: the QP, held by the caller
+ *
+ * Any context; with interrupts disabled the entry's work does it.
+ */
+void superp_rc_kick(struct superp_qp *qp)
+{
+	struct superp_conn_entry *e;
+
+	rcu_read_lock();
+	e = READ_ONCE(qp->conn);
+	if (e && irqs_disabled()) {
+		schedule_work(&e->kick_work);
+	} else if (e) {
+		spin_lock_bh(&e->lock);
+		if (qp->conn == e)
+			superp_rc_kick_locked(e, qp);
+		spin_unlock_bh(&e->lock);
+	}
+	rcu_read_unlock();
+}
+
+/* Under e->lock: every bound QP gets a turn, a different one first. */
+static void superp_rc_kick_all(struct superp_conn_entry *e)
+{
+	struct superp_qp *qp, *tmp;
+
+	list_for_each_entry_safe(qp, tmp, &e->qps, rc.node)
+		superp_rc_kick_locked(e, qp);
+	if (!list_empty(&e->qps))
+		list_rotate_left(&e->qps);
+}
+
+/* tx_ready(): the engine takes transactions again. */
+void superp_rc_tx_ready(struct superp_conn *c)
+{
+	superp_rc_kick_all(container_of(c, struct superp_conn_entry, conn));
+}
+
+void superp_rc_kick_work(struct work_struct *work)
+{
+	struct superp_conn_entry *e = container_of(work,
+						   struct superp_conn_entry,
+						   kick_work);
+
+	spin_lock_bh(&e->lock);
+	superp_rc_kick_all(e);
+	spin_unlock_bh(&e->lock);
+}
+
+/* Under e->lock, the QP leaving its connection: its unsubmitted WR goes. */
+void superp_rc_qp_drop(struct superp_qp *qp)
+{
+	struct superp_rc_wr *wr = qp->rc.cur;
+
+	if (!wr)
+		return;
+	superp_rc_wr_fail(wr, IB_WC_WR_FLUSH_ERR);
+	superp_rc_wr_finish(wr);
+}
