@@ -6,8 +6,10 @@
 # completions in posted order, a wrong rkey failing with
 # IB_WC_REM_ACCESS_ERR and flushing what follows, WRITE throughput as a
 # figure, and the same on several QP pairs; then again under netem (loss,
-# reordering, duplication on both guests). Guest 1 loads the probe as
-# server, guest 2 as client; each turns the probe's step lines into TAP.
+# reordering, duplication on both guests; the device's counters are
+# shown), and the probe's error paths (unknown device, no server). Guest 1
+# loads the probe as server, guest 2 as client; each turns the probe's
+# step lines into TAP.
 # For every provider in RC_DEVS: rxe (soft-RoCE, the reference the probe
 # is proven on) and, once ib_superp's RC glue lands, superp_sunh and
 # superp_udp4 (add them to the default below).
@@ -132,7 +134,15 @@ for d in $RC_DEVS; do
 	probe "$d-netem" "$dev" size="$RC_LOSSY_SIZE" qps="$RC_QPS" \
 		tput_ms="$RC_LOSSY_TPUT_MS"
 	tap_diag "$d-netem: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
+	tap_diag "$d-netem: $(rdma statistic show link "$dev/1" 2>&1 | tr '\n' ' ')"
 	check "$d: netem removed" tc qdisc del dev eth0 root
+
+	# Error paths free what they set up (kmemleak scans at shutdown).
+	check_fail "$d: the probe refuses an unknown device" \
+		modprobe superp_rc_probe dev=nosuch0 role=server
+	check_fail "$d: a client without a server gives up after timeout_ms" \
+		modprobe superp_rc_probe dev="$dev" role=client peer=127.0.0.1 \
+		port=18599 timeout_ms=2000
 
 	check "$d: tear down $dev" "teardown_$d"
 	barrier "$d-gone"
