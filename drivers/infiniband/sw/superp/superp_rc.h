@@ -91,8 +91,12 @@ int superp_rc_sge_walk(struct superp_dev *sdev, struct ib_pd *pd,
 		       superp_seg_fn fn, void *arg);
 int superp_rc_piece_to_skb(void *arg, struct page *page, unsigned int off,
 			   unsigned int len);
+/* Visits a payload's pieces in order: superp_mr_walk() over some range. */
+typedef int (*superp_rc_walk_fn)(void *ctx, superp_seg_fn fn, void *arg);
+int superp_rc_skb_append(struct sk_buff *skb, u32 len, u8 pad,
+			 superp_rc_walk_fn walk, void *ctx);
 
-/* For superp_rc_piece_to_skb(): copy (small payloads) or attach. */
+/* For superp_rc_piece_to_skb(): copy or attach. */
 struct superp_rc_skb_fill {
 	struct sk_buff		*skb;
 	bool			copy;

@@ -301,14 +301,31 @@ void superp_rc_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
 	}
 }
 
+/* Walks the part of a Read's MR range that one response carries. */
+struct superp_rc_resp_range {
+	struct superp_rc_tgt *slot;
+	u64 off;
+	u32 len;
+};
+
+static int superp_rc_walk_resp(void *ctx, superp_seg_fn fn, void *arg)
+{
+	struct superp_rc_resp_range *r = ctx;
+
+	if (!r->len)
+		return 0;
+	return superp_mr_walk(r->slot->mr, r->slot->addr + r->off, r->len,
+			      fn, arg);
+}
+
 /* fill() of a Read Response packet. */
 static int superp_rc_resp_fill(struct superp_xact_src *src,
 			       const struct superp_pkt *p, struct sk_buff *skb)
 {
 	struct superp_rc_tgt *slot = container_of(src, struct superp_rc_tgt,
 						  src);
-	struct superp_rc_skb_fill fill = { .skb = skb };
 	int hlen = superp_op_hlen(SUPERP_OP_READ_RESP);
+	struct superp_rc_resp_range range;
 	struct superp_op op = {};
 	struct superp_msg_pkt mp;
 	int err;
@@ -316,21 +333,13 @@ static int superp_rc_resp_fill(struct superp_xact_src *src,
 	superp_msg_read_resp_pkt(slot->len, slot->mtu, p->seqno, &mp);
 	op.offset = mp.offset;
 	err = superp_op_encode(SUPERP_OP_READ_RESP, &op, skb_put(skb, hlen));
-	if (err)
+	if (err < 0)	/* else the header's length */
 		return err;
-	if (mp.len) {
-		fill.copy = mp.len <= 256 && skb_tailroom(skb) >= mp.len + mp.pad;
-		err = superp_mr_walk(slot->mr, slot->addr + mp.offset, mp.len,
-				     superp_rc_piece_to_skb, &fill);
-		if (err)
-			return err;
-	}
-	if (mp.pad) {
-		if (skb_shinfo(skb)->nr_frags || skb_tailroom(skb) < mp.pad)
-			return -EMSGSIZE;
-		skb_put_zero(skb, mp.pad);
-	}
-	return 0;
+	range.slot = slot;
+	range.off = mp.offset;
+	range.len = mp.len;
+	return superp_rc_skb_append(skb, mp.len, mp.pad, superp_rc_walk_resp,
+				    &range);
 }
 
 static const struct superp_xact_ops superp_rc_resp_ops = {

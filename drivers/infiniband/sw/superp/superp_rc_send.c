@@ -32,6 +32,7 @@
  * reference; its transactions, and so the entry, outlive it.
  */
 #include <linux/highmem.h>
+#include <linux/net.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 
@@ -181,39 +182,73 @@ int superp_rc_piece_to_skb(void *arg, struct page *page, unsigned int off,
 /* Small payloads are copied: a fragment costs more than the bytes. */
 #define SUPERP_RC_COPY_MAX	256
 
-/* Payload bytes [@off, @off + @len) of @wr, then @pad zeros, into @skb. */
-static int superp_rc_payload(struct superp_rc_wr *wr, u64 off, u32 len,
-			     u8 pad, struct sk_buff *skb)
+/*
+ * superp_seg_fn: may the piece's page be referenced by an skb? As for
+ * sendpage: not a slab page, and one with a reference of its own (a tail
+ * page of a non-compound higher-order allocation has none).
+ */
+static int superp_rc_piece_check(void *arg, struct page *page,
+				 unsigned int off, unsigned int len)
 {
-	struct superp_qp *qp = wr->qp;
+	return sendpage_ok(page) ? 0 : -EPERM;
+}
+
+/**
+ * superp_rc_skb_append - append @len payload bytes, then @pad zeros
+ * @skb: the packet being built
+ * @len: bytes that @walk visits
+ * @pad: zeros after them
+ * @walk: visits the payload's pieces in order with (fn, arg)
+ * @ctx: for @walk
+ *
+ * Pages go in as fragments, with a reference each, unless the payload is
+ * small, padded, or on a page that may not be referenced: then it is
+ * copied (growing the skb's tailroom when needed).
+ *
+ * Return: 0 or a negative errno (the packet is then lost and resent).
+ */
+int superp_rc_skb_append(struct sk_buff *skb, u32 len, u8 pad,
+			 superp_rc_walk_fn walk, void *ctx)
+{
 	struct superp_rc_skb_fill fill = { .skb = skb };
 	unsigned int room = len + pad;
 	int err;
 
-	if (!wr->wqe.num_sge && len) {
-		/* Inline: the bytes are in the WR's copy. */
-		if (skb_tailroom(skb) < room &&
-		    pskb_expand_head(skb, 0, room - skb_tailroom(skb),
-				     GFP_ATOMIC))
-			return -ENOMEM;
-		skb_put_data(skb, (u8 *)wr->wqe.data + off, len);
-	} else if (len) {
-		fill.copy = len <= SUPERP_RC_COPY_MAX &&
-			    skb_tailroom(skb) >= room;
-		err = superp_rc_sge_walk(to_sdev(qp->ibqp.device), qp->ibqp.pd,
-					 superp_send_sge(&wr->wqe),
-					 wr->wqe.num_sge, off, len,
-					 superp_rc_piece_to_skb, &fill);
-		if (err)
-			return err;
-	}
-	/* A pad only follows payloads under 16 bytes, which were copied. */
-	if (pad) {
-		if (skb_shinfo(skb)->nr_frags || skb_tailroom(skb) < pad)
-			return -EMSGSIZE;
+	fill.copy = len <= SUPERP_RC_COPY_MAX || pad ||
+		    walk(ctx, superp_rc_piece_check, NULL);
+	if (fill.copy && skb_tailroom(skb) < room &&
+	    pskb_expand_head(skb, 0, room - skb_tailroom(skb), GFP_ATOMIC))
+		return -ENOMEM;
+	err = walk(ctx, superp_rc_piece_to_skb, &fill);
+	if (err)
+		return err;
+	if (pad)
 		skb_put_zero(skb, pad);
-	}
 	return 0;
+}
+
+/* What superp_rc_walk_wr() walks: bytes of a WR's SGEs or inline data. */
+struct superp_rc_wr_range {
+	struct superp_rc_wr *wr;
+	u64 off;
+	u32 len;
+};
+
+static int superp_rc_walk_wr(void *ctx, superp_seg_fn fn, void *arg)
+{
+	struct superp_rc_wr_range *r = ctx;
+	struct superp_rc_wr *wr = r->wr;
+	struct superp_qp *qp = wr->qp;
+
+	if (!r->len)
+		return 0;
+	if (!wr->wqe.num_sge)	/* inline: in the WR's copy (slab memory) */
+		return fn == superp_rc_piece_check ? -EPERM :
+		       superp_rc_virt_walk((uintptr_t)wr->wqe.data + r->off,
+					   r->len, fn, arg);
+	return superp_rc_sge_walk(to_sdev(qp->ibqp.device), qp->ibqp.pd,
+				  superp_send_sge(&wr->wqe), wr->wqe.num_sge,
+				  r->off, r->len, fn, arg);
 }
 
 /* fill(): operation header and payload of packet @p of a transaction. */
@@ -222,6 +257,7 @@ static int superp_rc_fill(struct superp_xact_src *src,
 {
 	struct superp_rc_xact *x = container_of(src, struct superp_rc_xact, src);
 	struct superp_rc_wr *wr = x->wr;
+	struct superp_rc_wr_range range;
 	struct superp_msg_pkt mp;
 	struct superp_op op = {};
 	int hlen, err;
@@ -253,11 +289,15 @@ static int superp_rc_fill(struct superp_xact_src *src,
 	if (hlen < 0 || hlen > skb_tailroom(skb))
 		return -EINVAL;
 	err = superp_op_encode(x->mx.opcode, &op, skb_put(skb, hlen));
-	if (err)
+	if (err < 0)	/* else the header's length */
 		return err;
 	if (!superp_op_has_data(x->mx.opcode))
 		return 0;
-	return superp_rc_payload(wr, mp.offset, mp.len, mp.pad, skb);
+	range.wr = wr;
+	range.off = mp.offset;
+	range.len = mp.len;
+	return superp_rc_skb_append(skb, mp.len, mp.pad, superp_rc_walk_wr,
+				    &range);
 }
 
 /* The WR cannot finish well: remember why and submit nothing more. */
