@@ -11,8 +11,8 @@
 # loads the probe as server, guest 2 as client; each turns the probe's
 # step lines into TAP.
 # For every provider in RC_DEVS: rxe (soft-RoCE, the reference the probe
-# is proven on) and, once ib_superp's RC glue lands, superp_sunh and
-# superp_udp4 (add them to the default below).
+# is proven on), then ib_superp over a SUNH connection (superp_sunh) and
+# over a UDP/IPv4 one (superp_udp4).
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 600
@@ -22,7 +22,7 @@ me=$SUPERP_ID
 peer=$((3 - me))
 
 # The harness passes no environment into the guests: edit these defaults.
-RC_DEVS=${RC_DEVS:-rxe}
+RC_DEVS=${RC_DEVS:-rxe superp_sunh superp_udp4}
 RC_SIZE=${RC_SIZE:-1048576}		# largest message, clean run
 RC_QPS=${RC_QPS:-2}
 RC_TPUT_MS=${RC_TPUT_MS:-2000}		# per throughput figure
@@ -56,18 +56,21 @@ setup_rxe() {
 }
 teardown_rxe() { rdma link delete rxe0; }
 
-# --- STUB for the RC glue (branch rc-glue): superp over SUNH and UDP/IPv4.
-# Connections as selftests/conn/wire.sh installs them; the probe's QPs bind
-# to them at RTR by the peer's GID. Fill in what the glue needs.
-superp_slow="pdl_retrans_time_out 200000 pdl_max_rtx 8"
+# ib_superp over SUNH and UDP/IPv4: connections as selftests/conn/wire.sh
+# installs them, ordered both ways as RC requires (Documentation/
+# superp-rc.rst); the probe's QPs bind to them at RTR by the peer's GID.
+# TCG guests stall: a long retransmission timeout, as in wire.sh.
+superp_slow="ordered both pdl_retrans_time_out 200000 pdl_max_rtx 8"
 setup_superp_common() {
 	modprobe ib_superp &&
-		sunh subnet set 10.23.0.0/16 bits 12 &&
 		rdma link add superp0 type superp netdev eth0 &&
 		ping -c 1 -W 2 "$(guest_ip "$peer")" > /dev/null
 }
+# The peer's IP inside the SUPERp subnet means SUNH: a QP binds to the
+# sunh connection then. For UDP/IPv4 the namespace has no subnet.
 setup_superp_sunh() {
-	setup_superp_common &&
+	modprobe sunh && sunh subnet set 10.23.0.0/16 bits 12 &&
+		setup_superp_common &&
 		superp conn add dev superp0 lcid 1 rcid 1 encap sunh \
 			local "$me" remote "$peer" $superp_slow &&
 		wait_gid superp0
@@ -79,9 +82,8 @@ setup_superp_udp4() {
 		wait_gid superp0
 }
 teardown_superp() { rdma link delete superp0 && rmmod ib_superp; }
-teardown_superp_sunh() { teardown_superp; }
+teardown_superp_sunh() { teardown_superp && sunh subnet del; }
 teardown_superp_udp4() { teardown_superp; }
-# --- end of STUB
 
 ibdev() { case $1 in rxe) echo rxe0 ;; *) echo superp0 ;; esac; }
 
