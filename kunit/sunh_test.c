@@ -377,6 +377,23 @@ static void sunh_test_table(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, sunh_route_lookup(d, 1));
 	rcu_read_unlock();
 
+	/* delete_entry: only the entry the caller saw, not its successor
+	 * (a resolved entry dropped when its neighbour failed must not take
+	 * a newer entry with it)
+	 */
+	sunh_route_insert(d, 4, dev, ha1, SUNH_ORIGIN_RESOLVED, false);
+	rcu_read_lock();
+	rt = sunh_route_lookup(d, 4);
+	KUNIT_ASSERT_NOT_NULL(test, rt);
+	sunh_route_insert(d, 4, dev, ha2, SUNH_ORIGIN_RESOLVED, false);
+	KUNIT_EXPECT_FALSE(test, sunh_route_delete_entry(d, 4, rt));
+	KUNIT_EXPECT_NOT_NULL(test, sunh_route_lookup(d, 4));
+	rt = sunh_route_lookup(d, 4);
+	KUNIT_EXPECT_TRUE(test, sunh_route_delete_entry(d, 4, rt));
+	KUNIT_EXPECT_NULL(test, sunh_route_lookup(d, 4));
+	KUNIT_EXPECT_FALSE(test, sunh_route_delete_entry(d, 300, rt));
+	rcu_read_unlock();
+
 	/* The domain frees what is left after a grace period. */
 	sunh_route_insert(d, 7, dev, ha1, SUNH_ORIGIN_STATIC, false);
 	sunh_domain_release(d);

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SUNH: the SUPERp network layer (Scale Up Network Header). Module entry,
- * per-namespace state, device events and ageing of dynamic entries.
+ * per-namespace state, device and neighbour events and ageing of dynamic
+ * entries.
  */
 #include <linux/if_ether.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <net/arp.h>
 #include <net/genetlink.h>
+#include <net/ndisc.h>
+#include <net/neighbour.h>
+#include <net/netevent.h>
 #include "sunh_private.h"
 
 u16 sunh_ethertype __read_mostly = ETH_P_SUNH;
@@ -80,6 +85,7 @@ static void sunh_gc_work(struct work_struct *work)
 		SUNH_ADD(sn, ROUTES_AGED, n);
 	}
 	rcu_read_unlock();
+	sunh_pending_expire(sn, NULL, false);
 	schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 }
 
@@ -100,11 +106,46 @@ static int sunh_netdev_event(struct notifier_block *nb, unsigned long event,
 	d = rtnl_dereference(sn->domain);
 	if (d)
 		sunh_route_flush(d, dev, event == NETDEV_UNREGISTER, 0);
+	/* they hold the device through their neighbour */
+	sunh_pending_expire(sn, dev, false);
 	return NOTIFY_DONE;
 }
 
 static struct notifier_block sunh_netdev_notifier = {
 	.notifier_call = sunh_netdev_event,
+};
+
+static bool sunh_neigh_table(const struct neighbour *n)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	if (n->tbl == &nd_tbl)
+		return true;
+#endif
+	return n->tbl == &arp_tbl;
+}
+
+/* A neighbour of ARP or ND changed (resolved, failed, new address, gone):
+ * the packets waiting for it go, and entries in use are checked again.
+ * Context: process or softirq, sometimes under the neighbour table's lock.
+ */
+static int sunh_netevent(struct notifier_block *nb, unsigned long event,
+			 void *ptr)
+{
+	struct neighbour *n = ptr;
+	struct sunh_net *sn;
+
+	if (event != NETEVENT_NEIGH_UPDATE)
+		return NOTIFY_DONE;
+	if (!sunh_neigh_table(n))
+		return NOTIFY_DONE;
+	sn = sunh_pernet(dev_net(n->dev));
+	atomic_inc(&sn->neigh_gen);
+	sunh_pending_neigh_event(sn, n);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block sunh_netevent_notifier = {
+	.notifier_call = sunh_netevent,
 };
 
 static int __net_init sunh_net_init(struct net *net)
@@ -125,6 +166,8 @@ static int __net_init sunh_net_init(struct net *net)
 	sn->echo_rate = SUNH_ECHO_RATE_DEFAULT;
 	sn->echo_tokens = sn->echo_rate;
 	sn->echo_stamp = jiffies;
+	skb_queue_head_init(&sn->pending);
+	atomic_set(&sn->neigh_gen, 0);
 	INIT_DELAYED_WORK(&sn->gc_work, sunh_gc_work);
 	schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 	return 0;
@@ -136,6 +179,7 @@ static void __net_exit sunh_net_exit(struct net *net)
 
 	cancel_delayed_work_sync(&sn->gc_work);
 	sunh_echo_net_exit(sn);
+	sunh_pending_expire(sn, NULL, true);
 	/* The namespace's devices are gone: no reader or writer is left. */
 	sunh_domain_release(rcu_dereference_protected(sn->domain, 1));
 	RCU_INIT_POINTER(sn->domain, NULL);
@@ -194,9 +238,12 @@ static int __init sunh_init(void)
 	err = register_netdevice_notifier(&sunh_netdev_notifier);
 	if (err)
 		goto err_pernet;
-	err = sunh_echo_init();
+	err = register_netevent_notifier(&sunh_netevent_notifier);
 	if (err)
 		goto err_notifier;
+	err = sunh_echo_init();
+	if (err)
+		goto err_netevent;
 	sunh_packet_type.type = htons(sunh_ethertype);
 	dev_add_pack(&sunh_packet_type);
 	err = sunh_netlink_init();
@@ -207,6 +254,8 @@ static int __init sunh_init(void)
 err_pack:
 	dev_remove_pack(&sunh_packet_type);
 	sunh_echo_exit();
+err_netevent:
+	unregister_netevent_notifier(&sunh_netevent_notifier);
 err_notifier:
 	unregister_netdevice_notifier(&sunh_netdev_notifier);
 err_pernet:
@@ -219,7 +268,9 @@ static void __exit sunh_exit(void)
 	sunh_netlink_exit();
 	dev_remove_pack(&sunh_packet_type);
 	sunh_echo_exit();
+	unregister_netevent_notifier(&sunh_netevent_notifier);
 	unregister_netdevice_notifier(&sunh_netdev_notifier);
+	/* each namespace's exit drops its waiting packets */
 	unregister_pernet_subsys(&sunh_net_ops);
 	rcu_barrier();
 }

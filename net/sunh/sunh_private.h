@@ -18,11 +18,12 @@
 
 /**
  * struct sunh_route - one forwarding entry (immutable once published,
- * except @updated, @checked and the counters)
+ * except @updated, @checked, @neigh_gen and the counters)
  * @dev: output device (a reference is held)
  * @dev_tracker: reference tracker of @dev
  * @updated: jiffies when created or last confirmed
  * @checked: jiffies when last checked against the neighbour table
+ * @neigh_gen: sunh_net.neigh_gen when last checked
  * @packets: packets sent through the entry
  * @bytes: bytes sent through the entry
  * @origin: enum sunh_origin
@@ -35,6 +36,7 @@ struct sunh_route {
 	netdevice_tracker dev_tracker;
 	unsigned long updated;
 	unsigned long checked;
+	u32 neigh_gen;
 	atomic64_t packets;
 	atomic64_t bytes;
 	u8 origin;
@@ -83,6 +85,9 @@ struct sunh_stats {
  * @echo_rate: echo replies per second at most (0: no limit)
  * @echo_tokens: replies that may be sent now (token bucket of @echo_rate)
  * @echo_stamp: jiffies when @echo_tokens was last refilled
+ * @pending: packets waiting for address resolution (sunh_pending.c)
+ * @neigh_gen: bumped on every neighbour change of the namespace: entries
+ *	checked under an older value are checked again on their next use
  */
 struct sunh_net {
 	struct net *net;
@@ -101,6 +106,8 @@ struct sunh_net {
 	u32 echo_rate;
 	u32 echo_tokens;
 	unsigned long echo_stamp;
+	struct sk_buff_head pending;
+	atomic_t neigh_gen;
 };
 
 extern unsigned int sunh_net_id;
@@ -127,6 +134,8 @@ struct sunh_route *sunh_route_lookup(struct sunh_domain *d, u16 addr);
 int sunh_route_insert(struct sunh_domain *d, u16 addr, struct net_device *dev,
 		      const u8 *ha, u8 origin, bool replace);
 int sunh_route_delete(struct sunh_domain *d, u16 addr);
+bool sunh_route_delete_entry(struct sunh_domain *d, u16 addr,
+			     struct sunh_route *rt);
 unsigned int sunh_route_flush(struct sunh_domain *d,
 			      const struct net_device *dev, bool all,
 			      unsigned long max_age);
@@ -158,12 +167,20 @@ int sunh_nexthop_get(struct sunh_net *sn, struct sunh_domain *d, u16 daddr,
 int sunh_nexthop_xmit(struct sunh_net *sn, struct sk_buff *skb,
 		      struct sunh_nexthop *nh);
 void sunh_nexthop_put(struct sunh_nexthop *nh);
+int sunh_dev_xmit(struct sunh_net *sn, struct sk_buff *skb);
 
 /* sunh_rcv.c */
 int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
 	     struct packet_type *pt, struct net_device *orig_dev);
 int sunh_deliver(struct net *net, struct sk_buff *skb);
 const struct sunh_protocol *sunh_protocol_get(u8 nexthdr);
+
+/* sunh_pending.c */
+int sunh_pending_xmit(struct sunh_net *sn, struct sk_buff *skb,
+		      struct neighbour *n);
+void sunh_pending_neigh_event(struct sunh_net *sn, struct neighbour *n);
+void sunh_pending_expire(struct sunh_net *sn, const struct net_device *dev,
+			 bool all);
 
 /* sunh_fwd.c */
 bool sunh_hop_limit_forward(u8 hop_limit, u8 *next);

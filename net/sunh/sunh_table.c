@@ -199,6 +199,33 @@ int sunh_route_delete(struct sunh_domain *d, u16 addr)
 EXPORT_SYMBOL_IF_KUNIT(sunh_route_delete);
 
 /**
+ * sunh_route_delete_entry() - remove an entry if it is still @rt
+ * @d: domain
+ * @addr: destination address
+ * @rt: the entry found by the caller (RCU)
+ *
+ * Return: true if @rt was removed (not replaced meanwhile).
+ */
+bool sunh_route_delete_entry(struct sunh_domain *d, u16 addr,
+			     struct sunh_route *rt)
+{
+	bool gone;
+
+	if (addr >= d->size)
+		return false;
+	spin_lock_bh(&d->lock);
+	gone = rcu_dereference_protected(d->routes[addr],
+					 lockdep_is_held(&d->lock)) == rt;
+	if (gone)
+		RCU_INIT_POINTER(d->routes[addr], NULL);
+	spin_unlock_bh(&d->lock);
+	if (gone)
+		call_rcu(&rt->rcu, sunh_route_free_rcu);
+	return gone;
+}
+EXPORT_SYMBOL_IF_KUNIT(sunh_route_delete_entry);
+
+/**
  * sunh_route_flush() - remove entries matching a filter
  * @d: domain
  * @dev: only entries through this device (NULL: any device)

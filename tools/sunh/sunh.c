@@ -187,6 +187,8 @@ static const char *const stat_names[__SUNH_STAT_MAX] = {
 	[SUNH_STAT_TX_DROP_NOT_DOMAIN] = "tx_drop_not_domain",
 	[SUNH_STAT_RX_DROP_ECHO_RATELIMIT] = "rx_drop_echo_ratelimit",
 	[SUNH_STAT_RX_DROP_BAD_SRC_MAC] = "rx_drop_bad_src_mac",
+	[SUNH_STAT_TX_DROP_UNRESOLVED] = "tx_drop_unresolved",
+	[SUNH_STAT_LEARN_HELD] = "learn_held",
 };
 
 /* ---- subnet and settings ---- */
