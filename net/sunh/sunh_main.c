@@ -45,6 +45,33 @@ void sunh_stats_fold(struct sunh_net *sn, u64 *sum)
 }
 
 /**
+ * sunh_dump_seq() - what a route dump checks for consistency
+ * @sn: namespace state
+ * @d: its domain (RCU; may be NULL)
+ *
+ * The entries (their generation), the subnet (gen_base), the devices and
+ * their IPv4 and IPv6 addresses (which make the local addresses): every
+ * counter only grows, so any change changes the sum, as the kernel's own
+ * address dumps combine them.
+ *
+ * Return: the sequence for netlink_callback.seq.
+ */
+u32 sunh_dump_seq(struct sunh_net *sn, const struct sunh_domain *d)
+{
+	struct net *net = sn->net;
+	u32 seq;
+
+	seq = READ_ONCE(sn->gen_base) + READ_ONCE(net->dev_base_seq) +
+	      atomic_read(&net->ipv4.dev_addr_genid);
+#if IS_ENABLED(CONFIG_IPV6)
+	seq += atomic_read(&net->ipv6.dev_addr_genid);
+#endif
+	if (d)
+		seq += atomic_read(&d->gen);
+	return seq;
+}
+
+/**
  * sunh_subnet_change() - set or remove the subnet of a namespace
  * @net: the namespace
  * @s: the new subnet, or NULL to turn SUNH off
@@ -58,6 +85,7 @@ int sunh_subnet_change(struct net *net, const struct sunh_subnet *s)
 {
 	struct sunh_net *sn = sunh_pernet(net);
 	struct sunh_domain *d = NULL, *old;
+	u32 base;
 
 	ASSERT_RTNL();
 	if (s) {
@@ -66,6 +94,11 @@ int sunh_subnet_change(struct net *net, const struct sunh_subnet *s)
 			return -ENOMEM;
 	}
 	old = rtnl_dereference(sn->domain);
+	/* dumps see a change: the sum of generations only grows */
+	base = sn->gen_base + 1;
+	if (old)
+		base += atomic_read(&old->gen);
+	WRITE_ONCE(sn->gen_base, base);
 	rcu_assign_pointer(sn->domain, d);
 	sunh_domain_release(old);
 	return 0;

@@ -49,6 +49,7 @@ struct sunh_route {
  * struct sunh_domain - a configured SUPERp subnet and its forwarding table
  * @subnet: prefix and address width
  * @lock: serialises writers of @routes (softirq learners included)
+ * @gen: bumped on every change of @routes (dump consistency)
  * @size: 1 << @subnet.addr_bits entries
  * @rcu: deferred free
  * @routes: the table, indexed by destination address
@@ -58,6 +59,7 @@ struct sunh_route {
 struct sunh_domain {
 	struct sunh_subnet subnet;
 	spinlock_t lock;		/* protects @routes updates */
+	atomic_t gen;
 	unsigned int size;
 	struct rcu_head rcu;
 	struct sunh_route __rcu *routes[];
@@ -88,6 +90,8 @@ struct sunh_stats {
  * @pending: packets waiting for address resolution (sunh_pending.c)
  * @neigh_gen: bumped on every neighbour change of the namespace: entries
  *	checked under an older value are checked again on their next use
+ * @gen_base: sum of the generations of the domains replaced (RTNL), so
+ *	that sunh_dump_seq() never goes back when the subnet changes
  */
 struct sunh_net {
 	struct net *net;
@@ -108,6 +112,7 @@ struct sunh_net {
 	unsigned long echo_stamp;
 	struct sk_buff_head pending;
 	atomic_t neigh_gen;
+	u32 gen_base;
 };
 
 extern unsigned int sunh_net_id;
@@ -234,6 +239,7 @@ void sunh_nl_echo_notify(struct net *net, u32 portid, u32 nlseq,
 
 /* sunh_main.c */
 void sunh_stats_fold(struct sunh_net *sn, u64 *sum);
+u32 sunh_dump_seq(struct sunh_net *sn, const struct sunh_domain *d);
 int sunh_subnet_change(struct net *net, const struct sunh_subnet *s);
 
 #endif /* _SUNH_PRIVATE_H */

@@ -4,7 +4,8 @@
  * destination address. Readers use RCU; writers (netlink, the netdev
  * notifier, the ageing work, and the receive and transmit paths when they
  * learn or resolve an entry) take the domain's spinlock. An entry is never
- * changed once published, only replaced.
+ * changed once published, only replaced. Every change bumps the domain's
+ * generation, which netlink dumps check (NLM_F_DUMP_INTR).
  */
 #include <linux/jiffies.h>
 #include <linux/slab.h>
@@ -165,6 +166,7 @@ int sunh_route_insert(struct sunh_domain *d, u16 addr, struct net_device *dev,
 	rt->dev = dev;
 	netdev_hold(dev, &rt->dev_tracker, GFP_ATOMIC);
 	rcu_assign_pointer(d->routes[addr], rt);
+	atomic_inc(&d->gen);
 	spin_unlock_bh(&d->lock);
 
 	if (old)
@@ -190,6 +192,8 @@ int sunh_route_delete(struct sunh_domain *d, u16 addr)
 	old = rcu_dereference_protected(d->routes[addr],
 					lockdep_is_held(&d->lock));
 	RCU_INIT_POINTER(d->routes[addr], NULL);
+	if (old)
+		atomic_inc(&d->gen);
 	spin_unlock_bh(&d->lock);
 	if (!old)
 		return -ENOENT;
@@ -216,8 +220,10 @@ bool sunh_route_delete_entry(struct sunh_domain *d, u16 addr,
 	spin_lock_bh(&d->lock);
 	gone = rcu_dereference_protected(d->routes[addr],
 					 lockdep_is_held(&d->lock)) == rt;
-	if (gone)
+	if (gone) {
 		RCU_INIT_POINTER(d->routes[addr], NULL);
+		atomic_inc(&d->gen);
+	}
 	spin_unlock_bh(&d->lock);
 	if (gone)
 		call_rcu(&rt->rcu, sunh_route_free_rcu);
@@ -257,6 +263,8 @@ unsigned int sunh_route_flush(struct sunh_domain *d,
 		call_rcu(&rt->rcu, sunh_route_free_rcu);
 		n++;
 	}
+	if (n)
+		atomic_inc(&d->gen);
 	spin_unlock_bh(&d->lock);
 	return n;
 }

@@ -94,6 +94,9 @@ static int done_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *attr;
 	int err;
 
+	/* the kernel marks the end too when the last part saw a change */
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		r->intr = true;
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(err))
 		return MNL_CB_STOP;
 	memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
@@ -140,6 +143,7 @@ void genl_send(struct nlmsghdr *nlh, struct reply *r)
 	r->ext = NULL;
 	r->off = -1;
 	r->range = false;
+	r->intr = false;
 	nlh->nlmsg_flags |= NLM_F_ACK;
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		die("send: %s", strerror(errno));
