@@ -33,14 +33,20 @@ unsigned int sunh_net_id __read_mostly;
  */
 void sunh_stats_fold(struct sunh_net *sn, u64 *sum)
 {
-	unsigned int cpu, i;
+	u64 v[__SUNH_STAT_MAX];
+	unsigned int cpu, i, start;
 
 	memset(sum, 0, sizeof(*sum) * __SUNH_STAT_MAX);
 	for_each_possible_cpu(cpu) {
 		const struct sunh_stats *s = per_cpu_ptr(sn->stats, cpu);
 
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			for (i = 0; i < __SUNH_STAT_MAX; i++)
+				v[i] = u64_stats_read(&s->cnt[i]);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
 		for (i = 0; i < __SUNH_STAT_MAX; i++)
-			sum[i] += READ_ONCE(s->cnt[i]);
+			sum[i] += v[i];
 	}
 }
 
@@ -101,6 +107,11 @@ int sunh_subnet_change(struct net *net, const struct sunh_subnet *s)
 	WRITE_ONCE(sn->gen_base, base);
 	rcu_assign_pointer(sn->domain, d);
 	sunh_domain_release(old);
+	/* after the domain is visible: a running work that saw none queues
+	 * again here
+	 */
+	if (d)
+		schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 	return 0;
 }
 
@@ -119,7 +130,11 @@ static void sunh_gc_work(struct work_struct *work)
 	}
 	rcu_read_unlock();
 	sunh_pending_expire(sn, NULL, false);
-	schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
+	/* A namespace without a subnet costs nothing: sunh_subnet_change()
+	 * starts the work again.
+	 */
+	if (d || !skb_queue_empty_lockless(&sn->pending))
+		schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 }
 
 static int sunh_netdev_event(struct notifier_block *nb, unsigned long event,
@@ -184,10 +199,13 @@ static struct notifier_block sunh_netevent_notifier = {
 static int __net_init sunh_net_init(struct net *net)
 {
 	struct sunh_net *sn = sunh_pernet(net);
+	int cpu;
 
 	sn->stats = alloc_percpu(struct sunh_stats);
 	if (!sn->stats)
 		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(sn->stats, cpu)->syncp);
 	sn->net = net;
 	sn->hop_limit = SUNH_HOP_LIMIT_DEFAULT;
 	sn->forwarding = false;
@@ -202,7 +220,6 @@ static int __net_init sunh_net_init(struct net *net)
 	skb_queue_head_init(&sn->pending);
 	atomic_set(&sn->neigh_gen, 0);
 	INIT_DELAYED_WORK(&sn->gc_work, sunh_gc_work);
-	schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 	return 0;
 }
 

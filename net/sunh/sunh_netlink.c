@@ -321,13 +321,15 @@ out:
 static int sunh_nl_put_route(struct sk_buff *msg, u16 addr,
 			     const struct sunh_route *rt)
 {
-	unsigned long age = jiffies - READ_ONCE(rt->updated);
+	u64 age = sunh_route_is_dynamic(rt) ?
+		  jiffies - READ_ONCE(rt->updated) :
+		  get_jiffies_64() - rt->created;
 
 	if (nla_put_u16(msg, SUNH_A_ADDR, addr) ||
 	    nla_put_u32(msg, SUNH_A_IFINDEX, rt->dev->ifindex) ||
 	    nla_put(msg, SUNH_A_LLADDR, rt->ha_len, rt->ha) ||
 	    nla_put_u8(msg, SUNH_A_ORIGIN, rt->origin) ||
-	    nla_put_u64_64bit(msg, SUNH_A_AGE_MS, jiffies_to_msecs(age),
+	    nla_put_u64_64bit(msg, SUNH_A_AGE_MS, jiffies64_to_msecs(age),
 			      SUNH_A_PAD) ||
 	    nla_put_u64_64bit(msg, SUNH_A_PACKETS,
 			      atomic64_read(&rt->packets), SUNH_A_PAD) ||

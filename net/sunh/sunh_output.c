@@ -23,6 +23,7 @@
  * neighbour failed or is gone is removed, so that the next packet resolves
  * again.
  */
+#include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <net/arp.h>
 #include <net/ip6_route.h>
@@ -285,11 +286,20 @@ int sunh_nexthop_xmit(struct sunh_net *sn, struct sk_buff *skb,
 	skb_reset_network_header(skb);
 
 	if (nh->local) {
-		/* To ourselves: received again, through the loopback device. */
+		/* To ourselves: received again, through the loopback device,
+		 * with the Ethernet header that lo's taps (packet sockets)
+		 * expect, as loopback_xmit() leaves it.
+		 */
 		skb_orphan(skb);
 		skb_dst_drop(skb);
-		skb_reset_mac_header(skb);
-		skb->pkt_type = PACKET_HOST;
+		if (skb_cow_head(skb, LL_RESERVED_SPACE(dev)) ||
+		    dev_hard_header(skb, dev, sunh_ethertype, dev->dev_addr,
+				    dev->dev_addr, len) < 0) {
+			SUNH_INC(sn, TX_DROP_NOMEM);
+			kfree_skb(skb);
+			return -ENOMEM;
+		}
+		skb->protocol = eth_type_trans(skb, dev);
 		return netif_rx(skb) == NET_RX_SUCCESS ? 0 : -ENOBUFS;
 	}
 

@@ -10,6 +10,7 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -21,12 +22,16 @@
  * except @updated, @checked, @neigh_gen and the counters)
  * @dev: output device (a reference is held)
  * @dev_tracker: reference tracker of @dev
- * @updated: jiffies when created or last confirmed
+ * @dyn_node: in sunh_domain.dynamic (dynamic entries; domain lock)
+ * @created: jiffies64 when made: a static entry's age (never wraps)
+ * @updated: jiffies when created or last confirmed (dynamic entries live
+ *	for at most a day without it, so it does not wrap on 32-bit either)
  * @checked: jiffies when last checked against the neighbour table
  * @neigh_gen: sunh_net.neigh_gen when last checked
  * @packets: packets sent through the entry
  * @bytes: bytes sent through the entry
  * @origin: enum sunh_origin
+ * @addr: the destination it is the entry of
  * @ha_len: length of @ha (@dev->addr_len)
  * @ha: next-hop link-layer address
  * @rcu: deferred free
@@ -34,11 +39,14 @@
 struct sunh_route {
 	struct net_device *dev;
 	netdevice_tracker dev_tracker;
+	struct list_head dyn_node;
+	u64 created;
 	unsigned long updated;
 	unsigned long checked;
 	u32 neigh_gen;
 	atomic64_t packets;
 	atomic64_t bytes;
+	u16 addr;
 	u8 origin;
 	u8 ha_len;
 	u8 ha[MAX_ADDR_LEN];
@@ -50,6 +58,8 @@ struct sunh_route {
  * @subnet: prefix and address width
  * @lock: serialises writers of @routes (softirq learners included)
  * @gen: bumped on every change of @routes (dump consistency)
+ * @dynamic: the resolved and learned entries, so that ageing and device
+ *	events walk what exists rather than every slot (@lock)
  * @size: 1 << @subnet.addr_bits entries
  * @rcu: deferred free
  * @routes: the table, indexed by destination address
@@ -60,13 +70,18 @@ struct sunh_domain {
 	struct sunh_subnet subnet;
 	spinlock_t lock;		/* protects @routes updates */
 	atomic_t gen;
+	struct list_head dynamic;
 	unsigned int size;
 	struct rcu_head rcu;
 	struct sunh_route __rcu *routes[];
 };
 
+/* 64-bit counters on every architecture: an unsigned long of a 32-bit
+ * machine wraps after 4 GiB of rx_bytes.
+ */
 struct sunh_stats {
-	unsigned long cnt[__SUNH_STAT_MAX];
+	u64_stats_t cnt[__SUNH_STAT_MAX];
+	struct u64_stats_sync syncp;
 };
 
 /**
@@ -123,9 +138,23 @@ static inline struct sunh_net *sunh_pernet(const struct net *net)
 	return net_generic(net, sunh_net_id);
 }
 
-#define SUNH_INC(sn, stat) this_cpu_inc((sn)->stats->cnt[SUNH_STAT_##stat])
-#define SUNH_ADD(sn, stat, v) \
-	this_cpu_add((sn)->stats->cnt[SUNH_STAT_##stat], (v))
+/* Any context: process context (netlink, the ageing work) and softirq
+ * may count on the same CPU, hence irqsave (free on 64-bit machines).
+ */
+static inline void sunh_stat_add(struct sunh_net *sn, unsigned int stat,
+				 u64 v)
+{
+	struct sunh_stats *s = get_cpu_ptr(sn->stats);
+	unsigned long flags;
+
+	flags = u64_stats_update_begin_irqsave(&s->syncp);
+	u64_stats_add(&s->cnt[stat], v);
+	u64_stats_update_end_irqrestore(&s->syncp, flags);
+	put_cpu_ptr(sn->stats);
+}
+
+#define SUNH_INC(sn, stat) sunh_stat_add((sn), SUNH_STAT_##stat, 1)
+#define SUNH_ADD(sn, stat, v) sunh_stat_add((sn), SUNH_STAT_##stat, (v))
 
 static inline struct sunhhdr *sunh_hdr(const struct sk_buff *skb)
 {
