@@ -253,11 +253,17 @@ static void op_header_sizes_match_structs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_RDMA_WRITE), 16);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_RDMA_READ), 24);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_SEND_QP_OFF), 8);
+	/* 26 is 25's layout; 27 is a QP word alone, without data. */
+	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_SEND_QP_MORE), 8);
+	KUNIT_EXPECT_EQ(test, superp_op_has_data(SUPERP_OP_SEND_QP_MORE), 1);
+	KUNIT_EXPECT_EQ(test, superp_op_has_pad(SUPERP_OP_SEND_QP_MORE), 1);
+	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_QP_RESUME), 4);
+	KUNIT_EXPECT_EQ(test, superp_op_has_data(SUPERP_OP_QP_RESUME), 0);
 }
 
 static void unknown_opcodes_have_no_layout(struct kunit *test)
 {
-	static const unsigned int unknown[] = { 3, 7, 13, 15, 26, 99, 255, 256 };
+	static const unsigned int unknown[] = { 3, 7, 13, 15, 28, 99, 255, 256 };
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(unknown); i++) {

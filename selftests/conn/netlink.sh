@@ -4,16 +4,17 @@
 # tool, in one guest: add, show (JSON parsed with jq) and delete; every
 # bad request refused with its errno and a message naming what is wrong
 # (CID in use, CID beyond pdl_conn_per_xpu, parameters out of range or
-# inconsistent, unknown device, another driver's device, a device hidden
-# from the namespace, no CAP_NET_ADMIN); device defaults set all or
-# nothing; hard shutdown and its event on the "events" group; connections
-# removed with `rdma link delete` and `rmmod` (KASAN and kmemleak watch).
+# inconsistent, over the device's memory budget, unknown device, another
+# driver's device, a device hidden from the namespace, no CAP_NET_ADMIN);
+# device defaults set all or nothing; hard shutdown and its event on the
+# "events" group; connections removed with `rdma link delete` and `rmmod`
+# (KASAN and kmemleak watch).
 # superp-topology: single
 # superp-kernel: test
 # superp-timeout: 300
 . "$SUPERP_ROOT/selftests/lib.sh"
 
-tap_plan 50
+tap_plan 57
 
 # refused PATTERN command...: the command fails and says PATTERN (the
 # errno's text and the kernel's message, as the tool prints them).
@@ -150,6 +151,21 @@ check "... and nothing of it applied" jq_true \
 check "pdl_conn_per_xpu while connections exist: EBUSY" \
 	refused 'Device or resource busy \(pdl_conn_per_xpu changes only while' \
 	superp dev set superp0 pdl_conn_per_xpu 128
+
+# The device's connection memory budget.
+mem_used() { superp -j dev show superp0 | jq '.[0].mem_used'; }
+check "dev show: mem_limit 256 MiB by default, mem_used counts the connections" jq_true \
+	'.[0].mem_limit == 268435456 and .[0].mem_used > 0' superp -j dev show superp0
+used=$(mem_used)
+check "dev set mem_limit to what is used ($used bytes)" superp dev set superp0 mem_limit "$used"
+check "... one more connection: EDQUOT, named" \
+	refused 'Disk quota exceeded \(connection memory budget of the device exhausted' sunh_conn 5
+check "... the refusal charged nothing" jq_true ".[0].mem_used == $used and .[0].mem_limit == $used" \
+	superp -j dev show superp0
+check "dev set mem_limit 0 (no limit)" superp dev set superp0 mem_limit 0
+check "... the connection is accepted" sunh_conn 5
+check "... and deleting it gives its memory back" sh -c \
+	"superp conn del dev superp0 lcid 5 && test \"\$(superp -j dev show superp0 | jq '.[0].mem_used')\" = $used"
 
 # Shutdown, and the event it reports.
 check "soft shutdown: EOPNOTSUPP until the data path exists" \

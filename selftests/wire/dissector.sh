@@ -144,6 +144,14 @@ add "send-qp-off: num_ops 15, unequal payloads in equal blocks" \
 	"superp.tal.opcode=25 superp.tal.num_ops=15 superp.op.qpn=$qpns superp.block_size=16 superp.block.payload_len=$lens superp.data_offset=$(d send-qp-off 15) frame.len=$(flen $S $PDL send-qp-off 15 16)" \
 	--opcode send-qp-off --eom "${ops15[@]}"
 layout send-qp-off
+add "send-qp-more: 25's layout under its own opcode, 3-byte payload" \
+	"superp.tal.opcode=26 superp.op.qpn=7 superp.op.offset=131072 superp.op.pad=$((MINB - 3)) superp.block_size=$MINB superp.block.payload_len=3 frame.len=$(flen $S $PDL send-qp-more 1 $MINB)" \
+	--opcode send-qp-more --op qpn=7,offset=131072,payload=3
+layout send-qp-more
+add "qp-resume: reserved byte and 24-bit QPN, no data" \
+	"superp.tal.opcode=27 superp.op.qpn=11259375 superp.op.pad= superp.block_size= frame.len=$(flen $S $PDL qp-resume 1 0)" \
+	--opcode qp-resume --eom --op qpn=0xabcdef
+layout qp-resume
 add "ack: window, ACK PSN, SACK bits as PSNs ack+1+i" \
 	"superp.tal.opcode=16 superp.pdl.rwin=31 superp.pdl.window=32 superp.pdl.ack_psn=41 superp.pdl.nack=0 superp.pdl.sacked_psn=43,45 frame.len=$(flen $S $PDL ack 0 0) superp.padding=$(zpad $((S + PDL + TAL)))" \
 	--opcode ack --rwin 31 --ack-psn 41 --sack 0xa
@@ -298,7 +306,7 @@ done
 
 nlayout=0
 for i in "${!LAYOUT[@]}"; do nlayout=$((nlayout + 1)); done
-tap_plan $((n + 1 + nlayout + 4))
+tap_plan $((n + 1 + nlayout + 1 + 4))
 
 # A preference tshark does not know is an error, so this also checks that
 # the dissector registered superp.lite.
@@ -413,6 +421,19 @@ for i in "${!LAYOUT[@]}"; do
 		echo "#   wrong:$bad"
 	fi
 done
+
+# No opcode with an operation header escapes the layout checks above.
+missing=
+for op in "${!HLEN[@]}"; do
+	[ "${HLEN[$op]}" -gt 0 ] || continue
+	printf '%s\n' "${LAYOUT[@]}" | grep -qx -- "$op" || missing+=" $op"
+done
+if [ -z "$missing" ]; then
+	ok "every opcode with an operation header has its layout checked"
+else
+	not_ok "every opcode with an operation header has its layout checked"
+	echo "#   unchecked:$missing"
+fi
 
 # Fixed headers: SUNH, PDL and TAL members where the headers put them.
 hdr_layout() { # frame struct base

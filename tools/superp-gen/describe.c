@@ -27,6 +27,8 @@ static const char *const op_structs[] = {
 	[SUPERP_OP_RDMA_WRITE] = "superp_rdma_write_op",
 	[SUPERP_OP_RDMA_READ] = "superp_rdma_read_op",
 	[SUPERP_OP_SEND_QP_OFF] = "superp_send_qp_off_op",
+	[SUPERP_OP_SEND_QP_MORE] = "superp_send_qp_off_op",
+	[SUPERP_OP_QP_RESUME] = "superp_qp_resume_op",
 };
 
 void gen_describe(FILE *out)
@@ -125,4 +127,5 @@ void gen_describe(FILE *out)
 	FIELD(superp_rdma_read_op, rsvd);
 	FIELD(superp_send_qp_off_op, qpn_pad);
 	FIELD(superp_send_qp_off_op, offset);
+	FIELD(superp_qp_resume_op, qpn_rsvd);
 }

@@ -52,6 +52,9 @@ const struct gen_opcode gen_opcodes[] = {
 		"RDMA Read" },
 	{ "send-qp-off", SUPERP_OP_SEND_QP_OFF, QP_WORD | B(F_OFFSET) |
 		B(F_PAYLOAD), "Send to QP with Offset" },
+	{ "send-qp-more", SUPERP_OP_SEND_QP_MORE, QP_WORD | B(F_OFFSET) |
+		B(F_PAYLOAD), "Send to QP with Offset, More" },
+	{ "qp-resume", SUPERP_OP_QP_RESUME, B(F_QPN) | B(F_RSVD), "QP Resume" },
 	{ NULL, 0, 0, NULL }
 };
 
@@ -220,10 +223,18 @@ static void put_op(uint8_t *p, unsigned int opcode, const struct gen_op *op,
 		memcpy(p, &h, sizeof(h));
 		break;
 	}
-	case SUPERP_OP_SEND_QP_OFF: {
+	case SUPERP_OP_SEND_QP_OFF:
+	case SUPERP_OP_SEND_QP_MORE: {
 		struct superp_send_qp_off_op h = {
 			.qpn_pad = superp_qpn_word(v[F_QPN], pad),
 			.offset = __cpu_to_le32(v[F_OFFSET]),
+		};
+		memcpy(p, &h, sizeof(h));
+		break;
+	}
+	case SUPERP_OP_QP_RESUME: {
+		struct superp_qp_resume_op h = {
+			.qpn_rsvd = superp_qpn_word(v[F_QPN], v[F_RSVD]),
 		};
 		memcpy(p, &h, sizeof(h));
 		break;

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,7 @@ static const char help[] =
 "    superp conn show [dev DEV [lcid CID]]\n"
 "    superp conn shutdown dev DEV lcid CID soft|hard\n"
 "    superp dev show [DEV]\n"
-"    superp dev set DEV PARAM VALUE...\n"
+"    superp dev set DEV [mem_limit BYTES] [PARAM VALUE]...\n"
 "    superp monitor\n"
 "    superp mesh up|down FILE [dev DEV] [--self NAME]\n"
 "\n"
@@ -371,8 +372,8 @@ static void addr_str(bool local, char *s, size_t len)
 
 #define CONN_JSON "%s{\"dev\":\"%s\",\"lcid\":%u,\"rcid\":%u,\"encap\":\"%s\",\"local\":\"%s\",\"remote\":\"%s\",\"sport\":%u,\"tclass\":%u,\"ordered\":\"%s\",\"state\":\"%s\""
 #define CONN_TEXT "%s%s lcid %u rcid %u encap %s local %s remote %s sport %u tclass %u ordered %s state %s"
-#define DEV_JSON "%s{\"dev\":\"%s\",\"index\":%u,\"netdev\":\"%s\",\"connections\":%u,\"event_drops\":%" PRIu64
-#define DEV_TEXT "%s%s index %u netdev %s connections %u event_drops %" PRIu64
+#define DEV_JSON "%s{\"dev\":\"%s\",\"index\":%u,\"netdev\":\"%s\",\"connections\":%u,\"event_drops\":%" PRIu64 ",\"mem_limit\":%" PRIu64 ",\"mem_used\":%" PRIu64
+#define DEV_TEXT "%s%s index %u netdev %s connections %u event_drops %" PRIu64 " mem_limit %" PRIu64 " mem_used %" PRIu64
 
 static int conn_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -404,6 +405,15 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* A u64 attribute of the message parsed last, 0 when absent or malformed. */
+static uint64_t attr_u64(int type)
+{
+	const struct nlattr *a = attrs[type];
+
+	return a && mnl_attr_get_payload_len(a) == sizeof(uint64_t) ?
+		mnl_attr_get_u64(a) : 0;
+}
+
 static int dev_cb(const struct nlmsghdr *nlh, void *data)
 {
 	parse(nlh);
@@ -415,7 +425,8 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	       mnl_attr_get_u32(attrs[SUPERP_A_DEV_INDEX]),
 	       mnl_attr_get_str(attrs[SUPERP_A_IFNAME]),
 	       mnl_attr_get_u32(attrs[SUPERP_A_CONN_COUNT]),
-	       mnl_attr_get_u64(attrs[SUPERP_A_EVENT_DROPS]));
+	       mnl_attr_get_u64(attrs[SUPERP_A_EVENT_DROPS]),
+	       attr_u64(SUPERP_A_MEM_LIMIT), attr_u64(SUPERP_A_MEM_USED));
 	print_params(attrs[SUPERP_A_PARAMS]);
 	printf(json ? "}" : "\n");
 	nprinted++;
@@ -629,6 +640,14 @@ static int cmd_dev(int argc, char **argv)
 	nlh = msg_start(SUPERP_CMD_DEV_SET, 0);
 	mnl_attr_put_strz(nlh, SUPERP_A_DEV_NAME, argv[1]);
 	for (argc -= 2, argv += 2; argc > 0; argc -= n, argv += n) {
+		if (matches(argv[0], "mem_limit")) {
+			if (argc < 2)
+				usage();
+			mnl_attr_put_u64(nlh, SUPERP_A_MEM_LIMIT,
+					 get_num(argv[1], ULONG_MAX, "mem_limit"));
+			n = 2;
+			continue;
+		}
 		n = parse_setting(&set, argc, argv);
 		if (!n || set.tclass >= 0 || set.ordered >= 0)
 			die("dev set takes parameters only, not \"%s\"", argv[0]);

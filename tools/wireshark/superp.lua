@@ -67,6 +67,7 @@ local opnames = {
 	[19] = "Atomic Compare-and-Swap", [20] = "Atomic Fetch-and-Add",
 	[21] = "Atomic Response", [22] = "Datagram Send", [23] = "RDMA Write",
 	[24] = "RDMA Read", [25] = "Send to QP with Offset",
+	[26] = "Send to QP with Offset, More", [27] = "QP Resume",
 }
 
 local terr_major = {
@@ -200,6 +201,8 @@ local layouts = {
 		fields = cat(Q, { { f.rkey, 4, 4 }, { f.addr, 8, 8 } }) },
 	[24] = { len = 24, fields = cat(R, { { f.length, 16, 4 }, { f.rsvd, 20, 4 } }) },
 	[25] = { len = 8, data = true, pad = true, fields = cat(Q, { { f.offset, 4, 4 } }) },
+	[26] = { len = 8, data = true, pad = true, fields = cat(Q, { { f.offset, 4, 4 } }) },
+	[27] = { len = 4, fields = QR },
 }
 
 local function u32str(v)

@@ -104,6 +104,9 @@ enum superp_cmd {
  * @SUPERP_A_CONN_COUNT: connections installed on the device (u32)
  * @SUPERP_A_EVENT_DROPS: event notifications lost for want of memory
  *	(u64, read only)
+ * @SUPERP_A_MEM_LIMIT: bytes the device's connections may take (u64;
+ *	0: no limit); a connection that would exceed it is refused
+ * @SUPERP_A_MEM_USED: bytes its connections take now (u64, read only)
  * @__SUPERP_A_MAX: internal
  */
 enum superp_attr {
@@ -137,6 +140,8 @@ enum superp_attr {
 	SUPERP_A_SHUTDOWN,
 	SUPERP_A_CONN_COUNT,
 	SUPERP_A_EVENT_DROPS,
+	SUPERP_A_MEM_LIMIT,
+	SUPERP_A_MEM_USED,
 
 	__SUPERP_A_MAX
 };

@@ -65,6 +65,8 @@ enum superp_opcode {
 	SUPERP_OP_RDMA_WRITE	= 23,	/* write through a key to a QP's PD */
 	SUPERP_OP_RDMA_READ	= 24,	/* read through a key, answered by 10 */
 	SUPERP_OP_SEND_QP_OFF	= 25,	/* Send to QP with offset and pad */
+	SUPERP_OP_SEND_QP_MORE	= 26,	/* as 25, the message goes on */
+	SUPERP_OP_QP_RESUME	= 27,	/* a QP leaves its RNR wait */
 };
 
 #define SUPERP_ACK_PSN_NONE	0xffffffffU	/* nothing received yet */
@@ -196,10 +198,18 @@ struct superp_rdma_read_op {
 	__le32	rsvd;
 };
 
-/* 25: Send to QP with offset, data-bearing: any length, any order. */
+/*
+ * 25: Send to QP with offset, data-bearing: any length, any order. Also
+ * the layout of 26, a transaction of a message that later ones continue.
+ */
 struct superp_send_qp_off_op {
 	__le32	qpn_pad;	/* target QPN | pad count (byte 0) */
 	__le32	offset;		/* of this block in the message */
+};
+
+/* 27: QP Resume, no data: the target QP leaves its receiver-not-ready wait. */
+struct superp_qp_resume_op {
+	__le32	qpn_rsvd;	/* target QPN | reserved (byte 0) */
 };
 
 /* Transaction Error codes: the major code selects the initiator's status. */
@@ -303,6 +313,7 @@ __SUPERP_AT(superp_rdma_read_op, addr, 8);
 __SUPERP_AT(superp_rdma_read_op, length, 16);
 __SUPERP_SIZE(superp_send_qp_off_op, 8);
 __SUPERP_AT(superp_send_qp_off_op, offset, 4);
+__SUPERP_SIZE(superp_qp_resume_op, 4);
 /* One op with SUNH: pad + Ethernet + SUNH + PDL + TAL + op = a cache line. */
 __SUPERP_ASSERT(SUPERP_ETH_ALIGN_PAD + SUPERP_ETH_HLEN + 8 + SUPERP_PDL_HLEN +
 		SUPERP_TAL_HLEN + sizeof(struct superp_rdma_write_op) <= 64,
@@ -397,7 +408,10 @@ static __inline__ int superp_op_hlen(unsigned int opcode)
 	case SUPERP_OP_RDMA_READ:
 		return sizeof(struct superp_rdma_read_op);
 	case SUPERP_OP_SEND_QP_OFF:
+	case SUPERP_OP_SEND_QP_MORE:
 		return sizeof(struct superp_send_qp_off_op);
+	case SUPERP_OP_QP_RESUME:
+		return sizeof(struct superp_qp_resume_op);
 	}
 	return -1;
 }
@@ -414,6 +428,7 @@ static __inline__ int superp_op_has_data(unsigned int opcode)
 	case SUPERP_OP_RD_SEND:
 	case SUPERP_OP_RDMA_WRITE:
 	case SUPERP_OP_SEND_QP_OFF:
+	case SUPERP_OP_SEND_QP_MORE:
 		return 1;
 	}
 	return 0;
@@ -430,6 +445,7 @@ static __inline__ int superp_op_has_pad(unsigned int opcode)
 	case SUPERP_OP_RD_SEND:
 	case SUPERP_OP_RDMA_WRITE:
 	case SUPERP_OP_SEND_QP_OFF:
+	case SUPERP_OP_SEND_QP_MORE:
 		return 1;
 	}
 	return 0;

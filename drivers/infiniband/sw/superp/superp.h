@@ -102,15 +102,19 @@ struct superp_qp {
 /*
  * A memory region. Everything the data path reads is set before the MR is
  * published in the table and does not change afterwards: key (ibmr.lkey,
- * equal to ibmr.rkey), pd, access, iova, length, umem. ibmr.pd is filled in
- * by the core after registration returns: use pd instead.
+ * equal to ibmr.rkey), pd, access, iova, length, umem, pages, page_off.
+ * ibmr.pd is filled in by the core after registration returns: use pd
+ * instead. Byte iova + x of the MR is byte page_off + x of the memory that
+ * pages[] lists, one PAGE_SIZE page each (superp_mr_walk()).
  */
 struct superp_mr {
 	struct ib_mr		ibmr;
 	struct ib_pd		*pd;
 	struct ib_umem		*umem;
+	struct page		**pages;
 	u64			iova;
 	u64			length;
+	unsigned int		page_off;	/* of iova in pages[0] */
 	int			access;
 	refcount_t		ref;	/* the table's, plus one per lookup */
 	struct completion	unused;	/* ref reached zero */

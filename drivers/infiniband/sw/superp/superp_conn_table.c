@@ -94,6 +94,7 @@ int superp_conns_init(struct superp_dev *sdev)
 	if (!cs)
 		return -ENOMEM;
 	cs->defaults = superp_default_params;
+	superp_mem_budget_init(&cs->budget, SUPERP_MEM_BUDGET_DEFAULT);
 	t = superp_ct_alloc(cs->defaults.pdl_conn_per_xpu);
 	if (!t) {
 		kfree(cs);
@@ -189,6 +190,7 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 	struct superp_conn_entry *e;
 	struct superp_conn_table *t;
 	unsigned int flags = 0;
+	const char *why;
 	int err;
 
 	if (addr->ordered & SUPERP_ORDERED_RX)
@@ -216,10 +218,13 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 		goto unlock;
 	}
 	params.pdl_conn_per_xpu = t->size;
-	err = superp_conn_init(&e->conn, &params, &superp_ct_ops, NULL, lcid,
-			       rcid, flags);
+	err = superp_conn_init_budget(&e->conn, &cs->budget, &params,
+				      &superp_ct_ops, NULL, lcid, rcid, flags,
+				      &why);
 	if (err) {
-		NL_SET_ERR_MSG(extack, "the engine refused the parameters");
+		/* Names the parameter, or says the budget is exhausted. */
+		if (extack)
+			extack->_msg = why;
 		goto unlock;
 	}
 	rcu_assign_pointer(t->slot[lcid], e);
@@ -310,6 +315,28 @@ int superp_conns_set_defaults(struct superp_dev *sdev,
 unlock:
 	mutex_unlock(&cs->lock);
 	return err;
+}
+
+/* The device's connection memory: its limit (0: none) and bytes in use. */
+void superp_conns_mem(struct superp_dev *sdev, u64 *limit, u64 *used)
+{
+	struct superp_conns *cs = sdev->conns;
+
+	*limit = READ_ONCE(cs->budget.limit);
+	*used = atomic_long_read(&cs->budget.used);
+}
+
+/*
+ * A new limit applies to connections added from now on; the ones that
+ * exist keep their memory even above it.
+ */
+void superp_conns_set_mem_limit(struct superp_dev *sdev, u64 limit)
+{
+	struct superp_conns *cs = sdev->conns;
+
+	mutex_lock(&cs->lock);
+	WRITE_ONCE(cs->budget.limit, limit);
+	mutex_unlock(&cs->lock);
 }
 
 /* The entry of @lcid; under cs->lock. */

@@ -58,6 +58,8 @@ struct superp_conn_table {
  * @defaults: parameters of new connections (the spec's table).
  * @count: connections installed.
  * @event_drops: event notifications that could not be sent.
+ * @budget: memory of the connections (superp_conn_init_budget()); its
+ *	limit changes under @lock.
  */
 struct superp_conns {
 	struct mutex lock;		/* changes of everything below */
@@ -65,6 +67,7 @@ struct superp_conns {
 	struct superp_params defaults;
 	u32 count;
 	atomic64_t event_drops;
+	struct superp_mem_budget budget;
 };
 
 /* A consistent copy of one connection, for netlink replies. */
@@ -94,5 +97,7 @@ u32 superp_conns_defaults(struct superp_dev *sdev, struct superp_params *p);
 int superp_conns_set_defaults(struct superp_dev *sdev,
 			      const struct superp_params *p,
 			      struct netlink_ext_ack *extack);
+void superp_conns_mem(struct superp_dev *sdev, u64 *limit, u64 *used);
+void superp_conns_set_mem_limit(struct superp_dev *sdev, u64 limit);
 
 #endif /* SUPERP_CONN_TABLE_H */

@@ -138,6 +138,8 @@ static inline bool superp_opcode_is_request(u8 op)
 	case SUPERP_OP_RDMA_WRITE:
 	case SUPERP_OP_RDMA_READ:
 	case SUPERP_OP_SEND_QP_OFF:
+	case SUPERP_OP_SEND_QP_MORE:
+	case SUPERP_OP_QP_RESUME:
 		return true;
 	}
 	return false;

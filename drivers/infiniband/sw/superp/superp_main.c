@@ -40,7 +40,9 @@
 #include "superp_conn_table.h"
 #include "superp_netlink.h"
 
+/* Every superp device, */
 LIST_HEAD(superp_devs);
+/* guarded by this mutex (process context only). */
 DEFINE_MUTEX(superp_devs_lock);
 static DEFINE_MUTEX(superp_link_mutex);
 

@@ -201,6 +201,30 @@ static int superp_mr_check_udata(struct ib_device *ibdev,
 	return 0;
 }
 
+/*
+ * The page array of a user MR, from its pinned pages: the data path finds
+ * the page of any MR offset in O(1), which the umem's scatterlist (one
+ * entry per contiguous run) cannot give.
+ */
+static int superp_mr_map_umem(struct superp_mr *mr)
+{
+	struct ib_umem *umem = mr->umem;
+	struct sg_page_iter piter;
+	unsigned long i = 0, n;
+
+	mr->page_off = ib_umem_offset(umem);
+	n = ib_umem_num_pages(umem);
+	mr->pages = kvmalloc_array(n, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages)
+		return -ENOMEM;
+	for_each_sgtable_page(&umem->sgt_append.sgt, &piter, 0) {
+		if (WARN_ON_ONCE(i == n))
+			break;
+		mr->pages[i++] = sg_page_iter_page(&piter);
+	}
+	return i == n ? 0 : -EFAULT;
+}
+
 struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				 u64 iova, int access, struct ib_udata *udata)
 {
@@ -231,6 +255,9 @@ struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 		err = PTR_ERR(mr->umem);
 		goto err_free;
 	}
+	err = superp_mr_map_umem(mr);
+	if (err)
+		goto err_umem;
 	mr->pd = ibpd;
 	mr->access = access;
 	mr->iova = iova;
@@ -243,6 +270,7 @@ struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	return &mr->ibmr;
 
 err_umem:
+	kvfree(mr->pages);
 	ib_umem_release(mr->umem);
 err_free:
 	kfree(mr);
@@ -256,6 +284,7 @@ int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 
 	superp_mr_unpublish(&sdev->mrs, mr);
 	superp_mr_wait_unused(mr);
+	kvfree(mr->pages);
 	ib_umem_release(mr->umem);
 	kfree_rcu(mr, rcu);
 	return 0;

@@ -88,6 +88,7 @@ static const struct nla_policy superp_nl_policy[SUPERP_A_MAX + 1] = {
 						  SUPERP_ORDERED_TX),
 	[SUPERP_A_PARAMS]	= NLA_POLICY_NESTED(superp_param_policy),
 	[SUPERP_A_SHUTDOWN]	= NLA_POLICY_MAX(NLA_U8, SUPERP_SHUTDOWN_HARD),
+	[SUPERP_A_MEM_LIMIT]	= { .type = NLA_U64 },
 };
 
 static struct genl_family superp_nl_family;
@@ -231,6 +232,9 @@ static int superp_nl_put_dev(struct sk_buff *msg, struct superp_dev *sdev)
 {
 	struct superp_params p;
 	u32 count = superp_conns_defaults(sdev, &p);
+	u64 limit, used;
+
+	superp_conns_mem(sdev, &limit, &used);
 
 	if (nla_put_string(msg, SUPERP_A_DEV_NAME, dev_name(&sdev->ibdev.dev)) ||
 	    nla_put_u32(msg, SUPERP_A_DEV_INDEX, sdev->ibdev.index) ||
@@ -240,6 +244,8 @@ static int superp_nl_put_dev(struct sk_buff *msg, struct superp_dev *sdev)
 	    nla_put_u64_64bit(msg, SUPERP_A_EVENT_DROPS,
 			      atomic64_read(&sdev->conns->event_drops),
 			      SUPERP_A_PAD) ||
+	    nla_put_u64_64bit(msg, SUPERP_A_MEM_LIMIT, limit, SUPERP_A_PAD) ||
+	    nla_put_u64_64bit(msg, SUPERP_A_MEM_USED, used, SUPERP_A_PAD) ||
 	    superp_nl_put_params(msg, &p))
 		return -EMSGSIZE;
 	return 0;
@@ -315,18 +321,28 @@ static int superp_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct superp_dev *sdev = superp_nl_dev(info);
 	struct superp_params p;
+	u64 limit;
 	int err;
 
 	if (IS_ERR(sdev))
 		return PTR_ERR(sdev);
-	if (GENL_REQ_ATTR_CHECK(info, SUPERP_A_PARAMS)) {
+	if (!info->attrs[SUPERP_A_PARAMS] && !info->attrs[SUPERP_A_MEM_LIMIT]) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set");
 		err = -EINVAL;
 		goto out;
 	}
-	superp_conns_defaults(sdev, &p);
-	err = superp_nl_params(info, &p);
-	if (!err)
-		err = superp_conns_set_defaults(sdev, &p, info->extack);
+	err = 0;
+	if (info->attrs[SUPERP_A_PARAMS]) {
+		superp_conns_defaults(sdev, &p);
+		err = superp_nl_params(info, &p);
+		if (!err)
+			err = superp_conns_set_defaults(sdev, &p,
+							info->extack);
+	}
+	if (!err && info->attrs[SUPERP_A_MEM_LIMIT]) {
+		limit = nla_get_u64(info->attrs[SUPERP_A_MEM_LIMIT]);
+		superp_conns_set_mem_limit(sdev, limit);
+	}
 out:
 	ib_device_put(&sdev->ibdev);
 	return err;

@@ -144,12 +144,19 @@ int superp_op_decode(unsigned int opcode, const void *hdr,
 		op->length = le32_to_cpu(h->length);
 		return 0;
 	}
-	case SUPERP_OP_SEND_QP_OFF: {
+	case SUPERP_OP_SEND_QP_OFF:
+	case SUPERP_OP_SEND_QP_MORE: {
 		const struct superp_send_qp_off_op *h = hdr;
 
 		op->qpn = superp_qpn(h->qpn_pad);
 		op->pad = superp_qpn_byte0(h->qpn_pad);
 		op->offset = le32_to_cpu(h->offset);
+		return 0;
+	}
+	case SUPERP_OP_QP_RESUME: {
+		const struct superp_qp_resume_op *h = hdr;
+
+		op->qpn = superp_qpn(h->qpn_rsvd);
 		return 0;
 	}
 	}
@@ -289,11 +296,18 @@ int superp_op_encode(unsigned int opcode, const struct superp_op *op,
 		h->length = cpu_to_le32(op->length);
 		break;
 	}
-	case SUPERP_OP_SEND_QP_OFF: {
+	case SUPERP_OP_SEND_QP_OFF:
+	case SUPERP_OP_SEND_QP_MORE: {
 		struct superp_send_qp_off_op *h = hdr;
 
 		h->qpn_pad = superp_qpn_word(op->qpn, op->pad);
 		h->offset = cpu_to_le32(op->offset);
+		break;
+	}
+	case SUPERP_OP_QP_RESUME: {
+		struct superp_qp_resume_op *h = hdr;
+
+		h->qpn_rsvd = superp_qpn_word(op->qpn, 0);
 		break;
 	}
 	}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_superp: remote memory access at the target.
+ *
+ * A peer names memory by rkey, address and length; the target QP that the
+ * operation header names brings its PD and access flags. superp_rma_check()
+ * decides, in the order below, and answers a refusal with the Transaction
+ * Error code that the initiator turns into a work completion status
+ * (superp_terr_wc_status(); the table is in Documentation/wire-format.rst):
+ *
+ *   1. the QP allows the access         else PROTECTION/ACCESS
+ *   2. the key finds a published MR     else PROTECTION/BAD_RKEY
+ *   3. the MR is in the QP's PD         else PROTECTION/PD_MISMATCH
+ *   4. the MR allows the access         else PROTECTION/ACCESS
+ *   5. [addr, addr + len) inside it     else PROTECTION/BOUNDS
+ *   6. atomics: 8 bytes, 8-aligned      else INVALID/ALIGN
+ *
+ * A zero-length RDMA Read or Write touches no memory and presents no key
+ * to check: it is allowed with any rkey (as InfiniBand does). The QP's
+ * access flags still apply.
+ *
+ * The pages behind an MR range are walked one piece per page
+ * (superp_mr_walk()) from the MR's page array, in O(1) per page whatever
+ * the MR's size: the receive path copies a packet's payload into them
+ * (superp_mr_copy_from_skb()), the transmit path attaches them to an skb.
+ * The caller holds the MR (superp_mr_get()) for the whole walk, which keeps
+ * its pages pinned (see superp_mr.c). Kernel virtual mappings are taken per
+ * page (kmap_local_page()), never across a walk.
+ */
+#include <kunit/visibility.h>
+#include <linux/highmem.h>
+
+#include "superp.h"
+#include "superp_engine.h"
+#include "superp_rma.h"
+
+/**
+ * superp_rma_check() - may a peer access this memory through this QP
+ * @t: the device's MR table
+ * @scope: the target QP's PD and access flags
+ * @rkey: the key the peer presented
+ * @need: IB_ACCESS_REMOTE_WRITE, _READ or _ATOMIC
+ * @addr: first byte, in the MR's address space (its iova)
+ * @len: bytes
+ * @mrp: the MR, held, when the answer is 0 and @len is not 0; else NULL
+ *
+ * Any context. The caller places or reads the data, then drops the MR
+ * with superp_mr_put().
+ *
+ * Return: 0, or a Transaction Error code (SUPERP_TERR(major, minor)).
+ */
+u32 superp_rma_check(struct superp_mr_table *t,
+		     const struct superp_rma_scope *scope, u32 rkey,
+		     int need, u64 addr, u64 len, struct superp_mr **mrp)
+{
+	struct superp_mr *mr;
+	u32 err;
+
+	*mrp = NULL;
+	if (!(scope->qp_access & need))
+		return SUPERP_TERR(SUPERP_TERR_PROTECTION, SUPERP_TERR_ACCESS);
+	if (!len)
+		return 0;
+	mr = superp_mr_get(t, rkey);
+	if (!mr)
+		return SUPERP_TERR(SUPERP_TERR_PROTECTION, SUPERP_TERR_BAD_RKEY);
+	if (mr->pd != scope->pd)
+		err = SUPERP_TERR(SUPERP_TERR_PROTECTION,
+				  SUPERP_TERR_PD_MISMATCH);
+	else if ((mr->access & need) != need)
+		err = SUPERP_TERR(SUPERP_TERR_PROTECTION, SUPERP_TERR_ACCESS);
+	/* Written so that nothing overflows: len <= length is checked first. */
+	else if (addr < mr->iova || len > mr->length ||
+		 addr - mr->iova > mr->length - len)
+		err = SUPERP_TERR(SUPERP_TERR_PROTECTION, SUPERP_TERR_BOUNDS);
+	else if ((need & IB_ACCESS_REMOTE_ATOMIC) &&
+		 (len != sizeof(u64) || !IS_ALIGNED(addr, sizeof(u64))))
+		err = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_ALIGN);
+	else
+		err = 0;
+	if (err)
+		superp_mr_put(mr);
+	else
+		*mrp = mr;
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_rma_check);
+
+/*
+ * The status of the initiator's work request for a Transaction Error code.
+ * A major code this implementation does not know (a newer peer's) is still
+ * an error at the remote end: IB_WC_REM_OP_ERR.
+ */
+enum ib_wc_status superp_terr_wc_status(u32 err)
+{
+	switch (err >> 16) {
+	case SUPERP_TERR_PROTECTION:
+		return IB_WC_REM_ACCESS_ERR;
+	case SUPERP_TERR_INVALID:
+		return IB_WC_REM_INV_REQ_ERR;
+	case SUPERP_TERR_RNR:
+		return IB_WC_RNR_RETRY_EXC_ERR;
+	default:
+		return IB_WC_REM_OP_ERR;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_terr_wc_status);
+
+/**
+ * superp_mr_walk() - call @fn for each page piece of an MR range
+ * @mr: the MR, held by the caller
+ * @addr: first byte, in the MR's address space; the range must be inside
+ *	the MR (superp_rma_check() or the local key check said so)
+ * @len: bytes
+ * @fn: called in order, with pieces that never cross a page boundary
+ * @arg: for @fn
+ *
+ * Return: 0, the first error of @fn, or -EFAULT for a range outside the
+ * MR (a caller's bug: warned once).
+ */
+int superp_mr_walk(struct superp_mr *mr, u64 addr, u64 len,
+		   superp_seg_fn fn, void *arg)
+{
+	u64 pos, end;
+	unsigned int off, n;
+	int err;
+
+	if (WARN_ON_ONCE(addr < mr->iova || len > mr->length ||
+			 addr - mr->iova > mr->length - len))
+		return -EFAULT;
+	pos = mr->page_off + (addr - mr->iova);
+	end = pos + len;
+	while (pos < end) {
+		off = offset_in_page(pos);
+		n = min_t(u64, PAGE_SIZE - off, end - pos);
+		err = fn(arg, mr->pages[pos >> PAGE_SHIFT], off, n);
+		if (err)
+			return err;
+		pos += n;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_walk);
+
+struct superp_skb_src {
+	const struct sk_buff *skb;
+	int offset;
+};
+
+static int superp_seg_from_skb(void *arg, struct page *page, unsigned int off,
+			       unsigned int len)
+{
+	struct superp_skb_src *src = arg;
+	void *dst = kmap_local_page(page);
+	int err;
+
+	/* Reads linear data and fragments alike: no linearising. */
+	err = skb_copy_bits(src->skb, src->offset, dst + off, len);
+	kunmap_local(dst);
+	src->offset += len;
+	return err;
+}
+
+/**
+ * superp_mr_copy_from_skb() - place payload from an skb into an MR
+ * @mr: the MR, held by the caller
+ * @addr: where, in the MR's address space (range checked by the caller)
+ * @skb: the packet; linear part and fragments are read alike
+ * @offset: of the payload in @skb
+ * @len: bytes
+ *
+ * The one copy of the receive path. Any context.
+ *
+ * Return: 0, or -EFAULT when @skb is shorter than @offset + @len.
+ */
+int superp_mr_copy_from_skb(struct superp_mr *mr, u64 addr,
+			    const struct sk_buff *skb, int offset, u32 len)
+{
+	struct superp_skb_src src = { .skb = skb, .offset = offset };
+
+	return superp_mr_walk(mr, addr, len, superp_seg_from_skb, &src);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_copy_from_skb);
+
+static int superp_seg_to_buf(void *arg, struct page *page, unsigned int off,
+			     unsigned int len)
+{
+	u8 **dst = arg;
+
+	memcpy_from_page(*dst, page, off, len);
+	*dst += len;
+	return 0;
+}
+
+/* Copy an MR range out (atomics, small replies). Any context. */
+int superp_mr_copy_to_buf(struct superp_mr *mr, u64 addr, void *buf, u32 len)
+{
+	u8 *dst = buf;
+
+	return superp_mr_walk(mr, addr, len, superp_seg_to_buf, &dst);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_copy_to_buf);

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ib_superp: remote memory access at the target (superp_rma.c): may a
+ * peer's operation touch this memory, and the walk over the pages behind
+ * an MR range that both placement (receive) and zero-copy transmit use.
+ */
+#ifndef SUPERP_RMA_H
+#define SUPERP_RMA_H
+
+#include <linux/skbuff.h>
+#include <rdma/ib_verbs.h>
+
+struct superp_mr;
+struct superp_mr_table;
+
+/* What a target QP allows: the PD its MRs must share, its access flags. */
+struct superp_rma_scope {
+	const struct ib_pd *pd;
+	int qp_access;			/* IB_ACCESS_REMOTE_* of the QP */
+};
+
+u32 superp_rma_check(struct superp_mr_table *t,
+		     const struct superp_rma_scope *scope, u32 rkey,
+		     int need, u64 addr, u64 len, struct superp_mr **mrp);
+enum ib_wc_status superp_terr_wc_status(u32 err);
+
+/*
+ * Called for each piece of a range, in order; a piece never crosses a page
+ * boundary. Return 0 to go on, or an error that ends the walk.
+ */
+typedef int (*superp_seg_fn)(void *arg, struct page *page,
+			     unsigned int off, unsigned int len);
+
+int superp_mr_walk(struct superp_mr *mr, u64 addr, u64 len,
+		   superp_seg_fn fn, void *arg);
+int superp_mr_copy_from_skb(struct superp_mr *mr, u64 addr,
+			    const struct sk_buff *skb, int offset, u32 len);
+int superp_mr_copy_to_buf(struct superp_mr *mr, u64 addr, void *buf, u32 len);
+
+#endif /* SUPERP_RMA_H */
