@@ -4,6 +4,7 @@
 #   make            kernel modules (against $(KDIR)), tools, provider
 #   make check      every test, from a fresh machine (README's test command)
 #   make demo       two guests talking SUPERp (README's main command)
+#   make bench      SUPERp beside TCP, rxe and siw (QUICK=1: about 10 min)
 #   make test T=... one KUnit suite or selftest, e.g. T=kunit/superp_wire_test
 #   make KDIR=/lib/modules/$(uname -r)/build   build against another kernel
 
@@ -13,7 +14,7 @@ KDIR ?= $(shell $(HARNESS)/build-kernel.sh)
 TOOLS := $(patsubst %/Makefile,%,$(wildcard tools/*/Makefile))
 PROVIDER := providers/superp
 
-.PHONY: all modules userspace tools $(TOOLS) provider setup kernel check test demo clean
+.PHONY: all modules userspace tools $(TOOLS) provider setup kernel check test demo bench clean
 
 all: modules userspace
 
@@ -52,6 +53,9 @@ test: setup
 
 demo: setup
 	$(HARNESS)/demo.sh
+
+bench: setup
+	QUICK=$(QUICK) $(HARNESS)/bench.sh
 
 # Needs no kernel tree (KDIR would build one): remove kbuild output by name.
 clean:
