@@ -342,8 +342,6 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	char mac[3 * 32] = "";
 	bool local;
 
-	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
-		((struct reply *)data)->intr = true;
 	parse(nlh);
 	if (!attrs[SUNH_A_ADDR])
 		return MNL_CB_OK;
