@@ -377,6 +377,11 @@ static int setup_buffer(struct probe *p)
 		       size);
 		return -EINVAL;
 	}
+	if (npages > p->ibdev->attrs.max_fast_reg_page_list_len) {
+		pr_err(PFX "size %u: %u pages, %s registers at most %u\n", size,
+		       npages, dev, p->ibdev->attrs.max_fast_reg_page_list_len);
+		return -EINVAL;
+	}
 	p->pages = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, p->order);
 	if (!p->pages)
 		return -ENOMEM;
