@@ -1,0 +1,1263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Not a KUnit suite: a test instrument for RC queue pairs between two
+ * hosts, written only against the in-kernel verbs API (rdma/ib_verbs.h),
+ * so that it runs unchanged on rxe and on superp. Used by
+ * selftests/verbs/rc.sh; see Documentation/testing.rst.
+ *
+ * One guest loads it with role=server, the other with role=client and
+ * peer=<the server's IPv4 address>. They meet over a kernel TCP socket
+ * (port `port`), exchange one little-endian struct probe_wire per QP pair
+ * (QPN, PSN, GID, rkey, buffer address and length), connect `qps` RC QP
+ * pairs (RoCE address vector: GRH to the peer's GID, the port's active
+ * MTU) and run the steps below, the client driving and both verifying.
+ * The TCP socket also orders the steps: the server posts its receives
+ * (or fills its buffer) and says "ready", the client acts, and each side
+ * tells the other its verdict. Every step prints one line
+ * "superp_rc_probe: <step> ok|FAIL <details>"; the load succeeds only if
+ * every step passed, after "superp_rc_probe: summary N passed, M failed".
+ *
+ *   send-*, send-imm   SEND/RECV of 1 B, 4 KiB and `size`; SEND_WITH_IMM
+ *   write-*, write-imm RDMA WRITE into the server's buffer at an offset,
+ *                      then a SEND to have it checked; WRITE_WITH_IMM
+ *   read-*             RDMA READ of `size` from the server's buffer
+ *   order              16 WRITEs and SENDs, every other one unsignalled:
+ *                      completions in posted order, each once
+ *   tput-*             WRITE throughput for `tput_ms` (a figure, not a
+ *                      verdict: "ok" says only that every WR completed)
+ *   qpN-write          qps > 1: WRITE and check on every QP pair
+ *   bad-rkey           WRITE with a wrong rkey: IB_WC_REM_ACCESS_ERR, the
+ *                      WRs behind it IB_WC_WR_FLUSH_ERR, the QP in ERR.
+ *                      Last, since it leaves both QPs in ERR.
+ *
+ * The buffer is physically contiguous pages (size + two pages: a margin
+ * for offset writes and a small control area), mapped with ib_dma_map_sg.
+ * Local SGEs use the PD's local_dma_lkey; the peer reaches it through a
+ * fast-registration MR (IB_WR_REG_MR). Contiguity lets one local SGE cover
+ * a whole message, and is checked on the DMA addresses.
+ *
+ * Locking: none. Everything runs in the loading task; the CQ is polled
+ * (IB_POLL_DIRECT), never armed.
+ */
+#include <linux/delay.h>
+#include <linux/gfp.h>
+#include <linux/in.h>
+#include <linux/inet.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/net.h>
+#include <linux/random.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
+
+#define PFX "superp_rc_probe: "
+
+static char *dev = "rxe0";
+module_param(dev, charp, 0444);
+MODULE_PARM_DESC(dev, "ib device, e.g. rxe0 or superp0");
+static char *role = "server";
+module_param(role, charp, 0444);
+MODULE_PARM_DESC(role, "server or client");
+static char *peer = "";
+module_param(peer, charp, 0444);
+MODULE_PARM_DESC(peer, "client: the server's IPv4 address (TCP rendezvous)");
+static ushort port = 18515;
+module_param(port, ushort, 0444);
+MODULE_PARM_DESC(port, "TCP port of the rendezvous");
+static int gid_index = -1;
+module_param(gid_index, int, 0444);
+MODULE_PARM_DESC(gid_index, "source GID index (default: the RoCE v2 GID of our address)");
+static uint size = 1 << 20;
+module_param(size, uint, 0444);
+MODULE_PARM_DESC(size, "largest message and buffer size, bytes");
+static uint qps = 1;
+module_param(qps, uint, 0444);
+MODULE_PARM_DESC(qps, "QP pairs");
+static uint timeout_ms = 60000;
+module_param(timeout_ms, uint, 0444);
+MODULE_PARM_DESC(timeout_ms, "limit for each wait (rendezvous, completion, peer)");
+static uint tput_ms = 2000;
+module_param(tput_ms, uint, 0444);
+MODULE_PARM_DESC(tput_ms, "duration of each throughput figure, 0 for none");
+
+#define PROBE_MAGIC	0x53524350	/* "SRCP" */
+#define PROBE_MAX_QPS	64
+#define PROBE_SQ	64
+#define PROBE_RQ	32
+#define PROBE_OFF	100		/* write offset into the server's buffer */
+#define PROBE_IMM	0x5eed0000
+#define PROBE_BATCH	16
+#define PROBE_TPUT_BYTES SZ_256K
+/* Responder timeout 2^16 * 4.096 us (268 ms): TCG guests stall. */
+#define PROBE_QP_TIMEOUT 16
+
+/* What each side tells the other per QP pair, little-endian on the wire. */
+struct probe_wire {
+	__le32 magic;
+	__le32 qpn;
+	__le32 psn;
+	u8 gid[16];
+	__le32 rkey;
+	__le64 addr;
+	__le32 len;
+} __packed;
+
+/* Step ordering and verdicts over the same socket. */
+struct probe_ctl {
+	__le32 magic;
+	__le32 step;
+	__le32 val;
+} __packed;
+
+struct probe_qp {
+	struct ib_qp *qp;
+	u32 psn;
+	u32 rqpn;
+	u32 rpsn;
+};
+
+struct probe {
+	bool server;
+	struct socket *sock;
+	struct ib_device *ibdev;
+	u32 port;
+	int sgid_index;
+	union ib_gid sgid;
+	union ib_gid dgid;
+	enum ib_mtu mtu;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct probe_qp *qp;
+	struct page *pages;
+	unsigned int order;
+	void *buf;
+	size_t buflen;		/* size + PROBE_OFF margin, page aligned */
+	size_t ctl_off;		/* small control area after the data */
+	struct sg_table sgt;
+	int nents;
+	u64 dma;		/* DMA address of buf, for local SGEs */
+	struct ib_mr *mr;
+	u32 rkey;		/* the peer's */
+	u64 raddr;
+	u32 rlen;
+	unsigned int step;
+	unsigned int passed;
+	unsigned int failed;
+};
+
+static void report(struct probe *p, const char *name, bool ok,
+		   const char *fmt, ...) __printf(4, 5);
+
+static void report(struct probe *p, const char *name, bool ok,
+		   const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_info(PFX "%s %s %pV\n", name, ok ? "ok" : "FAIL", &vaf);
+	va_end(args);
+	if (ok)
+		p->passed++;
+	else
+		p->failed++;
+}
+
+/* The byte at @off of step @step: offsets a page or a packet apart differ. */
+static u8 pattern(size_t off, unsigned int step)
+{
+	return (u8)(off ^ (off >> 8) * 7 ^ (off >> 16) * 13) + step * 37 + 1;
+}
+
+static void fill_pattern(struct probe *p, size_t off, size_t len, unsigned int step)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		((u8 *)p->buf)[off + i] = pattern(i, step);
+}
+
+/* Returns the first wrong offset, or -1 when [off, off + len) is right. */
+static long check_pattern(struct probe *p, size_t off, size_t len, unsigned int step)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (((u8 *)p->buf)[off + i] != pattern(i, step))
+			return i;
+	return -1;
+}
+
+/* The pattern of @step at [off, off + len); if not, @why says where not. */
+static bool verify(struct probe *p, size_t off, size_t len, unsigned int step,
+		   char *why, size_t whylen)
+{
+	long bad = check_pattern(p, off, len, step);
+
+	if (bad >= 0)
+		snprintf(why, whylen, "byte %ld of %zu wrong", bad, len);
+	return bad < 0;
+}
+
+static long check_zero(struct probe *p, size_t off, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (((u8 *)p->buf)[off + i])
+			return i;
+	return -1;
+}
+
+/* --- TCP rendezvous ----------------------------------------------------- */
+
+static int sock_xfer(struct socket *sock, void *data, size_t len, bool tx)
+{
+	struct kvec iov = { .iov_base = data, .iov_len = len };
+	struct msghdr msg = { .msg_flags = tx ? MSG_NOSIGNAL : MSG_WAITALL };
+	int n;
+
+	n = tx ? kernel_sendmsg(sock, &msg, &iov, 1, len) :
+		 kernel_recvmsg(sock, &msg, &iov, 1, len, msg.msg_flags);
+	if (n == len)
+		return 0;
+	return n < 0 ? n : -ECONNRESET;
+}
+
+static void sock_timeouts(struct socket *sock)
+{
+	long t = msecs_to_jiffies(timeout_ms);
+
+	sock->sk->sk_rcvtimeo = t;
+	sock->sk->sk_sndtimeo = t;
+}
+
+static int rendezvous_server(struct probe *p)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	struct socket *lsock;
+	int err;
+
+	err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
+			       &lsock);
+	if (err)
+		return err;
+	sock_set_reuseaddr(lsock->sk);
+	sock_timeouts(lsock);
+	err = kernel_bind(lsock, (struct sockaddr *)&sin, sizeof(sin));
+	if (!err)
+		err = kernel_listen(lsock, 1);
+	if (!err)
+		err = kernel_accept(lsock, &p->sock, 0);
+	sock_release(lsock);
+	return err;
+}
+
+static int rendezvous_client(struct probe *p)
+{
+	unsigned long until = jiffies + msecs_to_jiffies(timeout_ms);
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+	};
+	int err;
+
+	if (!in4_pton(peer, -1, (u8 *)&sin.sin_addr.s_addr, -1, NULL)) {
+		pr_err(PFX "peer \"%s\" is not an IPv4 address\n", peer);
+		return -EINVAL;
+	}
+	/* The server may not listen yet: retry refused connections. */
+	for (;;) {
+		err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM,
+				       IPPROTO_TCP, &p->sock);
+		if (err)
+			return err;
+		sock_timeouts(p->sock);
+		err = kernel_connect(p->sock, (struct sockaddr *)&sin,
+				     sizeof(sin), 0);
+		if (!err)
+			return 0;
+		sock_release(p->sock);
+		p->sock = NULL;
+		if (time_after(jiffies, until) || fatal_signal_pending(current))
+			return err;
+		msleep(200);
+	}
+}
+
+static int ctl_send(struct probe *p, u32 val)
+{
+	struct probe_ctl c = {
+		.magic = cpu_to_le32(PROBE_MAGIC),
+		.step = cpu_to_le32(p->step),
+		.val = cpu_to_le32(val),
+	};
+
+	return sock_xfer(p->sock, &c, sizeof(c), true);
+}
+
+/* The peer's word for the current step; -EPROTO when out of step. */
+static int ctl_recv(struct probe *p, u32 *val)
+{
+	struct probe_ctl c;
+	int err;
+
+	err = sock_xfer(p->sock, &c, sizeof(c), false);
+	if (err)
+		return err;
+	if (le32_to_cpu(c.magic) != PROBE_MAGIC ||
+	    le32_to_cpu(c.step) != p->step) {
+		pr_err(PFX "peer at step %u, we are at %u\n",
+		       le32_to_cpu(c.step), p->step);
+		return -EPROTO;
+	}
+	*val = le32_to_cpu(c.val);
+	return 0;
+}
+
+/* --- Device, GID, buffer ------------------------------------------------ */
+
+/* The RoCE v2 GID whose IPv4-mapped address is our end of the socket. */
+static int find_gid(struct probe *p)
+{
+	const struct ib_gid_attr *attr;
+	struct sockaddr_in me;
+	struct in6_addr want;
+	int i, err;
+
+	if (gid_index >= 0) {
+		p->sgid_index = gid_index;
+		return rdma_query_gid(p->ibdev, p->port, gid_index, &p->sgid);
+	}
+	err = kernel_getsockname(p->sock, (struct sockaddr *)&me);
+	if (err < 0)
+		return err;
+	ipv6_addr_set_v4mapped(me.sin_addr.s_addr, &want);
+	for (i = 0; i < p->ibdev->port_data[p->port].immutable.gid_tbl_len; i++) {
+		attr = rdma_get_gid_attr(p->ibdev, p->port, i);
+		if (IS_ERR(attr))
+			continue;
+		if (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
+		    !memcmp(&attr->gid, &want, sizeof(want))) {
+			p->sgid = attr->gid;
+			p->sgid_index = i;
+			rdma_put_gid_attr(attr);
+			return 0;
+		}
+		rdma_put_gid_attr(attr);
+	}
+	pr_err(PFX "%s: no RoCE v2 GID for %pI4 (set gid_index)\n", dev,
+	       &me.sin_addr.s_addr);
+	return -ENOENT;
+}
+
+static int setup_buffer(struct probe *p)
+{
+	struct scatterlist *sg;
+	unsigned int npages, i;
+	int n;
+
+	p->ctl_off = PAGE_ALIGN(size + PROBE_OFF);
+	p->buflen = p->ctl_off + PAGE_SIZE;
+	npages = p->buflen >> PAGE_SHIFT;
+	p->order = get_order(p->buflen);
+	if (p->order > MAX_ORDER - 1) {
+		pr_err(PFX "size %u: more than one contiguous allocation\n",
+		       size);
+		return -EINVAL;
+	}
+	if (npages > p->ibdev->attrs.max_fast_reg_page_list_len) {
+		pr_err(PFX "size %u: %u pages, %s registers at most %u\n", size,
+		       npages, dev, p->ibdev->attrs.max_fast_reg_page_list_len);
+		return -EINVAL;
+	}
+	p->pages = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, p->order);
+	if (!p->pages)
+		return -ENOMEM;
+	p->buf = page_address(p->pages);
+	if (sg_alloc_table(&p->sgt, npages, GFP_KERNEL))
+		return -ENOMEM;
+	for_each_sg(p->sgt.sgl, sg, npages, i)
+		sg_set_page(sg, p->pages + i, PAGE_SIZE, 0);
+	n = ib_dma_map_sg(p->ibdev, p->sgt.sgl, npages, DMA_BIDIRECTIONAL);
+	if (n <= 0)
+		return -EIO;
+	p->nents = n;
+	p->dma = sg_dma_address(p->sgt.sgl);
+	for_each_sg(p->sgt.sgl, sg, n, i) {
+		if (sg_dma_address(sg) != p->dma + (u64)i * PAGE_SIZE &&
+		    n != 1) {
+			pr_err(PFX "buffer not contiguous in DMA space\n");
+			return -EIO;
+		}
+	}
+	p->mr = ib_alloc_mr(p->pd, IB_MR_TYPE_MEM_REG, npages);
+	if (IS_ERR(p->mr)) {
+		n = PTR_ERR(p->mr);
+		p->mr = NULL;
+		pr_err(PFX "ib_alloc_mr of %u pages: %d\n", npages, n);
+		return n;
+	}
+	n = ib_map_mr_sg(p->mr, p->sgt.sgl, p->nents, NULL, PAGE_SIZE);
+	if (n != p->nents) {
+		pr_err(PFX "ib_map_mr_sg mapped %d of %d\n", n, p->nents);
+		return n < 0 ? n : -EIO;
+	}
+	return 0;
+}
+
+static struct ib_qp *create_qp(struct probe *p)
+{
+	struct ib_qp_init_attr init = {
+		.send_cq = p->cq,
+		.recv_cq = p->cq,
+		.cap = {
+			.max_send_wr = PROBE_SQ,
+			.max_recv_wr = PROBE_RQ,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.qp_type = IB_QPT_RC,
+	};
+
+	return ib_create_qp(p->pd, &init);
+}
+
+static int connect_qp(struct probe *p, struct probe_qp *q)
+{
+	struct ib_qp_attr a = {};
+	int err;
+
+	a.qp_state = IB_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = p->port;
+	a.qp_access_flags = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+			    IB_ACCESS_REMOTE_READ;
+	err = ib_modify_qp(q->qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (err) {
+		pr_err(PFX "QP %u to INIT: %d\n", q->qp->qp_num, err);
+		return err;
+	}
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTR;
+	a.path_mtu = p->mtu;
+	a.dest_qp_num = q->rqpn;
+	a.rq_psn = q->rpsn;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	a.ah_attr.type = rdma_ah_find_type(p->ibdev, p->port);
+	rdma_ah_set_port_num(&a.ah_attr, p->port);
+	rdma_ah_set_sl(&a.ah_attr, 0);
+	rdma_ah_set_grh(&a.ah_attr, &p->dgid, 0, p->sgid_index, 64, 0);
+	err = ib_modify_qp(q->qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (err) {
+		pr_err(PFX "QP %u to RTR (peer QPN %u, GID %pI6): %d\n",
+		       q->qp->qp_num, q->rqpn, p->dgid.raw, err);
+		return err;
+	}
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTS;
+	a.timeout = PROBE_QP_TIMEOUT;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.sq_psn = q->psn;
+	a.max_rd_atomic = 1;
+	err = ib_modify_qp(q->qp, &a, IB_QP_STATE | IB_QP_TIMEOUT |
+			   IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+			   IB_QP_MAX_QP_RD_ATOMIC);
+	if (err)
+		pr_err(PFX "QP %u to RTS: %d\n", q->qp->qp_num, err);
+	return err;
+}
+
+/* Tell the peer about each QP pair and learn about its own. */
+static int exchange(struct probe *p)
+{
+	struct probe_wire w;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < qps; i++) {
+		memset(&w, 0, sizeof(w));
+		w.magic = cpu_to_le32(PROBE_MAGIC);
+		w.qpn = cpu_to_le32(p->qp[i].qp->qp_num);
+		w.psn = cpu_to_le32(p->qp[i].psn);
+		memcpy(w.gid, p->sgid.raw, sizeof(w.gid));
+		w.rkey = cpu_to_le32(p->mr->rkey);
+		w.addr = cpu_to_le64(p->mr->iova);
+		w.len = cpu_to_le32(p->buflen);
+		err = sock_xfer(p->sock, &w, sizeof(w), true);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < qps; i++) {
+		err = sock_xfer(p->sock, &w, sizeof(w), false);
+		if (err)
+			return err;
+		if (le32_to_cpu(w.magic) != PROBE_MAGIC) {
+			pr_err(PFX "peer sent a bad rendezvous record\n");
+			return -EPROTO;
+		}
+		p->qp[i].rqpn = le32_to_cpu(w.qpn);
+		p->qp[i].rpsn = le32_to_cpu(w.psn);
+		memcpy(p->dgid.raw, w.gid, sizeof(w.gid));
+		p->rkey = le32_to_cpu(w.rkey);
+		p->raddr = le64_to_cpu(w.addr);
+		p->rlen = le32_to_cpu(w.len);
+	}
+	if (p->rlen != p->buflen) {
+		pr_err(PFX "peer's buffer is %u bytes, ours %zu (same size= on both)\n",
+		       p->rlen, p->buflen);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* --- Work requests and completions -------------------------------------- */
+
+static int poll_one(struct probe *p, struct ib_wc *wc)
+{
+	unsigned long until = jiffies + msecs_to_jiffies(timeout_ms);
+	int n;
+
+	for (;;) {
+		n = ib_poll_cq(p->cq, 1, wc);
+		if (n)
+			return n < 0 ? n : 0;
+		if (time_after(jiffies, until))
+			return -ETIMEDOUT;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		usleep_range(20, 200);
+	}
+}
+
+/* The next completion must be @wr_id with @status; a line says why not. */
+static int expect_wc(struct probe *p, u64 wr_id, enum ib_wc_status status,
+		     struct ib_wc *wc, char *why, size_t whylen)
+{
+	int err = poll_one(p, wc);
+
+	if (err) {
+		snprintf(why, whylen, "no completion for wr %llu: %d", wr_id,
+			 err);
+		return err;
+	}
+	if (wc->wr_id != wr_id || wc->status != status) {
+		snprintf(why, whylen, "wr %llu status %s, expected wr %llu %s",
+			 wc->wr_id, ib_wc_status_msg(wc->status), wr_id,
+			 ib_wc_status_msg(status));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int post_recv(struct probe *p, struct ib_qp *qp, u64 wr_id,
+		     size_t off, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = p->dma + off,
+		.length = len,
+		.lkey = p->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	return ib_post_recv(qp, &wr, NULL);
+}
+
+/* One send-queue WR from our buffer at @off; @raddr_off for RDMA ops. */
+static int post_send(struct probe *p, struct ib_qp *qp, u64 wr_id,
+		     enum ib_wr_opcode op, size_t off, u32 len,
+		     size_t raddr_off, u32 rkey, u32 imm, bool signalled)
+{
+	struct ib_sge sge = {
+		.addr = p->dma + off,
+		.length = len,
+		.lkey = p->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_id = wr_id,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = op,
+			.send_flags = signalled ? IB_SEND_SIGNALED : 0,
+			.ex.imm_data = cpu_to_be32(imm),
+		},
+		.remote_addr = p->raddr + raddr_off,
+		.rkey = rkey,
+	};
+
+	return ib_post_send(qp, &wr.wr, NULL);
+}
+
+/* Register our MR on QP 0 for the peer's remote reads and writes. */
+static int register_mr(struct probe *p)
+{
+	struct ib_reg_wr wr = {
+		.wr = {
+			.wr_id = 1,
+			.opcode = IB_WR_REG_MR,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.mr = p->mr,
+		.key = p->mr->rkey,
+		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+			  IB_ACCESS_REMOTE_READ,
+	};
+	struct ib_wc wc;
+	char why[96];
+	int err;
+
+	err = ib_post_send(p->qp[0].qp, &wr.wr, NULL);
+	if (err)
+		return err;
+	err = expect_wc(p, 1, IB_WC_SUCCESS, &wc, why, sizeof(why));
+	if (err)
+		pr_err(PFX "IB_WR_REG_MR: %s\n", why);
+	return err;
+}
+
+/* --- Steps --------------------------------------------------------------- */
+
+/*
+ * A step ends with both verdicts exchanged (the server's first), so that
+ * both sides print the same word: ok only if both checks passed.
+ */
+static int finish(struct probe *p, const char *name, bool ok, const char *why)
+{
+	u32 theirs = 0;
+	int err;
+
+	if (p->server) {
+		err = ctl_send(p, ok);
+		if (!err)
+			err = ctl_recv(p, &theirs);
+	} else {
+		err = ctl_recv(p, &theirs);
+		if (!err)
+			err = ctl_send(p, ok);
+	}
+	if (err) {
+		report(p, name, false, "%s; peer lost: %d", why, err);
+		return err;
+	}
+	report(p, name, ok && theirs, "%s%s", why,
+	       theirs ? "" : " (peer failed)");
+	return 0;
+}
+
+static const char *size_name(u32 len, char *b, size_t blen)
+{
+	if (len >= SZ_1M && !(len % SZ_1M))
+		snprintf(b, blen, "%uM", len / SZ_1M);
+	else if (len >= SZ_1K && !(len % SZ_1K))
+		snprintf(b, blen, "%uK", len / SZ_1K);
+	else
+		snprintf(b, blen, "%u", len);
+	return b;
+}
+
+/* SEND (with @imm unless 0) of @len bytes; the server checks them. */
+static int step_send(struct probe *p, u32 len, bool with_imm)
+{
+	struct ib_qp *qp = p->qp[0].qp;
+	char name[32], sz[16], why[128] = "";
+	u32 imm = PROBE_IMM | p->step;
+	struct ib_wc wc;
+	bool ok = false;
+	u32 v;
+	int err;
+
+	p->step++;
+	snprintf(why, sizeof(why), "%u bytes", len);
+	snprintf(name, sizeof(name), "%s-%s", with_imm ? "send-imm" : "send",
+		 size_name(len, sz, sizeof(sz)));
+	if (p->server) {
+		memset(p->buf, 0, p->buflen);
+		err = post_recv(p, qp, p->step, 0, size);
+		if (!err)
+			err = ctl_send(p, 0);
+		if (err)
+			goto lost;
+		if (expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why, sizeof(why)))
+			goto out;
+		if (wc.opcode != IB_WC_RECV || wc.byte_len != len) {
+			snprintf(why, sizeof(why), "opcode %d byte_len %u",
+				 wc.opcode, wc.byte_len);
+			goto out;
+		}
+		if (with_imm && (!(wc.wc_flags & IB_WC_WITH_IMM) ||
+				 be32_to_cpu(wc.ex.imm_data) != imm)) {
+			snprintf(why, sizeof(why), "flags %#x imm %#x, expected %#x",
+				 wc.wc_flags, be32_to_cpu(wc.ex.imm_data), imm);
+			goto out;
+		}
+		if (!with_imm && (wc.wc_flags & IB_WC_WITH_IMM)) {
+			snprintf(why, sizeof(why), "IB_WC_WITH_IMM on a SEND");
+			goto out;
+		}
+		if (!verify(p, 0, len, p->step, why, sizeof(why)))
+			goto out;
+		ok = true;
+	} else {
+		fill_pattern(p, 0, len, p->step);
+		err = ctl_recv(p, &v);
+		if (!err)
+			err = post_send(p, qp, p->step,
+					with_imm ? IB_WR_SEND_WITH_IMM : IB_WR_SEND,
+					0, len, 0, 0, imm, true);
+		if (err)
+			goto lost;
+		ok = !expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why,
+				sizeof(why));
+	}
+out:
+	return finish(p, name, ok, why);
+lost:
+	report(p, name, false, "%d", err);
+	return err;
+}
+
+/*
+ * WRITE (with @imm if asked) of @len bytes at PROBE_OFF into the server's
+ * buffer, on QP pair @qi; without immediate a 4-byte SEND follows so that
+ * the server, when it sees that SEND, may check the data (RC ordering).
+ */
+static int step_write(struct probe *p, unsigned int qi, u32 len,
+		      bool with_imm, const char *prefix)
+{
+	struct ib_qp *qp = p->qp[qi].qp;
+	char name[32], sz[16], why[128] = "";
+	u32 imm = PROBE_IMM | p->step;
+	struct ib_wc wc;
+	bool ok = false;
+	u32 v;
+	int err;
+
+	p->step++;
+	snprintf(why, sizeof(why), "%u bytes at offset %u", len, PROBE_OFF);
+	snprintf(name, sizeof(name), "%s%s-%s", prefix,
+		 with_imm ? "write-imm" : "write", size_name(len, sz, sizeof(sz)));
+	if (p->server) {
+		memset(p->buf, 0, p->buflen);
+		err = post_recv(p, qp, p->step, p->ctl_off, 64);
+		if (!err)
+			err = ctl_send(p, 0);
+		if (err)
+			goto lost;
+		if (expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why, sizeof(why)))
+			goto out;
+		if (with_imm) {
+			/* byte_len: the length the WRITE placed. */
+			if (wc.opcode != IB_WC_RECV_RDMA_WITH_IMM ||
+			    !(wc.wc_flags & IB_WC_WITH_IMM) ||
+			    be32_to_cpu(wc.ex.imm_data) != imm ||
+			    wc.byte_len != len) {
+				snprintf(why, sizeof(why),
+					 "opcode %d flags %#x imm %#x byte_len %u, expected RECV_RDMA_WITH_IMM %#x %u",
+					 wc.opcode, wc.wc_flags,
+					 be32_to_cpu(wc.ex.imm_data), wc.byte_len,
+					 imm, len);
+				goto out;
+			}
+		} else if (wc.opcode != IB_WC_RECV || wc.byte_len != 4 ||
+			   le32_to_cpu(*(__le32 *)(p->buf + p->ctl_off)) != p->step) {
+			snprintf(why, sizeof(why), "verify SEND: opcode %d byte_len %u",
+				 wc.opcode, wc.byte_len);
+			goto out;
+		}
+		if (!verify(p, PROBE_OFF, len, p->step, why, sizeof(why)))
+			goto out;
+		if (check_zero(p, 0, PROBE_OFF) >= 0 ||
+		    check_zero(p, PROBE_OFF + len, p->ctl_off - PROBE_OFF - len) >= 0) {
+			snprintf(why, sizeof(why), "written outside [%u, %u)",
+				 PROBE_OFF, PROBE_OFF + len);
+			goto out;
+		}
+		ok = true;
+	} else {
+		fill_pattern(p, 0, len, p->step);
+		*(__le32 *)(p->buf + p->ctl_off) = cpu_to_le32(p->step);
+		err = ctl_recv(p, &v);
+		if (err)
+			goto lost;
+		if (with_imm) {
+			err = post_send(p, qp, p->step, IB_WR_RDMA_WRITE_WITH_IMM,
+					0, len, PROBE_OFF, p->rkey, imm, true);
+		} else {
+			err = post_send(p, qp, 0, IB_WR_RDMA_WRITE, 0, len,
+					PROBE_OFF, p->rkey, 0, false);
+			if (!err)
+				err = post_send(p, qp, p->step, IB_WR_SEND,
+						p->ctl_off, 4, 0, 0, 0, true);
+		}
+		if (err)
+			goto lost;
+		ok = !expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why,
+				sizeof(why));
+	}
+out:
+	return finish(p, name, ok, why);
+lost:
+	report(p, name, false, "%d", err);
+	return err;
+}
+
+/* READ of `size` bytes from the server's buffer, which it filled. */
+static int step_read(struct probe *p)
+{
+	struct ib_qp *qp = p->qp[0].qp;
+	char name[32], sz[16], why[128] = "";
+	struct ib_wc wc;
+	bool ok = false;
+	u32 v;
+	int err;
+
+	p->step++;
+	snprintf(why, sizeof(why), "%u bytes", size);
+	snprintf(name, sizeof(name), "read-%s", size_name(size, sz, sizeof(sz)));
+	if (p->server) {
+		fill_pattern(p, 0, size, p->step);
+		err = ctl_send(p, 0);
+		if (err)
+			goto lost;
+		ok = true;	/* the client checks */
+	} else {
+		memset(p->buf, 0, p->buflen);
+		err = ctl_recv(p, &v);
+		if (!err)
+			err = post_send(p, qp, p->step, IB_WR_RDMA_READ, 0, size,
+					0, p->rkey, 0, true);
+		if (err)
+			goto lost;
+		if (expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why, sizeof(why)))
+			goto out;
+		if (wc.opcode != IB_WC_RDMA_READ) {
+			snprintf(why, sizeof(why), "opcode %d", wc.opcode);
+			goto out;
+		}
+		if (!verify(p, 0, size, p->step, why, sizeof(why)))
+			goto out;
+		ok = true;
+	}
+out:
+	return finish(p, name, ok, why);
+lost:
+	report(p, name, false, "%d", err);
+	return err;
+}
+
+/*
+ * PROBE_BATCH WRs posted at once: even ones WRITE 64 bytes each to their
+ * own slot, odd ones SEND their index; only odd ones are signalled. The
+ * client sees the signalled ones in posted order, each once; the server
+ * sees the SENDs in order and then every WRITE placed.
+ */
+static int step_order(struct probe *p)
+{
+	struct ib_qp *qp = p->qp[0].qp;
+	char why[128] = "";
+	struct ib_wc wc;
+	bool ok = false;
+	unsigned int i;
+	long bad;
+	u32 v;
+	int err = 0, n;
+
+	p->step++;
+	if (p->server) {
+		memset(p->buf, 0, p->buflen);
+		for (i = 1; i < PROBE_BATCH && !err; i += 2)
+			err = post_recv(p, qp, i, p->ctl_off + i * 8, 8);
+		if (!err)
+			err = ctl_send(p, 0);
+		if (err)
+			goto lost;
+		for (i = 1; i < PROBE_BATCH; i += 2) {
+			if (expect_wc(p, i, IB_WC_SUCCESS, &wc, why, sizeof(why)))
+				goto out;
+			v = le32_to_cpu(*(__le32 *)(p->buf + p->ctl_off + i * 8));
+			if (wc.byte_len != 4 || v != i) {
+				snprintf(why, sizeof(why), "SEND %u carried %u, %u bytes",
+					 i, v, wc.byte_len);
+				goto out;
+			}
+			/* Every WRITE posted before this SEND is placed. */
+			bad = check_pattern(p, (i - 1) * 64, 64, p->step + i - 1);
+			if (bad >= 0) {
+				snprintf(why, sizeof(why),
+					 "WRITE %u not placed before SEND %u (byte %ld)",
+					 i - 1, i, bad);
+				goto out;
+			}
+		}
+		ok = true;
+	} else {
+		for (i = 0; i < PROBE_BATCH; i += 2)
+			fill_pattern(p, i * 64, 64, p->step + i);
+		for (i = 1; i < PROBE_BATCH; i += 2)
+			*(__le32 *)(p->buf + p->ctl_off + i * 8) = cpu_to_le32(i);
+		err = ctl_recv(p, &v);
+		for (i = 0; i < PROBE_BATCH && !err; i++) {
+			if (i & 1)
+				err = post_send(p, qp, i, IB_WR_SEND,
+						p->ctl_off + i * 8, 4, 0, 0, 0,
+						true);
+			else
+				err = post_send(p, qp, i, IB_WR_RDMA_WRITE,
+						i * 64, 64, i * 64, p->rkey, 0,
+						false);
+		}
+		if (err)
+			goto lost;
+		for (i = 1; i < PROBE_BATCH; i += 2)
+			if (expect_wc(p, i, IB_WC_SUCCESS, &wc, why, sizeof(why)))
+				goto out;
+		/* Once: nothing more may come. */
+		msleep(100);
+		n = ib_poll_cq(p->cq, 1, &wc);
+		if (n) {
+			snprintf(why, sizeof(why), "extra completion wr %llu %s",
+				 wc.wr_id, ib_wc_status_msg(wc.status));
+			goto out;
+		}
+		ok = true;
+	}
+out:
+	if (ok)
+		snprintf(why, sizeof(why), "%u WRs, %u signalled, in order",
+			 PROBE_BATCH, PROBE_BATCH / 2);
+	return finish(p, "order", ok, why);
+lost:
+	report(p, "order", false, "%d", err);
+	return err;
+}
+
+/*
+ * WRITEs of @len for tput_ms: a figure. At most PROBE_TPUT_BYTES in
+ * flight (and PROBE_SQ / 2 WRs), so that draining the queue at the end
+ * stays short when the link is slow or lossy.
+ */
+static int step_tput(struct probe *p, u32 len)
+{
+	struct ib_qp *qp = p->qp[0].qp;
+	char name[32], sz[16], why[128] = "";
+	unsigned int depth = clamp_t(u32, PROBE_TPUT_BYTES / len, 1, PROBE_SQ / 2);
+	unsigned int inflight = 0;
+	u64 done = 0, us;
+	struct ib_wc wc = {};
+	ktime_t t0, end;
+	bool ok = true;
+	int err = 0;
+	u32 v;
+
+	p->step++;
+	snprintf(name, sizeof(name), "tput-%s", size_name(len, sz, sizeof(sz)));
+	if (p->server)
+		return finish(p, name, true, "(client measures)");
+	fill_pattern(p, 0, len, p->step);
+	t0 = ktime_get();
+	end = ktime_add_ms(t0, tput_ms);
+	while (!err && (inflight || ktime_before(ktime_get(), end))) {
+		while (inflight < depth && ktime_before(ktime_get(), end)) {
+			err = post_send(p, qp, p->step, IB_WR_RDMA_WRITE, 0,
+					len, PROBE_OFF, p->rkey, 0, true);
+			if (err)
+				break;
+			inflight++;
+		}
+		if (err || !inflight)
+			break;
+		err = poll_one(p, &wc);
+		if (!err && wc.status != IB_WC_SUCCESS)
+			err = -EIO;
+		if (!err) {
+			inflight--;
+			done++;
+		} else {
+			snprintf(why, sizeof(why), "%d (%s) after %llu; ", err,
+				 ib_wc_status_msg(wc.status), done);
+		}
+	}
+	ok = !err;
+	us = max_t(u64, ktime_us_delta(ktime_get(), t0), 1);
+	snprintf(why + strlen(why), sizeof(why) - strlen(why),
+		 "%llu.%03llu MB/s %llu msg/s (%llu WRITEs in %llu ms, %u in flight)",
+		 div64_u64(done * len, us), div64_u64(done * len * 1000, us) % 1000,
+		 div64_u64(done * USEC_PER_SEC, us), done,
+		 div64_u64(us, USEC_PER_MSEC), depth);
+	/* Tell the server we are done; it never fails this step. */
+	err = ctl_recv(p, &v);
+	if (!err)
+		err = ctl_send(p, ok);
+	report(p, name, ok && !err, "%s", why);
+	/* WRs of a failed run may still be queued: stop here. */
+	return err ?: (ok ? 0 : -EIO);
+}
+
+/*
+ * WRITE with an rkey the server never gave, then two SENDs behind it:
+ * IB_WC_REM_ACCESS_ERR, then IB_WC_WR_FLUSH_ERR twice, QP in ERR. The
+ * server's buffer stays untouched. Leaves both QPs of pair 0 in ERR.
+ */
+static int step_bad_rkey(struct probe *p)
+{
+	struct ib_qp *qp = p->qp[0].qp;
+	struct ib_qp_init_attr init;
+	char why[128] = "";
+	struct ib_qp_attr a;
+	struct ib_wc wc;
+	bool ok = false;
+	unsigned int i;
+	long bad;
+	u32 v;
+	int err;
+
+	p->step++;
+	if (p->server) {
+		memset(p->buf, 0, p->buflen);
+		err = ctl_send(p, 0);
+		if (!err)
+			err = ctl_recv(p, &v);	/* the client has its errors */
+		if (err)
+			goto lost;
+		bad = check_zero(p, 0, p->buflen);
+		if (bad >= 0)
+			snprintf(why, sizeof(why), "buffer written at %ld", bad);
+		else
+			snprintf(why, sizeof(why), "buffer untouched");
+		ok = bad < 0;
+		err = ctl_send(p, ok);
+		if (!err)
+			err = ctl_recv(p, &v);
+		if (err)
+			goto lost;
+		report(p, "bad-rkey", ok && v, "%s%s", why, v ? "" : " (peer failed)");
+		return 0;
+	}
+	fill_pattern(p, 0, 4096, p->step);
+	err = ctl_recv(p, &v);
+	if (!err)
+		err = post_send(p, qp, 1, IB_WR_RDMA_WRITE, 0, 4096, PROBE_OFF,
+				p->rkey ^ 0x80, 0, true);
+	for (i = 2; i <= 3 && !err; i++)
+		err = post_send(p, qp, i, IB_WR_SEND, 0, 4, 0, 0, 0, true);
+	if (err)
+		goto lost;
+	if (expect_wc(p, 1, IB_WC_REM_ACCESS_ERR, &wc, why, sizeof(why)))
+		goto out;
+	for (i = 2; i <= 3; i++)
+		if (expect_wc(p, i, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
+			goto out;
+	err = ib_query_qp(qp, &a, IB_QP_STATE, &init);
+	if (err || a.qp_state != IB_QPS_ERR) {
+		snprintf(why, sizeof(why), "QP state %d (%d), expected ERR",
+			 a.qp_state, err);
+		goto out;
+	}
+	ok = true;
+	snprintf(why, sizeof(why), "REM_ACCESS_ERR, 2 flushed, QP in ERR");
+out:
+	err = ctl_send(p, ok);
+	if (!err)
+		err = ctl_recv(p, &v);
+	if (!err)
+		err = ctl_send(p, ok);
+	if (err)
+		goto lost;
+	report(p, "bad-rkey", ok && v, "%s%s", why, v ? "" : " (peer failed)");
+	return 0;
+lost:
+	report(p, "bad-rkey", false, "%d", err);
+	return err;
+}
+
+static int run_steps(struct probe *p)
+{
+	u32 sizes[] = { 1, SZ_4K, size };
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < ARRAY_SIZE(sizes) && !err; i++)
+		err = step_send(p, sizes[i], false);
+	if (!err)
+		err = step_send(p, SZ_4K, true);
+	for (i = 0; i < ARRAY_SIZE(sizes) && !err; i++)
+		err = step_write(p, 0, sizes[i], false, "");
+	if (!err)
+		err = step_write(p, 0, SZ_4K, true, "");
+	if (!err)
+		err = step_read(p);
+	if (!err)
+		err = step_order(p);
+	if (tput_ms) {
+		u32 tsizes[] = { 64, SZ_4K, min_t(u32, SZ_1M, size) };
+
+		for (i = 0; i < ARRAY_SIZE(tsizes) && !err; i++)
+			err = step_tput(p, tsizes[i]);
+	}
+	for (i = 1; i < qps && !err; i++) {
+		char prefix[16];
+
+		snprintf(prefix, sizeof(prefix), "qp%u-", i);
+		err = step_write(p, i, min_t(u32, size, SZ_64K), false, prefix);
+	}
+	if (!err)
+		err = step_bad_rkey(p);
+	return err;
+}
+
+/* --- Module ------------------------------------------------------------- */
+
+static void teardown(struct probe *p)
+{
+	unsigned int i;
+
+	for (i = 0; p->qp && i < qps; i++)
+		if (p->qp[i].qp)
+			ib_destroy_qp(p->qp[i].qp);
+	kfree(p->qp);
+	if (p->mr)
+		ib_dereg_mr(p->mr);
+	if (p->nents)
+		ib_dma_unmap_sg(p->ibdev, p->sgt.sgl, p->sgt.orig_nents,
+				DMA_BIDIRECTIONAL);
+	sg_free_table(&p->sgt);
+	if (p->pages)
+		__free_pages(p->pages, p->order);
+	if (p->cq)
+		ib_free_cq(p->cq);
+	if (p->pd)
+		ib_dealloc_pd(p->pd);
+	if (p->sock)
+		sock_release(p->sock);
+	if (p->ibdev)
+		ib_device_put(p->ibdev);
+}
+
+static int setup(struct probe *p)
+{
+	struct ib_port_attr pattr;
+	unsigned int i;
+	int err;
+
+	p->ibdev = ib_device_get_by_name(dev, RDMA_DRIVER_UNKNOWN);
+	if (!p->ibdev) {
+		pr_err(PFX "no ib device %s\n", dev);
+		return -ENODEV;
+	}
+	p->port = rdma_start_port(p->ibdev);
+	err = ib_query_port(p->ibdev, p->port, &pattr);
+	if (err)
+		return err;
+	p->mtu = pattr.active_mtu;
+	p->pd = ib_alloc_pd(p->ibdev, 0);
+	if (IS_ERR(p->pd)) {
+		err = PTR_ERR(p->pd);
+		p->pd = NULL;
+		return err;
+	}
+	p->cq = ib_alloc_cq(p->ibdev, NULL, qps * (PROBE_SQ + PROBE_RQ), 0,
+			    IB_POLL_DIRECT);
+	if (IS_ERR(p->cq)) {
+		err = PTR_ERR(p->cq);
+		p->cq = NULL;
+		return err;
+	}
+	err = setup_buffer(p);
+	if (err)
+		return err;
+	p->qp = kcalloc(qps, sizeof(*p->qp), GFP_KERNEL);
+	if (!p->qp)
+		return -ENOMEM;
+	for (i = 0; i < qps; i++) {
+		p->qp[i].qp = create_qp(p);
+		if (IS_ERR(p->qp[i].qp)) {
+			err = PTR_ERR(p->qp[i].qp);
+			p->qp[i].qp = NULL;
+			pr_err(PFX "ib_create_qp %u: %d\n", i, err);
+			return err;
+		}
+		p->qp[i].psn = get_random_u32() & 0xffffff;
+	}
+	err = p->server ? rendezvous_server(p) : rendezvous_client(p);
+	if (err) {
+		pr_err(PFX "TCP rendezvous on port %u: %d\n", port, err);
+		return err;
+	}
+	err = find_gid(p);
+	if (!err)
+		err = exchange(p);
+	for (i = 0; i < qps && !err; i++)
+		err = connect_qp(p, &p->qp[i]);
+	if (!err)
+		err = register_mr(p);
+	if (err)
+		return err;
+	pr_info(PFX "%s %s: %u QP pair(s), GID %pI6 -> %pI6, MTU %d, buffer %zu\n",
+		dev, role, qps, p->sgid.raw, p->dgid.raw,
+		ib_mtu_enum_to_int(p->mtu), p->buflen);
+	return 0;
+}
+
+static int __init probe_init(void)
+{
+	struct probe *p;
+	int err;
+
+	if (strcmp(role, "server") && strcmp(role, "client")) {
+		pr_err(PFX "role must be server or client\n");
+		return -EINVAL;
+	}
+	if (!qps || qps > PROBE_MAX_QPS || size < SZ_4K) {
+		pr_err(PFX "qps 1..%u, size at least 4096\n", PROBE_MAX_QPS);
+		return -EINVAL;
+	}
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->server = !strcmp(role, "server");
+	err = setup(p);
+	if (err)
+		report(p, "setup", false, "%d", err);
+	else
+		run_steps(p);
+	teardown(p);
+	pr_info(PFX "summary %u passed, %u failed\n", p->passed, p->failed);
+	if (!err && (p->failed || !p->passed))
+		err = -EIO;
+	kfree(p);
+	return err;
+}
+
+static void __exit probe_exit(void)
+{
+}
+
+module_init(probe_init);
+module_exit(probe_exit);
+
+MODULE_DESCRIPTION("RC queue pair traffic between two hosts over kernel verbs (a test instrument)");
+MODULE_LICENSE("GPL");

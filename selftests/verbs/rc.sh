@@ -1,0 +1,150 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# RC queue pairs between two guests through kernel verbs only
+# (kunit/superp_rc_probe.c): SEND/RECV and SEND_WITH_IMM, RDMA WRITE and
+# WRITE_WITH_IMM checked by the server, RDMA READ checked by the client,
+# completions in posted order, a wrong rkey failing with
+# IB_WC_REM_ACCESS_ERR and flushing what follows, WRITE throughput as a
+# figure, and the same on several QP pairs; then again under netem (loss,
+# reordering, duplication on both guests; the device's counters are
+# shown), and the probe's error paths (unknown device, no server). Guest 1
+# loads the probe as server, guest 2 as client; each turns the probe's
+# step lines into TAP.
+# For every provider in RC_DEVS: rxe (soft-RoCE, the reference the probe
+# is proven on) and, once ib_superp's RC glue lands, superp_sunh and
+# superp_udp4 (add them to the default below).
+# superp-topology: pair
+# superp-kernel: test
+# superp-timeout: 600
+. "$SUPERP_ROOT/selftests/lib.sh"
+
+me=$SUPERP_ID
+peer=$((3 - me))
+
+# The harness passes no environment into the guests: edit these defaults.
+RC_DEVS=${RC_DEVS:-rxe}
+RC_SIZE=${RC_SIZE:-1048576}		# largest message, clean run
+RC_QPS=${RC_QPS:-2}
+RC_TPUT_MS=${RC_TPUT_MS:-2000}		# per throughput figure
+RC_LOSSY_SIZE=${RC_LOSSY_SIZE:-65536}	# largest message under netem
+RC_LOSSY_TPUT_MS=${RC_LOSSY_TPUT_MS:-500}
+# tc-netem(8): reordering needs a delay, else every frame leaves at once.
+RC_NETEM=${RC_NETEM:-delay 1ms loss 1% reorder 25% gap 5 duplicate 1%}
+
+tap_begin
+
+# wait_gid DEV: the RoCE v2 GID of our IPv4 address is in DEV's table
+# (GIDs appear from a work item after the link is added).
+wait_gid() {
+	local want i=0 f
+	want=$(printf '0000:0000:0000:0000:0000:ffff:0a17:%04x' "$me")
+	while [ $i -lt 50 ]; do
+		for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+			[ "$(cat "$f")" = "$want" ] || continue
+			[ "$(cat "/sys/class/infiniband/$1/ports/1/gid_attrs/types/${f##*/}")" = "RoCE v2" ] &&
+				return 0
+		done
+		sleep 0.2
+		i=$((i + 1))
+	done
+	echo "no RoCE v2 GID $want on $1"
+	return 1
+}
+
+setup_rxe() {
+	modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 && wait_gid rxe0
+}
+teardown_rxe() { rdma link delete rxe0 && rmmod rdma_rxe; }
+
+# --- STUB for the RC glue (branch rc-glue): superp over SUNH and UDP/IPv4.
+# Connections as selftests/conn/wire.sh installs them; the probe's QPs bind
+# to them at RTR by the peer's GID. Fill in what the glue needs.
+superp_slow="pdl_retrans_time_out 200000 pdl_max_rtx 8"
+setup_superp_common() {
+	modprobe ib_superp &&
+		sunh subnet set 10.23.0.0/16 bits 12 &&
+		rdma link add superp0 type superp netdev eth0 &&
+		ping -c 1 -W 2 "$(guest_ip "$peer")" > /dev/null
+}
+setup_superp_sunh() {
+	setup_superp_common &&
+		superp conn add dev superp0 lcid 1 rcid 1 encap sunh \
+			local "$me" remote "$peer" $superp_slow &&
+		wait_gid superp0
+}
+setup_superp_udp4() {
+	setup_superp_common &&
+		superp conn add dev superp0 lcid 2 rcid 2 encap udp4 \
+			local "$(guest_ip "$me")" remote "$(guest_ip "$peer")" $superp_slow &&
+		wait_gid superp0
+}
+teardown_superp() { rdma link delete superp0 && rmmod ib_superp; }
+teardown_superp_sunh() { teardown_superp; }
+teardown_superp_udp4() { teardown_superp; }
+# --- end of STUB
+
+ibdev() { case $1 in rxe) echo rxe0 ;; *) echo superp0 ;; esac; }
+
+# summary_ok LOG: the probe's summary counts passes and no failure.
+summary_ok() {
+	grep -Eq '^summary [1-9][0-9]* passed, 0 failed$' "$1" && return 0
+	grep '^summary ' "$1" || echo "no summary line"
+	return 1
+}
+
+# probe NAME DEV PARAMS...: load the probe in our role; one TAP line per
+# step line it printed, then its summary and exit status.
+probe() {
+	local name=$1 dev=$2 role=server rc log
+	shift 2
+	is_coordinator || role=client
+	log=/tmp/rc-$name.log
+	echo "rc.sh run $name" > /dev/kmsg
+	barrier "rc-$name-start"
+	modprobe superp_rc_probe dev="$dev" role="$role" peer="$(guest_ip "$peer")" "$@"
+	rc=$?
+	[ $rc -eq 0 ] && rmmod superp_rc_probe
+	dmesg | awk -v m="rc.sh run $name" 'index($0, m) { on = 1; next } on' |
+		sed -n 's/.*superp_rc_probe: //p' > "$log"
+	grep -v '^summary ' "$log" | while read -r step verdict rest; do
+		case $verdict in
+		ok) echo "ok $step $rest" ;;
+		FAIL) echo "not ok $step $rest" ;;
+		*) echo "# $step $verdict $rest" ;;
+		esac
+	done > "$log.tap"
+	while read -r v1 v2 rest; do
+		case "$v1 $v2" in
+		"ok "*) ok "$name $role: $v2 $rest" ;;
+		"not ok") not_ok "$name $role: $rest" ;;
+		*) tap_diag "$name $role: $v1 $v2 $rest" ;;
+		esac
+	done < "$log.tap"
+	check "$name $role: summary, nothing failed" summary_ok "$log"
+	if [ $rc -eq 0 ]; then ok "$name $role: modprobe succeeded"; else not_ok "$name $role: modprobe failed ($rc)"; fi
+	barrier "rc-$name-done"
+}
+
+for d in $RC_DEVS; do
+	dev=$(ibdev "$d")
+	check "$d: set up $dev" "setup_$d"
+	probe "$d" "$dev" size="$RC_SIZE" qps="$RC_QPS" tput_ms="$RC_TPUT_MS"
+
+	check "$d: netem $RC_NETEM on eth0" tc qdisc add dev eth0 root netem $RC_NETEM
+	probe "$d-netem" "$dev" size="$RC_LOSSY_SIZE" qps="$RC_QPS" \
+		tput_ms="$RC_LOSSY_TPUT_MS"
+	tap_diag "$d-netem: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
+	tap_diag "$d-netem: $(rdma statistic show link "$dev/1" 2>&1 | tr '\n' ' ')"
+	check "$d: netem removed" tc qdisc del dev eth0 root
+
+	# Error paths free what they set up (kmemleak scans at shutdown).
+	check_fail "$d: the probe refuses an unknown device" \
+		modprobe superp_rc_probe dev=nosuch0 role=server
+	check_fail "$d: a client without a server gives up after timeout_ms" \
+		modprobe superp_rc_probe dev="$dev" role=client peer=127.0.0.1 \
+		port=18599 timeout_ms=2000
+
+	check "$d: tear down $dev" "teardown_$d"
+	barrier "rc-$d-gone"
+done
+tap_exit
