@@ -298,6 +298,19 @@ static void sunh_test_compress_ipv6(struct kunit *test)
 	}
 }
 
+/* Entries on the domain's list of dynamic entries (what ageing walks). */
+static unsigned int sunh_test_ndynamic(struct sunh_domain *d)
+{
+	struct sunh_route *rt;
+	unsigned int n = 0;
+
+	spin_lock_bh(&d->lock);
+	list_for_each_entry(rt, &d->dynamic, dyn_node)
+		n++;
+	spin_unlock_bh(&d->lock);
+	return n;
+}
+
 static void sunh_test_table(struct kunit *test)
 {
 	static const u8 ha1[ETH_ALEN] = { 2, 0, 0, 0, 0, 1 };
@@ -328,10 +341,12 @@ static void sunh_test_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt->origin, SUNH_ORIGIN_LEARNED);
 	KUNIT_EXPECT_EQ(test, memcmp(rt->ha, ha1, ETH_ALEN), 0);
 	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, sunh_test_ndynamic(d), 1U);
 
 	/* replace: resolved over learned, static over anything */
 	KUNIT_EXPECT_EQ(test, sunh_route_insert(d, 5, dev, ha2,
 						SUNH_ORIGIN_RESOLVED, false), 0);
+	KUNIT_EXPECT_EQ(test, sunh_test_ndynamic(d), 1U);
 	KUNIT_EXPECT_EQ(test, sunh_route_insert(d, 5, dev, ha1,
 						SUNH_ORIGIN_LEARNED, false),
 			-EEXIST);
@@ -351,6 +366,8 @@ static void sunh_test_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt->origin, SUNH_ORIGIN_STATIC);
 	KUNIT_EXPECT_EQ(test, memcmp(rt->ha, ha2, ETH_ALEN), 0);
 	rcu_read_unlock();
+	/* a static entry is not on the list of what ages */
+	KUNIT_EXPECT_EQ(test, sunh_test_ndynamic(d), 0U);
 
 	/* out of range */
 	KUNIT_EXPECT_EQ(test, sunh_route_insert(d, 256, dev, ha1,
@@ -369,12 +386,32 @@ static void sunh_test_table(struct kunit *test)
 	sunh_route_insert(d, 1, dev, ha1, SUNH_ORIGIN_STATIC, false);
 	sunh_route_insert(d, 2, dev, ha1, SUNH_ORIGIN_RESOLVED, false);
 	sunh_route_insert(d, 3, dev, ha1, SUNH_ORIGIN_LEARNED, false);
+	KUNIT_EXPECT_EQ(test, sunh_test_ndynamic(d), 2U);
 	KUNIT_EXPECT_EQ(test, sunh_route_flush(d, NULL, false, 3600 * HZ), 0U);
 	KUNIT_EXPECT_EQ(test, sunh_route_flush(d, NULL, false, 0), 2U);
+	KUNIT_EXPECT_EQ(test, sunh_test_ndynamic(d), 0U);
 	sunh_route_insert(d, 3, dev, ha1, SUNH_ORIGIN_LEARNED, false);
 	KUNIT_EXPECT_EQ(test, sunh_route_flush(d, dev, true, 0), 2U);
 	rcu_read_lock();
 	KUNIT_EXPECT_NULL(test, sunh_route_lookup(d, 1));
+	rcu_read_unlock();
+
+	/* delete_entry: only the entry the caller saw, not its successor
+	 * (a resolved entry dropped when its neighbour failed must not take
+	 * a newer entry with it)
+	 */
+	sunh_route_insert(d, 4, dev, ha1, SUNH_ORIGIN_RESOLVED, false);
+	rcu_read_lock();
+	rt = sunh_route_lookup(d, 4);
+	KUNIT_ASSERT_NOT_NULL(test, rt);
+	sunh_route_insert(d, 4, dev, ha2, SUNH_ORIGIN_RESOLVED, false);
+	KUNIT_EXPECT_FALSE(test, sunh_route_delete_entry(d, 4, rt));
+	KUNIT_EXPECT_NOT_NULL(test, sunh_route_lookup(d, 4));
+	rt = sunh_route_lookup(d, 4);
+	KUNIT_EXPECT_TRUE(test, sunh_route_delete_entry(d, 4, rt));
+	KUNIT_EXPECT_NULL(test, sunh_route_lookup(d, 4));
+	KUNIT_EXPECT_EQ(test, sunh_test_ndynamic(d), 0U);
+	KUNIT_EXPECT_FALSE(test, sunh_route_delete_entry(d, 300, rt));
 	rcu_read_unlock();
 
 	/* The domain frees what is left after a grace period. */

@@ -377,6 +377,11 @@ static int setup_buffer(struct probe *p)
 		       size);
 		return -EINVAL;
 	}
+	if (npages > p->ibdev->attrs.max_fast_reg_page_list_len) {
+		pr_err(PFX "size %u: %u pages, %s registers at most %u\n", size,
+		       npages, dev, p->ibdev->attrs.max_fast_reg_page_list_len);
+		return -EINVAL;
+	}
 	p->pages = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, p->order);
 	if (!p->pages)
 		return -ENOMEM;
@@ -765,13 +770,16 @@ static int step_write(struct probe *p, unsigned int qi, u32 len,
 		if (expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why, sizeof(why)))
 			goto out;
 		if (with_imm) {
+			/* byte_len: the length the WRITE placed. */
 			if (wc.opcode != IB_WC_RECV_RDMA_WITH_IMM ||
 			    !(wc.wc_flags & IB_WC_WITH_IMM) ||
-			    be32_to_cpu(wc.ex.imm_data) != imm) {
+			    be32_to_cpu(wc.ex.imm_data) != imm ||
+			    wc.byte_len != len) {
 				snprintf(why, sizeof(why),
-					 "opcode %d flags %#x imm %#x, expected RECV_RDMA_WITH_IMM %#x",
+					 "opcode %d flags %#x imm %#x byte_len %u, expected RECV_RDMA_WITH_IMM %#x %u",
 					 wc.opcode, wc.wc_flags,
-					 be32_to_cpu(wc.ex.imm_data), imm);
+					 be32_to_cpu(wc.ex.imm_data), wc.byte_len,
+					 imm, len);
 				goto out;
 			}
 		} else if (wc.opcode != IB_WC_RECV || wc.byte_len != 4 ||

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SUNH: the SUPERp network layer (Scale Up Network Header). Module entry,
- * per-namespace state, device events and ageing of dynamic entries.
+ * per-namespace state, device and neighbour events and ageing of dynamic
+ * entries.
  */
 #include <linux/if_ether.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <net/arp.h>
 #include <net/genetlink.h>
+#include <net/ndisc.h>
+#include <net/neighbour.h>
+#include <net/netevent.h>
 #include "sunh_private.h"
 
 u16 sunh_ethertype __read_mostly = ETH_P_SUNH;
@@ -28,15 +33,48 @@ unsigned int sunh_net_id __read_mostly;
  */
 void sunh_stats_fold(struct sunh_net *sn, u64 *sum)
 {
-	unsigned int cpu, i;
+	u64 v[__SUNH_STAT_MAX];
+	unsigned int cpu, i, start;
 
 	memset(sum, 0, sizeof(*sum) * __SUNH_STAT_MAX);
 	for_each_possible_cpu(cpu) {
 		const struct sunh_stats *s = per_cpu_ptr(sn->stats, cpu);
 
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			for (i = 0; i < __SUNH_STAT_MAX; i++)
+				v[i] = u64_stats_read(&s->cnt[i]);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
 		for (i = 0; i < __SUNH_STAT_MAX; i++)
-			sum[i] += READ_ONCE(s->cnt[i]);
+			sum[i] += v[i];
 	}
+}
+
+/**
+ * sunh_dump_seq() - what a route dump checks for consistency
+ * @sn: namespace state
+ * @d: its domain (RCU; may be NULL)
+ *
+ * The entries (their generation), the subnet (gen_base), the devices and
+ * their IPv4 and IPv6 addresses (which make the local addresses): every
+ * counter only grows, so any change changes the sum, as the kernel's own
+ * address dumps combine them.
+ *
+ * Return: the sequence for netlink_callback.seq.
+ */
+u32 sunh_dump_seq(struct sunh_net *sn, const struct sunh_domain *d)
+{
+	struct net *net = sn->net;
+	u32 seq;
+
+	seq = READ_ONCE(sn->gen_base) + READ_ONCE(net->dev_base_seq) +
+	      atomic_read(&net->ipv4.dev_addr_genid);
+#if IS_ENABLED(CONFIG_IPV6)
+	seq += atomic_read(&net->ipv6.dev_addr_genid);
+#endif
+	if (d)
+		seq += atomic_read(&d->gen);
+	return seq;
 }
 
 /**
@@ -53,6 +91,7 @@ int sunh_subnet_change(struct net *net, const struct sunh_subnet *s)
 {
 	struct sunh_net *sn = sunh_pernet(net);
 	struct sunh_domain *d = NULL, *old;
+	u32 base;
 
 	ASSERT_RTNL();
 	if (s) {
@@ -61,8 +100,18 @@ int sunh_subnet_change(struct net *net, const struct sunh_subnet *s)
 			return -ENOMEM;
 	}
 	old = rtnl_dereference(sn->domain);
+	/* dumps see a change: the sum of generations only grows */
+	base = sn->gen_base + 1;
+	if (old)
+		base += atomic_read(&old->gen);
+	WRITE_ONCE(sn->gen_base, base);
 	rcu_assign_pointer(sn->domain, d);
 	sunh_domain_release(old);
+	/* after the domain is visible: a running work that saw none queues
+	 * again here
+	 */
+	if (d)
+		schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 	return 0;
 }
 
@@ -106,7 +155,12 @@ static void sunh_gc_work(struct work_struct *work)
 		SUNH_ADD(sn, ROUTES_AGED, n);
 	}
 	rcu_read_unlock();
-	schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
+	sunh_pending_expire(sn, NULL, false);
+	/* A namespace without a subnet costs nothing: sunh_subnet_change()
+	 * starts the work again.
+	 */
+	if (d || !skb_queue_empty_lockless(&sn->pending))
+		schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 }
 
 static int sunh_netdev_event(struct notifier_block *nb, unsigned long event,
@@ -126,6 +180,8 @@ static int sunh_netdev_event(struct notifier_block *nb, unsigned long event,
 	d = rtnl_dereference(sn->domain);
 	if (d)
 		sunh_route_flush(d, dev, event == NETDEV_UNREGISTER, 0);
+	/* they hold the device through their neighbour */
+	sunh_pending_expire(sn, dev, false);
 	return NOTIFY_DONE;
 }
 
@@ -133,13 +189,49 @@ static struct notifier_block sunh_netdev_notifier = {
 	.notifier_call = sunh_netdev_event,
 };
 
+static bool sunh_neigh_table(const struct neighbour *n)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	if (n->tbl == &nd_tbl)
+		return true;
+#endif
+	return n->tbl == &arp_tbl;
+}
+
+/* A neighbour of ARP or ND changed (resolved, failed, new address, gone):
+ * the packets waiting for it go, and entries in use are checked again.
+ * Context: process or softirq, sometimes under the neighbour table's lock.
+ */
+static int sunh_netevent(struct notifier_block *nb, unsigned long event,
+			 void *ptr)
+{
+	struct neighbour *n = ptr;
+	struct sunh_net *sn;
+
+	if (event != NETEVENT_NEIGH_UPDATE)
+		return NOTIFY_DONE;
+	if (!sunh_neigh_table(n))
+		return NOTIFY_DONE;
+	sn = sunh_pernet(dev_net(n->dev));
+	atomic_inc(&sn->neigh_gen);
+	sunh_pending_neigh_event(sn, n);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block sunh_netevent_notifier = {
+	.notifier_call = sunh_netevent,
+};
+
 static int __net_init sunh_net_init(struct net *net)
 {
 	struct sunh_net *sn = sunh_pernet(net);
+	int cpu;
 
 	sn->stats = alloc_percpu(struct sunh_stats);
 	if (!sn->stats)
 		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(sn->stats, cpu)->syncp);
 	sn->net = net;
 	sn->hop_limit = SUNH_HOP_LIMIT_DEFAULT;
 	sn->forwarding = false;
@@ -151,8 +243,9 @@ static int __net_init sunh_net_init(struct net *net)
 	sn->echo_rate = SUNH_ECHO_RATE_DEFAULT;
 	sn->echo_tokens = sn->echo_rate;
 	sn->echo_stamp = jiffies;
+	skb_queue_head_init(&sn->pending);
+	atomic_set(&sn->neigh_gen, 0);
 	INIT_DELAYED_WORK(&sn->gc_work, sunh_gc_work);
-	schedule_delayed_work(&sn->gc_work, SUNH_GC_INTERVAL);
 	return 0;
 }
 
@@ -162,6 +255,7 @@ static void __net_exit sunh_net_exit(struct net *net)
 
 	cancel_delayed_work_sync(&sn->gc_work);
 	sunh_echo_net_exit(sn);
+	sunh_pending_expire(sn, NULL, true);
 	/* The namespace's devices are gone: no reader or writer is left. */
 	sunh_domain_release(rcu_dereference_protected(sn->domain, 1));
 	RCU_INIT_POINTER(sn->domain, NULL);
@@ -220,9 +314,12 @@ static int __init sunh_init(void)
 	err = register_netdevice_notifier(&sunh_netdev_notifier);
 	if (err)
 		goto err_pernet;
-	err = sunh_echo_init();
+	err = register_netevent_notifier(&sunh_netevent_notifier);
 	if (err)
 		goto err_notifier;
+	err = sunh_echo_init();
+	if (err)
+		goto err_netevent;
 	sunh_packet_type.type = htons(sunh_ethertype);
 	dev_add_pack(&sunh_packet_type);
 	err = sunh_netlink_init();
@@ -233,6 +330,8 @@ static int __init sunh_init(void)
 err_pack:
 	dev_remove_pack(&sunh_packet_type);
 	sunh_echo_exit();
+err_netevent:
+	unregister_netevent_notifier(&sunh_netevent_notifier);
 err_notifier:
 	unregister_netdevice_notifier(&sunh_netdev_notifier);
 err_pernet:
@@ -245,7 +344,9 @@ static void __exit sunh_exit(void)
 	sunh_netlink_exit();
 	dev_remove_pack(&sunh_packet_type);
 	sunh_echo_exit();
+	unregister_netevent_notifier(&sunh_netevent_notifier);
 	unregister_netdevice_notifier(&sunh_netdev_notifier);
+	/* each namespace's exit drops its waiting packets */
 	unregister_pernet_subsys(&sunh_net_ops);
 	rcu_barrier();
 }

@@ -321,13 +321,15 @@ out:
 static int sunh_nl_put_route(struct sk_buff *msg, u16 addr,
 			     const struct sunh_route *rt)
 {
-	unsigned long age = jiffies - READ_ONCE(rt->updated);
+	u64 age = sunh_route_is_dynamic(rt) ?
+		  jiffies - READ_ONCE(rt->updated) :
+		  get_jiffies_64() - rt->created;
 
 	if (nla_put_u16(msg, SUNH_A_ADDR, addr) ||
 	    nla_put_u32(msg, SUNH_A_IFINDEX, rt->dev->ifindex) ||
 	    nla_put(msg, SUNH_A_LLADDR, rt->ha_len, rt->ha) ||
 	    nla_put_u8(msg, SUNH_A_ORIGIN, rt->origin) ||
-	    nla_put_u64_64bit(msg, SUNH_A_AGE_MS, jiffies_to_msecs(age),
+	    nla_put_u64_64bit(msg, SUNH_A_AGE_MS, jiffies64_to_msecs(age),
 			      SUNH_A_PAD) ||
 	    nla_put_u64_64bit(msg, SUNH_A_PACKETS,
 			      atomic64_read(&rt->packets), SUNH_A_PAD) ||
@@ -380,71 +382,103 @@ err:
 	return err;
 }
 
-/* Dump: the entries (cb->args[0] = next address), then the local
- * addresses of the namespace's devices (cb->args[1] = devices done).
+/* Dump position, resumed by key (not by position, which shifts when
+ * entries or devices come and go): the next address of the table, then the
+ * ifindex of the last device whose local address was sent.
+ */
+struct sunh_dump_pos {
+	u32 addr;
+	u32 ifindex;
+	bool local;	/* the table is done */
+};
+
+static struct sunh_dump_pos *sunh_dump_pos(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct sunh_dump_pos) > sizeof(cb->ctx));
+	return (struct sunh_dump_pos *)cb->ctx;
+}
+
+static void *sunh_dump_put(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+			  cb->nlh->nlmsg_seq, &sunh_nl_family, NLM_F_MULTI,
+			  SUNH_CMD_ROUTE_GET);
+	if (hdr)
+		genl_dump_check_consistent(cb, hdr);
+	return hdr;
+}
+
+/* The device with a local address and the smallest ifindex above @after. */
+static struct net_device *sunh_dump_next_local(struct net *net,
+					       const struct sunh_domain *d,
+					       u32 after, u16 *addr)
+{
+	struct net_device *dev, *best = NULL;
+	u16 a, best_addr = 0;
+
+	for_each_netdev_rcu(net, dev) {
+		if (dev->ifindex <= after ||
+		    (best && dev->ifindex >= best->ifindex) ||
+		    sunh_dev_addr(net, d, dev, &a))
+			continue;
+		best = dev;
+		best_addr = a;
+	}
+	*addr = best_addr;
+	return best;
+}
+
+/* Dump: the entries by address, then the local addresses by ifindex. A
+ * change between two parts of the dump (entries, subnet, devices,
+ * addresses) marks it NLM_F_DUMP_INTR, as the kernel's own dumps do.
  */
 static int sunh_nl_route_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct sunh_dump_pos *pos = sunh_dump_pos(cb);
 	struct net *net = sock_net(cb->skb->sk);
 	struct sunh_net *sn = sunh_pernet(net);
 	struct sunh_route *rt;
 	struct net_device *dev;
 	struct sunh_domain *d;
-	unsigned long i, n;
 	void *hdr;
 	u16 addr;
 
 	rcu_read_lock();
 	d = rcu_dereference(sn->domain);
+	cb->seq = sunh_dump_seq(sn, d);
 	if (!d)
 		goto out;
-	for (i = cb->args[0]; i < d->size; i++) {
-		rt = sunh_route_lookup(d, i);
+	for (; !pos->local && pos->addr < d->size; pos->addr++) {
+		rt = sunh_route_lookup(d, pos->addr);
 		if (!rt)
 			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &sunh_nl_family,
-				  NLM_F_MULTI, SUNH_CMD_ROUTE_GET);
+		hdr = sunh_dump_put(skb, cb);
 		if (!hdr)
-			goto full;
-		if (sunh_nl_put_route(skb, i, rt)) {
+			goto out;
+		if (sunh_nl_put_route(skb, pos->addr, rt)) {
 			genlmsg_cancel(skb, hdr);
-			goto full;
+			goto out;
 		}
 		genlmsg_end(skb, hdr);
 	}
-	cb->args[0] = i;
+	pos->local = true;
 
-	n = 0;
-	for_each_netdev_rcu(net, dev) {
-		if (n++ < cb->args[1])
-			continue;
-		if (sunh_dev_addr(net, d, dev, &addr))
-			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &sunh_nl_family,
-				  NLM_F_MULTI, SUNH_CMD_ROUTE_GET);
+	while ((dev = sunh_dump_next_local(net, d, pos->ifindex, &addr))) {
+		hdr = sunh_dump_put(skb, cb);
 		if (!hdr)
-			goto full_dev;
+			goto out;
 		if (nla_put_u16(skb, SUNH_A_ADDR, addr) ||
 		    nla_put_u32(skb, SUNH_A_IFINDEX, dev->ifindex) ||
 		    nla_put_flag(skb, SUNH_A_LOCAL)) {
 			genlmsg_cancel(skb, hdr);
-			goto full_dev;
+			goto out;
 		}
 		genlmsg_end(skb, hdr);
+		pos->ifindex = dev->ifindex;
 	}
-	cb->args[1] = n;
 out:
-	rcu_read_unlock();
-	return skb->len;
-
-full_dev:
-	cb->args[1] = n - 1;
-	rcu_read_unlock();
-	return skb->len;
-full:
-	cb->args[0] = i;
 	rcu_read_unlock();
 	return skb->len;
 }

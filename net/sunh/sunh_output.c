@@ -6,18 +6,24 @@
  * destination is decompressed to its IP address, routed by the IP routing
  * table of the namespace, and the next hop's neighbour entry (ARP/ND) is
  * looked up or created. A valid neighbour becomes a "resolved" entry; while
- * it is still resolving, the packet waits in the neighbour's own queue
- * (neigh_output() builds the link-layer header from skb->protocol when the
- * address is known), and the next packet finds the neighbour valid.
+ * it is still resolving, the packet waits in a queue of ours
+ * (sunh_pending.c: ARP/ND must never see a SUNH packet), and the next
+ * packet finds the neighbour valid.
  *
  * Two rules keep the table honest. SUNH frames never leave the domain: a
  * next hop through a device without an address in the subnet (an uplink,
  * a management port, the default route) is refused, whatever entry or
  * route leads there. And dynamic entries in use are held against the
- * neighbour table once a second: a valid neighbour confirms a resolved
- * entry (it stays alive while used), replaces a learned one, or moves an
- * entry whose neighbour changed (failover, gratuitous ARP).
+ * neighbour table once a second, and at their first use after any
+ * neighbour of the namespace changed (sunh_net.neigh_gen, bumped by the
+ * netevent notifier): a valid neighbour confirms a resolved entry (it
+ * stays alive while used, and the neighbour is kept confirmed as IP's
+ * traffic keeps it), replaces a learned one, or moves an entry whose
+ * neighbour changed (failover, gratuitous ARP); a resolved entry whose
+ * neighbour failed or is gone is removed, so that the next packet resolves
+ * again.
  */
+#include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <net/arp.h>
 #include <net/ip6_route.h>
@@ -103,6 +109,8 @@ static bool sunh_domain_port(struct sunh_net *sn, const struct sunh_domain *d,
 static int sunh_resolve(struct sunh_net *sn, struct sunh_domain *d,
 			u16 daddr, struct sunh_nexthop *nh)
 {
+	/* read before the neighbour: a change after it is not missed */
+	u32 gen = atomic_read(&sn->neigh_gen);
 	u8 ha[MAX_ADDR_LEN];
 	struct neighbour *n;
 
@@ -121,6 +129,7 @@ static int sunh_resolve(struct sunh_net *sn, struct sunh_domain *d,
 			SUNH_INC(sn, ROUTES_RESOLVED);
 		nh->rt = sunh_route_lookup(d, daddr);
 		if (nh->rt) {
+			WRITE_ONCE(nh->rt->neigh_gen, gen);
 			neigh_release(n);
 			nh->dev = nh->rt->dev;
 			return 0;
@@ -133,26 +142,44 @@ static int sunh_resolve(struct sunh_net *sn, struct sunh_domain *d,
 }
 
 /* A dynamic entry in use, held against the neighbour table (at most once a
- * second): confirmed, replaced by the resolved next hop, or left to age.
+ * second, and after any neighbour change): confirmed, replaced by the
+ * resolved next hop, removed (a resolved entry whose neighbour failed) or
+ * left to age.
  */
 static void sunh_route_recheck(struct sunh_net *sn, struct sunh_domain *d,
 			       u16 daddr, struct sunh_nexthop *nh)
 {
+	u32 gen = atomic_read(&sn->neigh_gen);
 	struct sunh_route *rt = nh->rt, *nrt;
 	unsigned long now = jiffies;
 	u8 ha[MAX_ADDR_LEN];
 	struct neighbour *n;
 
 	if (!sunh_route_is_dynamic(rt) ||
-	    time_before(now, READ_ONCE(rt->checked) + HZ))
+	    (time_before(now, READ_ONCE(rt->checked) + HZ) &&
+	     READ_ONCE(rt->neigh_gen) == gen))
 		return;
 	WRITE_ONCE(rt->checked, now);
+	WRITE_ONCE(rt->neigh_gen, gen);
 	n = sunh_neigh(sn, d, daddr, false);
-	if (!n)
+	if (!n) {
+		/* the neighbour is gone (flushed, collected): resolve again */
+		if (rt->origin == SUNH_ORIGIN_RESOLVED)
+			sunh_route_delete_entry(d, daddr, rt);
 		return;
-	if (!(READ_ONCE(n->nud_state) & NUD_VALID) ||
-	    !sunh_domain_port(sn, d, n->dev))
+	}
+	if (!sunh_domain_port(sn, d, n->dev))
 		goto out;
+	if (!(READ_ONCE(n->nud_state) & NUD_VALID)) {
+		/* failed or resolving again: the next packet waits for it */
+		if (rt->origin == SUNH_ORIGIN_RESOLVED)
+			sunh_route_delete_entry(d, daddr, rt);
+		goto out;
+	}
+	/* Keeps the neighbour confirmed as IP traffic does (a STALE entry
+	 * is probed), so that a peer that died or moved is noticed.
+	 */
+	neigh_event_send(n, NULL);
 	neigh_ha_snapshot(ha, n, n->dev);
 	if (rt->origin == SUNH_ORIGIN_RESOLVED && n->dev == rt->dev &&
 	    !memcmp(ha, rt->ha, rt->ha_len)) {
@@ -216,6 +243,28 @@ void sunh_nexthop_put(struct sunh_nexthop *nh)
 }
 
 /**
+ * sunh_dev_xmit() - hand a frame to its device
+ * @sn: namespace state
+ * @skb: the frame, link-layer header built (consumed)
+ *
+ * Return: 0 or a negative errno (the device refused it: counted).
+ */
+int sunh_dev_xmit(struct sunh_net *sn, struct sk_buff *skb)
+{
+	/* not net_xmit_eval(dev_queue_xmit(skb)): the macro evaluates its
+	 * argument twice, and would send a consumed skb again
+	 */
+	int err = dev_queue_xmit(skb);
+
+	err = net_xmit_eval(err);
+	if (err) {
+		SUNH_INC(sn, TX_DROP_DEV);
+		return net_xmit_errno(err);
+	}
+	return 0;
+}
+
+/**
  * sunh_nexthop_xmit() - send a SUNH packet to its next hop
  * @sn: namespace state
  * @skb: the packet, skb->data at the SUNH header (consumed)
@@ -237,25 +286,28 @@ int sunh_nexthop_xmit(struct sunh_net *sn, struct sk_buff *skb,
 	skb_reset_network_header(skb);
 
 	if (nh->local) {
-		/* To ourselves: received again, through the loopback device. */
+		/* To ourselves: received again, through the loopback device,
+		 * with the Ethernet header that lo's taps (packet sockets)
+		 * expect, as loopback_xmit() leaves it.
+		 */
 		skb_orphan(skb);
 		skb_dst_drop(skb);
-		skb_reset_mac_header(skb);
-		skb->pkt_type = PACKET_HOST;
+		if (skb_cow_head(skb, LL_RESERVED_SPACE(dev)) ||
+		    dev_hard_header(skb, dev, sunh_ethertype, dev->dev_addr,
+				    dev->dev_addr, len) < 0) {
+			SUNH_INC(sn, TX_DROP_NOMEM);
+			kfree_skb(skb);
+			return -ENOMEM;
+		}
+		skb->protocol = eth_type_trans(skb, dev);
 		return netif_rx(skb) == NET_RX_SUCCESS ? 0 : -ENOBUFS;
 	}
 
 	if (nh->neigh) {
-		SUNH_INC(sn, RESOLVE_QUEUED);
-		/* net_xmit_eval() evaluates its argument twice */
-		err = neigh_output(nh->neigh, skb, true);
-		err = net_xmit_eval(err);
-		sunh_nexthop_put(nh);
-		if (err) {
-			SUNH_INC(sn, TX_DROP_DEV);
-			return err < 0 ? err : -ENOBUFS;
-		}
-		return 0;
+		/* our queue, not the neighbour's (see sunh_pending.c) */
+		err = sunh_pending_xmit(sn, skb, nh->neigh);
+		nh->neigh = NULL;
+		return err;
 	}
 
 	if (!(dev->flags & IFF_UP)) {
@@ -272,13 +324,7 @@ int sunh_nexthop_xmit(struct sunh_net *sn, struct sk_buff *skb,
 	}
 	atomic64_inc(&rt->packets);
 	atomic64_add(len, &rt->bytes);
-	err = dev_queue_xmit(skb);
-	err = net_xmit_eval(err);
-	if (err) {
-		SUNH_INC(sn, TX_DROP_DEV);
-		return net_xmit_errno(err);
-	}
-	return 0;
+	return sunh_dev_xmit(sn, skb);
 
 drop:
 	SUNH_INC(sn, TX_DROP_DEV);

@@ -10,6 +10,7 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -18,14 +19,19 @@
 
 /**
  * struct sunh_route - one forwarding entry (immutable once published,
- * except @updated, @checked and the counters)
+ * except @updated, @checked, @neigh_gen and the counters)
  * @dev: output device (a reference is held)
  * @dev_tracker: reference tracker of @dev
- * @updated: jiffies when created or last confirmed
+ * @dyn_node: in sunh_domain.dynamic (dynamic entries; domain lock)
+ * @created: jiffies64 when made: a static entry's age (never wraps)
+ * @updated: jiffies when created or last confirmed (dynamic entries live
+ *	for at most a day without it, so it does not wrap on 32-bit either)
  * @checked: jiffies when last checked against the neighbour table
+ * @neigh_gen: sunh_net.neigh_gen when last checked
  * @packets: packets sent through the entry
  * @bytes: bytes sent through the entry
  * @origin: enum sunh_origin
+ * @addr: the destination it is the entry of
  * @ha_len: length of @ha (@dev->addr_len)
  * @ha: next-hop link-layer address
  * @rcu: deferred free
@@ -33,10 +39,14 @@
 struct sunh_route {
 	struct net_device *dev;
 	netdevice_tracker dev_tracker;
+	struct list_head dyn_node;
+	u64 created;
 	unsigned long updated;
 	unsigned long checked;
+	u32 neigh_gen;
 	atomic64_t packets;
 	atomic64_t bytes;
+	u16 addr;
 	u8 origin;
 	u8 ha_len;
 	u8 ha[MAX_ADDR_LEN];
@@ -47,6 +57,9 @@ struct sunh_route {
  * struct sunh_domain - a configured SUPERp subnet and its forwarding table
  * @subnet: prefix and address width
  * @lock: serialises writers of @routes (softirq learners included)
+ * @gen: bumped on every change of @routes (dump consistency)
+ * @dynamic: the resolved and learned entries, so that ageing and device
+ *	events walk what exists rather than every slot (@lock)
  * @size: 1 << @subnet.addr_bits entries
  * @rcu: deferred free
  * @routes: the table, indexed by destination address
@@ -56,13 +69,19 @@ struct sunh_route {
 struct sunh_domain {
 	struct sunh_subnet subnet;
 	spinlock_t lock;		/* protects @routes updates */
+	atomic_t gen;
+	struct list_head dynamic;
 	unsigned int size;
 	struct rcu_head rcu;
 	struct sunh_route __rcu *routes[];
 };
 
+/* 64-bit counters on every architecture: an unsigned long of a 32-bit
+ * machine wraps after 4 GiB of rx_bytes.
+ */
 struct sunh_stats {
-	unsigned long cnt[__SUNH_STAT_MAX];
+	u64_stats_t cnt[__SUNH_STAT_MAX];
+	struct u64_stats_sync syncp;
 };
 
 /**
@@ -83,6 +102,11 @@ struct sunh_stats {
  * @echo_rate: echo replies per second at most (0: no limit)
  * @echo_tokens: replies that may be sent now (token bucket of @echo_rate)
  * @echo_stamp: jiffies when @echo_tokens was last refilled
+ * @pending: packets waiting for address resolution (sunh_pending.c)
+ * @neigh_gen: bumped on every neighbour change of the namespace: entries
+ *	checked under an older value are checked again on their next use
+ * @gen_base: sum of the generations of the domains replaced (RTNL), so
+ *	that sunh_dump_seq() never goes back when the subnet changes
  */
 struct sunh_net {
 	struct net *net;
@@ -101,6 +125,9 @@ struct sunh_net {
 	u32 echo_rate;
 	u32 echo_tokens;
 	unsigned long echo_stamp;
+	struct sk_buff_head pending;
+	atomic_t neigh_gen;
+	u32 gen_base;
 };
 
 extern unsigned int sunh_net_id;
@@ -111,9 +138,23 @@ static inline struct sunh_net *sunh_pernet(const struct net *net)
 	return net_generic(net, sunh_net_id);
 }
 
-#define SUNH_INC(sn, stat) this_cpu_inc((sn)->stats->cnt[SUNH_STAT_##stat])
-#define SUNH_ADD(sn, stat, v) \
-	this_cpu_add((sn)->stats->cnt[SUNH_STAT_##stat], (v))
+/* Any context: process context (netlink, the ageing work) and softirq
+ * may count on the same CPU, hence irqsave (free on 64-bit machines).
+ */
+static inline void sunh_stat_add(struct sunh_net *sn, unsigned int stat,
+				 u64 v)
+{
+	struct sunh_stats *s = get_cpu_ptr(sn->stats);
+	unsigned long flags;
+
+	flags = u64_stats_update_begin_irqsave(&s->syncp);
+	u64_stats_add(&s->cnt[stat], v);
+	u64_stats_update_end_irqrestore(&s->syncp, flags);
+	put_cpu_ptr(sn->stats);
+}
+
+#define SUNH_INC(sn, stat) sunh_stat_add((sn), SUNH_STAT_##stat, 1)
+#define SUNH_ADD(sn, stat, v) sunh_stat_add((sn), SUNH_STAT_##stat, (v))
 
 static inline struct sunhhdr *sunh_hdr(const struct sk_buff *skb)
 {
@@ -127,6 +168,8 @@ struct sunh_route *sunh_route_lookup(struct sunh_domain *d, u16 addr);
 int sunh_route_insert(struct sunh_domain *d, u16 addr, struct net_device *dev,
 		      const u8 *ha, u8 origin, bool replace);
 int sunh_route_delete(struct sunh_domain *d, u16 addr);
+bool sunh_route_delete_entry(struct sunh_domain *d, u16 addr,
+			     struct sunh_route *rt);
 unsigned int sunh_route_flush(struct sunh_domain *d,
 			      const struct net_device *dev, bool all,
 			      unsigned long max_age);
@@ -158,12 +201,20 @@ int sunh_nexthop_get(struct sunh_net *sn, struct sunh_domain *d, u16 daddr,
 int sunh_nexthop_xmit(struct sunh_net *sn, struct sk_buff *skb,
 		      struct sunh_nexthop *nh);
 void sunh_nexthop_put(struct sunh_nexthop *nh);
+int sunh_dev_xmit(struct sunh_net *sn, struct sk_buff *skb);
 
 /* sunh_rcv.c */
 int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
 	     struct packet_type *pt, struct net_device *orig_dev);
 int sunh_deliver(struct net *net, struct sk_buff *skb);
 const struct sunh_protocol *sunh_protocol_get(u8 nexthdr);
+
+/* sunh_pending.c */
+int sunh_pending_xmit(struct sunh_net *sn, struct sk_buff *skb,
+		      struct neighbour *n);
+void sunh_pending_neigh_event(struct sunh_net *sn, struct neighbour *n);
+void sunh_pending_expire(struct sunh_net *sn, const struct net_device *dev,
+			 bool all);
 
 /* sunh_fwd.c */
 bool sunh_hop_limit_forward(u8 hop_limit, u8 *next);
@@ -217,6 +268,7 @@ void sunh_nl_echo_notify(struct net *net, u32 portid, u32 nlseq,
 
 /* sunh_main.c */
 void sunh_stats_fold(struct sunh_net *sn, u64 *sum);
+u32 sunh_dump_seq(struct sunh_net *sn, const struct sunh_domain *d);
 int sunh_subnet_change(struct net *net, const struct sunh_subnet *s);
 
 #endif /* _SUNH_PRIVATE_H */

@@ -143,7 +143,18 @@ static bool sunh_src_path_ok(struct net *net, const struct sunh_domain *d,
 #endif
 }
 
+/* A learned entry is refreshed at most this often (a store per packet
+ * would bounce its cache line between CPUs)...
+ */
+#define SUNH_LEARN_REFRESH	(HZ / 10)
+/* ... and moves to another path only when its own was silent this long. */
+#define SUNH_LEARN_HOLD		HZ
+
 /* Remember that @saddr is reached through the frame's device and source.
+ * A source seen through two paths at once (multipath spraying, or someone
+ * alternating MACs) keeps the path it has while that one is in use: moving
+ * the entry on every frame would cost an allocation, the table lock and an
+ * RCU callback per packet.
  * Return: false when the frame claims a source that the routing table
  * puts behind another device (forged or misrouted): drop it.
  */
@@ -151,6 +162,7 @@ static bool sunh_learn(struct sunh_net *sn, struct sunh_domain *d,
 		       struct sk_buff *skb, u16 saddr)
 {
 	struct net_device *dev = skb->dev;
+	unsigned long now = jiffies;
 	struct sunh_route *rt;
 	const u8 *src;
 
@@ -163,8 +175,9 @@ static bool sunh_learn(struct sunh_net *sn, struct sunh_domain *d,
 		if (rt->origin != SUNH_ORIGIN_LEARNED)
 			return true;
 		if (rt->dev == dev && ether_addr_equal(rt->ha, src)) {
-			if (time_after(jiffies, READ_ONCE(rt->updated) + HZ))
-				WRITE_ONCE(rt->updated, jiffies);
+			if (time_after(now, READ_ONCE(rt->updated) +
+					    SUNH_LEARN_REFRESH))
+				WRITE_ONCE(rt->updated, now);
 			return true;
 		}
 	}
@@ -176,6 +189,10 @@ static bool sunh_learn(struct sunh_net *sn, struct sunh_domain *d,
 		net_dbg_ratelimited("sunh: %s: source %u is not routed through this device, frame dropped\n",
 				    dev->name, saddr);
 		return false;
+	}
+	if (rt && time_before(now, READ_ONCE(rt->updated) + SUNH_LEARN_HOLD)) {
+		SUNH_INC(sn, LEARN_HELD);
+		return true;
 	}
 	if (!sunh_route_insert(d, saddr, dev, src, SUNH_ORIGIN_LEARNED, false))
 		SUNH_INC(sn, ROUTES_LEARNED);

@@ -4,7 +4,8 @@
  * destination address. Readers use RCU; writers (netlink, the netdev
  * notifier, the ageing work, and the receive and transmit paths when they
  * learn or resolve an entry) take the domain's spinlock. An entry is never
- * changed once published, only replaced.
+ * changed once published, only replaced. Every change bumps the domain's
+ * generation, which netlink dumps check (NLM_F_DUMP_INTR).
  */
 #include <linux/jiffies.h>
 #include <linux/slab.h>
@@ -28,6 +29,7 @@ struct sunh_domain *sunh_domain_alloc(const struct sunh_subnet *s)
 	d->subnet = *s;
 	d->size = size;
 	spin_lock_init(&d->lock);
+	INIT_LIST_HEAD(&d->dynamic);
 	return d;
 }
 EXPORT_SYMBOL_IF_KUNIT(sunh_domain_alloc);
@@ -138,9 +140,11 @@ int sunh_route_insert(struct sunh_domain *d, u16 addr, struct net_device *dev,
 		     GFP_KERNEL_ACCOUNT : GFP_ATOMIC);
 	if (!rt)
 		return -ENOMEM;
+	rt->addr = addr;
 	rt->origin = origin;
 	rt->ha_len = dev->addr_len;
 	memcpy(rt->ha, ha, dev->addr_len);
+	rt->created = get_jiffies_64();
 	rt->updated = jiffies;
 	rt->checked = rt->updated;
 	atomic64_set(&rt->packets, 0);
@@ -164,7 +168,12 @@ int sunh_route_insert(struct sunh_domain *d, u16 addr, struct net_device *dev,
 	}
 	rt->dev = dev;
 	netdev_hold(dev, &rt->dev_tracker, GFP_ATOMIC);
+	if (old && sunh_route_is_dynamic(old))
+		list_del(&old->dyn_node);
+	if (sunh_route_is_dynamic(rt))
+		list_add_tail(&rt->dyn_node, &d->dynamic);
 	rcu_assign_pointer(d->routes[addr], rt);
+	atomic_inc(&d->gen);
 	spin_unlock_bh(&d->lock);
 
 	if (old)
@@ -190,6 +199,11 @@ int sunh_route_delete(struct sunh_domain *d, u16 addr)
 	old = rcu_dereference_protected(d->routes[addr],
 					lockdep_is_held(&d->lock));
 	RCU_INIT_POINTER(d->routes[addr], NULL);
+	if (old) {
+		if (sunh_route_is_dynamic(old))
+			list_del(&old->dyn_node);
+		atomic_inc(&d->gen);
+	}
 	spin_unlock_bh(&d->lock);
 	if (!old)
 		return -ENOENT;
@@ -199,11 +213,67 @@ int sunh_route_delete(struct sunh_domain *d, u16 addr)
 EXPORT_SYMBOL_IF_KUNIT(sunh_route_delete);
 
 /**
+ * sunh_route_delete_entry() - remove an entry if it is still @rt
+ * @d: domain
+ * @addr: destination address
+ * @rt: the entry found by the caller (RCU)
+ *
+ * Return: true if @rt was removed (not replaced meanwhile).
+ */
+bool sunh_route_delete_entry(struct sunh_domain *d, u16 addr,
+			     struct sunh_route *rt)
+{
+	bool gone;
+
+	if (addr >= d->size)
+		return false;
+	spin_lock_bh(&d->lock);
+	gone = rcu_dereference_protected(d->routes[addr],
+					 lockdep_is_held(&d->lock)) == rt;
+	if (gone) {
+		RCU_INIT_POINTER(d->routes[addr], NULL);
+		if (sunh_route_is_dynamic(rt))
+			list_del(&rt->dyn_node);
+		atomic_inc(&d->gen);
+	}
+	spin_unlock_bh(&d->lock);
+	if (gone)
+		call_rcu(&rt->rcu, sunh_route_free_rcu);
+	return gone;
+}
+EXPORT_SYMBOL_IF_KUNIT(sunh_route_delete_entry);
+
+/* Remove @rt from its slot. Context: domain lock held. */
+static void sunh_route_unlink(struct sunh_domain *d, struct sunh_route *rt)
+{
+	RCU_INIT_POINTER(d->routes[rt->addr], NULL);
+	if (sunh_route_is_dynamic(rt))
+		list_del(&rt->dyn_node);
+	call_rcu(&rt->rcu, sunh_route_free_rcu);
+}
+
+/* Does a flush with these arguments remove @rt? */
+static bool sunh_route_flushed(const struct sunh_route *rt,
+			       const struct net_device *dev, bool all,
+			       unsigned long max_age, unsigned long now)
+{
+	if (dev && rt->dev != dev)
+		return false;
+	if (!sunh_route_is_dynamic(rt))
+		return all && !max_age;
+	return !max_age ||
+	       !time_before(now, READ_ONCE(rt->updated) + max_age);
+}
+
+/**
  * sunh_route_flush() - remove entries matching a filter
  * @d: domain
  * @dev: only entries through this device (NULL: any device)
  * @all: static entries too (else only resolved and learned ones)
  * @max_age: only dynamic entries older than this many jiffies (0: any age)
+ *
+ * Without @all only the list of dynamic entries is walked: ageing costs
+ * what exists, not the size of the table.
  *
  * Return: the number of entries removed.
  */
@@ -212,24 +282,29 @@ unsigned int sunh_route_flush(struct sunh_domain *d,
 			      unsigned long max_age)
 {
 	unsigned long now = jiffies;
-	struct sunh_route *rt;
+	struct sunh_route *rt, *tmp;
 	unsigned int i, n = 0;
 
 	spin_lock_bh(&d->lock);
-	for (i = 0; i < d->size; i++) {
-		rt = rcu_dereference_protected(d->routes[i],
-					       lockdep_is_held(&d->lock));
-		if (!rt || (dev && rt->dev != dev))
-			continue;
-		if (!sunh_route_is_dynamic(rt) && (!all || max_age))
-			continue;
-		if (max_age &&
-		    time_before(now, READ_ONCE(rt->updated) + max_age))
-			continue;
-		RCU_INIT_POINTER(d->routes[i], NULL);
-		call_rcu(&rt->rcu, sunh_route_free_rcu);
-		n++;
+	if (!all || max_age) {
+		list_for_each_entry_safe(rt, tmp, &d->dynamic, dyn_node) {
+			if (!sunh_route_flushed(rt, dev, all, max_age, now))
+				continue;
+			sunh_route_unlink(d, rt);
+			n++;
+		}
+	} else {
+		for (i = 0; i < d->size; i++) {
+			rt = rcu_dereference_protected(d->routes[i],
+						       lockdep_is_held(&d->lock));
+			if (!rt || !sunh_route_flushed(rt, dev, all, 0, now))
+				continue;
+			sunh_route_unlink(d, rt);
+			n++;
+		}
 	}
+	if (n)
+		atomic_inc(&d->gen);
 	spin_unlock_bh(&d->lock);
 	return n;
 }

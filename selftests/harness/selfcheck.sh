@@ -16,7 +16,10 @@ expect_red() { # test why-pattern [env...]
 	out=$(env "$@" SUPERP_RESULTS="$results/selfcheck/$(basename "$t" .sh)" \
 		"$SUPERP_TOP/selftests/harness/run.sh" --no-prepare "$t" 2>&1)
 	rc=$?
-	if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -qE "$why"; then
+	# A here-string, not a pipe: with pipefail, grep -q leaving at the
+	# first match could make printf fail on the closed pipe, and the
+	# pipeline then reported no match.
+	if [ $rc -ne 0 ] && grep -qE "$why" <<< "$out"; then
 		passed=$((passed + 1))
 		echo "ok $n harness turns red on: $(basename "$t" .sh)"
 	else

@@ -103,13 +103,17 @@ check "sn2: IPv6 subnet" n2 sunh subnet set fd00:23::/112 bits 16
 n1 ping -c 1 -W 2 fd00:23::5 >/dev/null 2>&1
 check "IPv6: ping 5" n1 sunh ping 5 -c 2 -i 0.2
 check "IPv6: 5 resolved through ND" sh -c "ip netns exec sn1 sunh route show | grep -q '^5 dev v1 lladdr $M2 resolved'"
-check "IPv6: 1 learned" sh -c "ip netns exec sn2 sunh route show | grep -q '^1 dev v2 lladdr $M1 learned'"
+# sn2 learns 1 from the echo request; its valid ND entry for fd00:23::1
+# (the ICMPv6 ping made it) replaces the learned entry at the reply's
+# first use: resolution is trusted over learning.
+tap_diag "sn2: $(ip netns exec sn2 sunh route show | tr '\n' ';')"
+check "IPv6: 1 learned, then confirmed by ND" sh -c "ip netns exec sn2 sunh route show | grep -q '^1 dev v2 lladdr $M1 resolved'"
 
 # Ageing: dynamic entries go after the ageing time (checked every 5 s).
 aged=$(sunh_stat routes_aged sn2)
 check "sn2: ageing 1 s" n2 sunh set ageing 1
 sleep 7
-check_fail "sn2: the learned entry aged out" sh -c "ip netns exec sn2 sunh route show | grep -q '^1 dev v2 .* learned'"
+check_fail "sn2: the dynamic entry aged out" sh -c "ip netns exec sn2 sunh route show | grep -q '^1 dev v2 '"
 check "sn2: routes_aged counted it" stat_grew routes_aged "$aged" sn2
 
 # Static entries: add, no silent overwrite, replace, delete, flush.

@@ -54,7 +54,7 @@ wait_gid() {
 setup_rxe() {
 	modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 && wait_gid rxe0
 }
-teardown_rxe() { rdma link delete rxe0; }
+teardown_rxe() { rdma link delete rxe0 && rmmod rdma_rxe; }
 
 # ib_superp over SUNH and UDP/IPv4: connections as selftests/conn/wire.sh
 # installs them, ordered both ways as RC requires (Documentation/
@@ -102,7 +102,7 @@ probe() {
 	is_coordinator || role=client
 	log=/tmp/rc-$name.log
 	echo "rc.sh run $name" > /dev/kmsg
-	barrier "$name-start"
+	barrier "rc-$name-start"
 	modprobe superp_rc_probe dev="$dev" role="$role" peer="$(guest_ip "$peer")" "$@"
 	rc=$?
 	[ $rc -eq 0 ] && rmmod superp_rc_probe
@@ -124,7 +124,7 @@ probe() {
 	done < "$log.tap"
 	check "$name $role: summary, nothing failed" summary_ok "$log"
 	if [ $rc -eq 0 ]; then ok "$name $role: modprobe succeeded"; else not_ok "$name $role: modprobe failed ($rc)"; fi
-	barrier "$name-done"
+	barrier "rc-$name-done"
 }
 
 for d in $RC_DEVS; do
@@ -147,6 +147,6 @@ for d in $RC_DEVS; do
 		port=18599 timeout_ms=2000
 
 	check "$d: tear down $dev" "teardown_$d"
-	barrier "$d-gone"
+	barrier "rc-$d-gone"
 done
 tap_exit

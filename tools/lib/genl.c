@@ -118,6 +118,24 @@ static int overrun_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_ERROR;
 }
 
+/*
+ * libmnl gives up on a dump at its first message marked NLM_F_DUMP_INTR
+ * (errno EINTR) and leaves the rest of the dump in the socket. Note the
+ * mark in @r instead and let the dump be read to its end: the caller
+ * decides what an inconsistent dump is worth (sunh route show asks again).
+ */
+static void take_dump_intr(void *buf, int len, struct reply *r)
+{
+	struct nlmsghdr *nlh;
+
+	for (nlh = buf; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) {
+			nlh->nlmsg_flags &= ~NLM_F_DUMP_INTR;
+			r->intr = true;
+		}
+	}
+}
+
 /* Start a generic netlink request in @buf. */
 struct nlmsghdr *genl_msg(void *buf, uint16_t type, uint8_t cmd,
 			  uint8_t version, uint16_t flags)
@@ -140,6 +158,7 @@ void genl_send(struct nlmsghdr *nlh, struct reply *r)
 	r->ext = NULL;
 	r->off = -1;
 	r->range = false;
+	r->intr = false;
 	nlh->nlmsg_flags |= NLM_F_ACK;
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		die("send: %s", strerror(errno));
@@ -178,6 +197,7 @@ int genl_receive(unsigned int req_seq, mnl_cb_t cb, struct reply *r,
 		ret = mnl_socket_recvfrom(nl, rxbuf, sizeof(rxbuf));
 		if (ret <= 0)
 			die("receive: %s", strerror(errno));
+		take_dump_intr(rxbuf, ret, r);
 		ret = mnl_cb_run2(rxbuf, ret, req_seq, portid, cb, r,
 				  ctl, NLMSG_MIN_TYPE);
 	} while (ret > 0);

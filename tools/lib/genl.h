@@ -26,6 +26,7 @@ struct reply {
 	int off;		/* NLMSGERR_ATTR_OFFS into the request, or -1 */
 	bool range;		/* the policy gave min and max */
 	uint64_t min, max;
+	bool intr;		/* a dump changed while it ran (NLM_F_DUMP_INTR) */
 	void *arg;
 };
 

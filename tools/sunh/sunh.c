@@ -37,6 +37,7 @@ static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
 		"Usage: sunh [-j] OBJECT COMMAND\n"
+		"       sunh [-j] -batch FILE   (commands one a line; - is stdin)\n"
 		"  sunh subnet set PREFIX/LEN [bits 8..16]\n"
 		"  sunh subnet show\n"
 		"  sunh subnet del\n"
@@ -187,6 +188,8 @@ static const char *const stat_names[__SUNH_STAT_MAX] = {
 	[SUNH_STAT_TX_DROP_NOT_DOMAIN] = "tx_drop_not_domain",
 	[SUNH_STAT_RX_DROP_ECHO_RATELIMIT] = "rx_drop_echo_ratelimit",
 	[SUNH_STAT_RX_DROP_BAD_SRC_MAC] = "rx_drop_bad_src_mac",
+	[SUNH_STAT_TX_DROP_UNRESOLVED] = "tx_drop_unresolved",
+	[SUNH_STAT_LEARN_HELD] = "learn_held",
 };
 
 /* ---- subnet and settings ---- */
@@ -328,6 +331,8 @@ static int cmd_set(int argc, char **argv)
 /* ---- routes ---- */
 
 static int route_count;
+/* A dump is printed only once it is complete and consistent. */
+static FILE *route_out;
 
 static int route_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -354,30 +359,30 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	local = attrs[SUNH_A_LOCAL];
 
 	if (json) {
-		printf("%s{\"addr\":%u,\"dev\":\"%s\"", route_count ? "," : "",
-		       get_u16(SUNH_A_ADDR), ifname);
+		fprintf(route_out, "%s{\"addr\":%u,\"dev\":\"%s\"",
+			route_count ? "," : "", get_u16(SUNH_A_ADDR), ifname);
 		if (local) {
-			printf(",\"origin\":\"local\"}");
+			fprintf(route_out, ",\"origin\":\"local\"}");
 		} else {
-			printf(",\"lladdr\":\"%s\",\"origin\":\"%s\",\"age_ms\":%" PRIu64
-			       ",\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
-			       mac,
-			       origin_name(get_u8(SUNH_A_ORIGIN)),
-			       get_u64(SUNH_A_AGE_MS),
-			       get_u64(SUNH_A_PACKETS),
-			       get_u64(SUNH_A_BYTES));
+			fprintf(route_out,
+				",\"lladdr\":\"%s\",\"origin\":\"%s\",\"age_ms\":%" PRIu64
+				",\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
+				mac, origin_name(get_u8(SUNH_A_ORIGIN)),
+				get_u64(SUNH_A_AGE_MS),
+				get_u64(SUNH_A_PACKETS),
+				get_u64(SUNH_A_BYTES));
 		}
 	} else if (local) {
-		printf("%u dev %s local\n", get_u16(SUNH_A_ADDR),
-		       ifname);
+		fprintf(route_out, "%u dev %s local\n", get_u16(SUNH_A_ADDR),
+			ifname);
 	} else {
-		printf("%u dev %s lladdr %s %s age %.1fs packets %" PRIu64
-		       " bytes %" PRIu64 "\n",
-		       get_u16(SUNH_A_ADDR), ifname, mac,
-		       origin_name(get_u8(SUNH_A_ORIGIN)),
-		       get_u64(SUNH_A_AGE_MS) / 1000.0,
-		       get_u64(SUNH_A_PACKETS),
-		       get_u64(SUNH_A_BYTES));
+		fprintf(route_out, "%u dev %s lladdr %s %s age %.1fs packets %"
+			PRIu64 " bytes %" PRIu64 "\n",
+			get_u16(SUNH_A_ADDR), ifname, mac,
+			origin_name(get_u8(SUNH_A_ORIGIN)),
+			get_u64(SUNH_A_AGE_MS) / 1000.0,
+			get_u64(SUNH_A_PACKETS),
+			get_u64(SUNH_A_BYTES));
 	}
 	route_count++;
 	return MNL_CB_OK;
@@ -398,6 +403,52 @@ static void get_mac(const char *s, uint8_t *mac)
 	}
 }
 
+/* The table (or one entry). A dump that the kernel marks interrupted (the
+ * table, subnet, devices or addresses changed while it ran) is thrown away
+ * and asked again; one that keeps changing is an error, not a listing with
+ * entries missing or twice.
+ */
+#define ROUTE_DUMP_TRIES	5
+
+static int route_show(const char *addr)
+{
+	struct nlmsghdr *nlh;
+	struct reply r = {};
+	char *text = NULL;
+	size_t len = 0;
+	int err, tries;
+
+	for (tries = 1; ; tries++) {
+		route_out = open_memstream(&text, &len);
+		if (!route_out)
+			die("out of memory");
+		route_count = 0;
+		if (addr) {
+			nlh = msg_start(family_id, SUNH_CMD_ROUTE_GET, 0);
+			mnl_attr_put_u16(nlh, SUNH_A_ADDR,
+					 get_num(addr, 65535, "address"));
+		} else {
+			nlh = msg_start(family_id, SUNH_CMD_ROUTE_GET,
+					NLM_F_DUMP);
+		}
+		err = genl_request(nlh, route_cb, &r);
+		fclose(route_out);
+		genl_check(err, &r, "route show");
+		if (!r.intr)
+			break;
+		free(text);
+		text = NULL;
+		if (tries == ROUTE_DUMP_TRIES)
+			die("route show: the table changed during each of %d dumps (interrupted), try again",
+			    tries);
+		fprintf(stderr, "%s: route show: dump interrupted by a change, retrying\n",
+			progname);
+	}
+	printf(json ? "[%s]\n" : "%s", text ? text : "");
+	free(text);
+	return 0;
+}
+
 static int cmd_route(int argc, char **argv)
 {
 	struct nlmsghdr *nlh;
@@ -407,24 +458,9 @@ static int cmd_route(int argc, char **argv)
 	bool have_mac = false, replace;
 	unsigned long addr;
 	unsigned int ifindex;
-	int err;
 
-	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list")) {
-		if (argc > 1) {
-			nlh = msg_start(family_id, SUNH_CMD_ROUTE_GET, 0);
-			mnl_attr_put_u16(nlh, SUNH_A_ADDR,
-					 get_num(argv[1], 65535, "address"));
-		} else {
-			nlh = msg_start(family_id, SUNH_CMD_ROUTE_GET, NLM_F_DUMP);
-		}
-		if (json)
-			printf("[");
-		err = genl_request(nlh, route_cb, &r);
-		if (json)
-			printf("]\n");
-		genl_check(err, &r, "route show");
-		return 0;
-	}
+	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list"))
+		return route_show(argc > 1 ? argv[1] : NULL);
 	if (matches(argv[0], "flush")) {
 		nlh = msg_start(family_id, SUNH_CMD_ROUTE_DEL, 0);
 		mnl_attr_put(nlh, SUNH_A_FLUSH, 0, NULL);
@@ -777,24 +813,11 @@ static int cmd_inject(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* One command: argv[0] is its name. */
+static int run_cmd(int argc, char **argv)
 {
-	while (argc > 1 && argv[1][0] == '-') {
-		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "-json"))
-			json = true;
-		else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "-help"))
-			usage();
-		else
-			die("unknown option \"%s\"", argv[1]);
-		argc--;
-		argv++;
-	}
-	if (argc < 2)
-		usage();
-	progname = "sunh";
-	family_id = genl_open(SUNH_GENL_NAME, NULL, NULL);
-	argc -= 2;
-	argv += 2;
+	argc--;
+	argv++;
 	if (matches(argv[-1], "subnet"))
 		return cmd_subnet(argc, argv);
 	if (!strcmp(argv[-1], "set"))
@@ -814,4 +837,72 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[-1], "inject"))
 		return cmd_inject(argc, argv);
 	usage();
+}
+
+#define BATCH_ARGS	32
+
+/* Commands from a file ("-" for stdin), one a line, as ip -batch runs
+ * them: one process and one socket for many changes. The first error
+ * ends the batch.
+ */
+static int run_batch(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char line[1024], *args[BATCH_ARGS + 1], *tok;
+	unsigned int lineno = 0;
+	int argc, err;
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		argc = 0;
+		for (tok = strtok(line, " \t\n"); tok && argc < BATCH_ARGS;
+		     tok = strtok(NULL, " \t\n"))
+			args[argc++] = tok;
+		if (tok)
+			die("%s:%u: more than %d words", path, lineno,
+			    BATCH_ARGS);
+		if (!argc || args[0][0] == '#')
+			continue;
+		args[argc] = NULL;
+		err = run_cmd(argc, args);
+		if (err)
+			return err;
+	}
+	if (f != stdin)
+		fclose(f);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *batch = NULL;
+
+	while (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "-json")) {
+			json = true;
+		} else if (!strcmp(argv[1], "-h") ||
+			   !strcmp(argv[1], "-help")) {
+			usage();
+		} else if (!strcmp(argv[1], "-b") ||
+			   !strcmp(argv[1], "-batch")) {
+			if (argc < 3)
+				usage();
+			batch = argv[2];
+			argc--;
+			argv++;
+		} else {
+			die("unknown option \"%s\"", argv[1]);
+		}
+		argc--;
+		argv++;
+	}
+	if (argc < 2 && !batch)
+		usage();
+	progname = "sunh";
+	family_id = genl_open(SUNH_GENL_NAME, NULL, NULL);
+	if (batch)
+		return run_batch(batch);
+	return run_cmd(argc - 1, argv + 1);
 }
