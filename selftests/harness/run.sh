@@ -17,6 +17,7 @@
 # Logs: $SUPERP_RESULTS/<group>/guestN.{console,out}, segN.pcap.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
+SUPERP_BOOT_LIMIT=${SUPERP_BOOT_LIMIT:-300}
 
 force_kernel=
 prepare=1
@@ -217,9 +218,34 @@ run_capture_check() { # dir check nseg
 }
 trap cleanup EXIT
 
+# Wait for a boot's QEMU processes; if a guest has not announced itself
+# (guest-init's first line) within SUPERP_BOOT_LIMIT seconds, stop them all
+# and print the stalled guests' numbers. Guards against the rare TCG boot
+# that stops in early kernel init on a loaded host (Documentation/testing.rst).
+watch_boot() { # dir n pid...
+	local dir=$1 n=$2 start=$SECONDS i p alive stalled=
+	shift 2
+	while :; do
+		alive=
+		for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		[ -n "$alive" ] || break
+		if [ $((SECONDS - start)) -ge "$SUPERP_BOOT_LIMIT" ]; then
+			for i in $(seq 1 "$n"); do
+				grep -q '^@@SUPERP-GUEST' "$dir/guest$i.out" 2>/dev/null ||
+					stalled+=" $i"
+			done
+			[ -z "$stalled" ] || kill -TERM "$@" 2>/dev/null
+			break
+		fi
+		sleep 2
+	done
+	echo "$stalled"
+}
+
 # Boot the guests of one group and wait for them.
-run_group() { # group
+run_group() { # group [attempt]
 	local g=$1 kernel=${1%%-*} topo=${1#*-} n=${group_nguests[$1]}
+	local attempt=${2:-1}
 	local dir=$SUPERP_RESULTS/$g plan total=0 i t line pids=() smp mem
 	rm -rf "$dir"; mkdir -p "$dir"
 	plan=$dir/plan
@@ -276,12 +302,14 @@ run_group() { # group
 			qemu-system-x86_64 -machine pc -accel tcg -cpu max,la57=off -smp "$smp" -m "$mem" \
 			-nodefaults -display none -no-reboot \
 			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
-			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel" \
+			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel" \
 			-serial "file:$dir/guest$i.console" -serial "file:$dir/guest$i.out" \
 			-d guest_errors,cpu_reset -D "$dir/guest$i.qemu-log" \
 			"${nics[@]}" > "$dir/guest$i.qemu" 2>&1 &
 		pids+=($!)
 	done
+	local stalled
+	stalled=$(watch_boot "$dir" "$n" "${pids[@]}")
 	local rcs=()
 	for i in $(seq 1 "$n"); do
 		wait "${pids[$((i - 1))]}"
@@ -290,6 +318,19 @@ run_group() { # group
 	stop_capture
 	cleanup
 	rm -f "$dir/initrd.cpio"
+	if [ -n "$stalled" ]; then
+		# No test of this boot had started: booting again cannot turn a
+		# failure into a pass, it only gives the tests their run.
+		echo "# $g: guest(s)$stalled did not come up within ${SUPERP_BOOT_LIMIT}s (attempt $attempt); console tail:"
+		for i in $stalled; do
+			tail -5 "$dir/guest$i.console" | tr -d '\r' | sed "s/^/#   guest $i: /"
+		done
+		if [ "$attempt" -lt 2 ]; then
+			rm -rf "$dir.stalled"; mv "$dir" "$dir.stalled"
+			run_group "$g" $((attempt + 1))
+			return
+		fi
+	fi
 	# Serial lines end in CRLF.
 	sed -i 's/\r$//' "$dir"/guest*.out "$dir"/guest*.console
 

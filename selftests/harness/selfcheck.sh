@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Prove the harness can fail: a failing test or capture check, a kernel WARN
-# and a hung guest must each turn a run red, for the reason expected. Prints
+# Prove the harness can fail: a failing test or capture check, a kernel WARN,
+# a hung guest and a guest that never boots must each turn a run red, for
+# the reason expected. Prints
 # TAP and writes its counts to $SUPERP_RESULTS/counts.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -30,13 +31,14 @@ expect_red() { # test why-pattern [env...]
 }
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..7"
 expect_red selftests/harness/selfcheck/failing-test.sh '^not ok .*failing-test.sh'
 expect_red selftests/harness/selfcheck/stops-early.sh '^not ok .*stops-early.sh .*planned 3, ran 1'
 expect_red kunit/harness_selfcheck_test '^not ok .*kunit/harness_selfcheck_test \(1 passed, 1 failed'
 expect_red selftests/harness/selfcheck/kernel-warning.sh '^not ok .*guest 1 \(kernel reported a problem\)'
 expect_red selftests/harness/selfcheck/capture-check.sh '^not ok .*capture-check.sh \(2 passed, 1 failed, 0 skipped\)'
 expect_red selftests/harness/selfcheck/hung-guest.sh '^not ok .*guest 1 \(timed out' SUPERP_GROUP_TIMEOUT=45
+expect_red selftests/harness/selfcheck/passes.sh 'did not come up within 2s \(attempt 2\)' SUPERP_BOOT_LIMIT=2
 mkdir -p "$results"
 echo "$passed $failed 0" > "$results/counts"
 [ $failed -eq 0 ]
