@@ -17,6 +17,7 @@
 # superp-kernel: test
 # superp-timeout: 600
 . "$SUPERP_ROOT/selftests/lib.sh"
+. "$SUPERP_ROOT/selftests/verbs/rc.inc"
 
 me=$SUPERP_ID
 peer=$((3 - me))
@@ -33,26 +34,8 @@ RC_NETEM=${RC_NETEM:-delay 1ms loss 1% reorder 25% gap 5 duplicate 1%}
 
 tap_begin
 
-# wait_gid DEV: the RoCE v2 GID of our IPv4 address is in DEV's table
-# (GIDs appear from a work item after the link is added).
-wait_gid() {
-	local want i=0 f
-	want=$(printf '0000:0000:0000:0000:0000:ffff:0a17:%04x' "$me")
-	while [ $i -lt 50 ]; do
-		for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
-			[ "$(cat "$f")" = "$want" ] || continue
-			[ "$(cat "/sys/class/infiniband/$1/ports/1/gid_attrs/types/${f##*/}")" = "RoCE v2" ] &&
-				return 0
-		done
-		sleep 0.2
-		i=$((i + 1))
-	done
-	echo "no RoCE v2 GID $want on $1"
-	return 1
-}
-
 setup_rxe() {
-	modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 && wait_gid rxe0
+	modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 && wait_gid rxe0 "$(guest_ip "$me")"
 }
 teardown_rxe() { rdma link delete rxe0 && rmmod rdma_rxe; }
 
@@ -73,13 +56,13 @@ setup_superp_sunh() {
 		setup_superp_common &&
 		superp conn add dev superp0 lcid 1 rcid 1 encap sunh \
 			local "$me" remote "$peer" $superp_slow &&
-		wait_gid superp0
+		wait_gid superp0 "$(guest_ip "$me")"
 }
 setup_superp_udp4() {
 	setup_superp_common &&
 		superp conn add dev superp0 lcid 2 rcid 2 encap udp4 \
 			local "$(guest_ip "$me")" remote "$(guest_ip "$peer")" $superp_slow &&
-		wait_gid superp0
+		wait_gid superp0 "$(guest_ip "$me")"
 }
 teardown_superp() { rdma link delete superp0 && rmmod ib_superp; }
 teardown_superp_sunh() { teardown_superp && sunh subnet del; }
@@ -87,53 +70,17 @@ teardown_superp_udp4() { teardown_superp; }
 
 ibdev() { case $1 in rxe) echo rxe0 ;; *) echo superp0 ;; esac; }
 
-# summary_ok LOG: the probe's summary counts passes and no failure.
-summary_ok() {
-	grep -Eq '^summary [1-9][0-9]* passed, 0 failed$' "$1" && return 0
-	grep '^summary ' "$1" || echo "no summary line"
-	return 1
-}
-
-# probe NAME DEV PARAMS...: load the probe in our role; one TAP line per
-# step line it printed, then its summary and exit status.
-probe() {
-	local name=$1 dev=$2 role=server rc log
-	shift 2
-	is_coordinator || role=client
-	log=/tmp/rc-$name.log
-	echo "rc.sh run $name" > /dev/kmsg
-	barrier "rc-$name-start"
-	modprobe superp_rc_probe dev="$dev" role="$role" peer="$(guest_ip "$peer")" "$@"
-	rc=$?
-	[ $rc -eq 0 ] && rmmod superp_rc_probe
-	dmesg | awk -v m="rc.sh run $name" 'index($0, m) { on = 1; next } on' |
-		sed -n 's/.*superp_rc_probe: //p' > "$log"
-	grep -v '^summary ' "$log" | while read -r step verdict rest; do
-		case $verdict in
-		ok) echo "ok $step $rest" ;;
-		FAIL) echo "not ok $step $rest" ;;
-		*) echo "# $step $verdict $rest" ;;
-		esac
-	done > "$log.tap"
-	while read -r v1 v2 rest; do
-		case "$v1 $v2" in
-		"ok "*) ok "$name $role: $v2 $rest" ;;
-		"not ok") not_ok "$name $role: $rest" ;;
-		*) tap_diag "$name $role: $v1 $v2 $rest" ;;
-		esac
-	done < "$log.tap"
-	check "$name $role: summary, nothing failed" summary_ok "$log"
-	if [ $rc -eq 0 ]; then ok "$name $role: modprobe succeeded"; else not_ok "$name $role: modprobe failed ($rc)"; fi
-	barrier "rc-$name-done"
-}
+# Guest 1 serves, guest 2 is the client.
+role=server
+is_coordinator || role=client
 
 for d in $RC_DEVS; do
 	dev=$(ibdev "$d")
 	check "$d: set up $dev" "setup_$d"
-	probe "$d" "$dev" size="$RC_SIZE" qps="$RC_QPS" tput_ms="$RC_TPUT_MS"
+	probe "$d" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_SIZE" qps="$RC_QPS" tput_ms="$RC_TPUT_MS"
 
 	check "$d: netem $RC_NETEM on eth0" tc qdisc add dev eth0 root netem $RC_NETEM
-	probe "$d-netem" "$dev" size="$RC_LOSSY_SIZE" qps="$RC_QPS" \
+	probe "$d-netem" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_LOSSY_SIZE" qps="$RC_QPS" \
 		tput_ms="$RC_LOSSY_TPUT_MS"
 	tap_diag "$d-netem: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
 	tap_diag "$d-netem: $(rdma statistic show link "$dev/1" 2>&1 | tr '\n' ' ')"
