@@ -352,7 +352,10 @@ run_group() { # group [attempt]
 	# The guests themselves: finished in time, no kernel splat.
 	for i in $(seq 1 "$n"); do
 		local what="$g guest $i"
-		if [ "${rcs[$((i - 1))]}" = 124 ] || [ "${rcs[$((i - 1))]}" = 137 ]; then
+		if [[ " $stalled " == *" $i "* ]]; then
+			failed=$((failed + 1))
+			report fail "$what" "(did not come up within ${SUPERP_BOOT_LIMIT}s, twice)"
+		elif [ "${rcs[$((i - 1))]}" = 124 ] || [ "${rcs[$((i - 1))]}" = 137 ]; then
 			failed=$((failed + 1)); report fail "$what" "(timed out after ${gtimeout}s)"
 		elif ! grep -q '^@@SUPERP-DONE' "$dir/guest$i.out"; then
 			failed=$((failed + 1))

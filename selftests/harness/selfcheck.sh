@@ -38,7 +38,7 @@ expect_red kunit/harness_selfcheck_test '^not ok .*kunit/harness_selfcheck_test 
 expect_red selftests/harness/selfcheck/kernel-warning.sh '^not ok .*guest 1 \(kernel reported a problem\)'
 expect_red selftests/harness/selfcheck/capture-check.sh '^not ok .*capture-check.sh \(2 passed, 1 failed, 0 skipped\)'
 expect_red selftests/harness/selfcheck/hung-guest.sh '^not ok .*guest 1 \(timed out' SUPERP_GROUP_TIMEOUT=45
-expect_red selftests/harness/selfcheck/passes.sh 'did not come up within 2s \(attempt 2\)' SUPERP_BOOT_LIMIT=2
+expect_red selftests/harness/selfcheck/passes.sh 'guest 1 \(did not come up within 2s, twice' SUPERP_BOOT_LIMIT=2
 mkdir -p "$results"
 echo "$passed $failed 0" > "$results/counts"
 [ $failed -eq 0 ]
