@@ -1491,6 +1491,24 @@ static void qp_send_rewind(struct kunit *test)
 }
 
 /*
+ * min_rnr_timer as the RNR wait reads it (IB's enum ib_rnr_timeout, in
+ * microseconds): 0 is the longest, 1..31 grow.
+ */
+static void rc_rnr_timer_encoding(struct kunit *test)
+{
+	int i;
+
+	KUNIT_EXPECT_EQ(test, superp_rc_rnr_usecs(IB_RNR_TIMER_655_36), 655360);
+	KUNIT_EXPECT_EQ(test, superp_rc_rnr_usecs(IB_RNR_TIMER_000_01), 10);
+	KUNIT_EXPECT_EQ(test, superp_rc_rnr_usecs(IB_RNR_TIMER_000_64), 640);
+	KUNIT_EXPECT_EQ(test, superp_rc_rnr_usecs(IB_RNR_TIMER_001_28), 1280);
+	KUNIT_EXPECT_EQ(test, superp_rc_rnr_usecs(IB_RNR_TIMER_491_52), 491520);
+	for (i = 2; i <= 31; i++)
+		KUNIT_EXPECT_GT(test, superp_rc_rnr_usecs(i),
+				superp_rc_rnr_usecs(i - 1));
+}
+
+/*
  * FRWR MRs and remote memory access (superp_rma.c): after IB_WR_REG_MR a
  * peer's RMA Read through the MR's rkey passes superp_rma_check() and
  * superp_mr_copy_to_buf() reads the registered memory, across a page
@@ -1857,6 +1875,7 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(frwr_rma_access),
 	KUNIT_CASE(frwr_other_pd),
 	KUNIT_CASE(qp_send_rewind),
+	KUNIT_CASE(rc_rnr_timer_encoding),
 	KUNIT_CASE(device_attr_consistency),
 	KUNIT_CASE(rc_bind_rules),
 	KUNIT_CASE(rc_unbind_on_reset),
