@@ -211,13 +211,14 @@ static void superp_rc_detach(struct superp_conn_entry *e, struct superp_qp *qp)
  * superp_qp_unbind - leave the connection (RESET, destroy)
  * @qp: the QP, qp->mutex held
  *
- * Transactions still in flight keep their own QP references and complete
- * later (their WRs were flushed or discarded already).
+ * The QP's transactions are cancelled first (superp_rc_qp_cancel()):
+ * their WRs were flushed or discarded already.
  */
 void superp_qp_unbind(struct superp_qp *qp)
 {
 	struct superp_conn_entry *e;
 
+	superp_rc_qp_cancel(qp);
 	rcu_read_lock();
 	e = READ_ONCE(qp->conn);
 	if (e) {

@@ -35,7 +35,8 @@
  *
  * Locking: every function here runs under the bound entry's lock
  * (superp_conn_entry.lock, BH), from the engine's callbacks or from
- * superp_rc_kick(), which takes it; the QP's queue and CQ locks nest
+ * superp_rc_kick(), superp_rc_kick_work(), superp_rc_rnr_timer() and
+ * superp_rc_qp_cancel(), which take it; the QP's queue and CQ locks nest
  * inside (superp_rc_bind.c has the order). A superp_rc_wr holds a QP
  * reference; its transactions, and so the entry, outlive it. The RNR
  * timer holds none: it takes the entry's lock and a reference only while
@@ -838,21 +839,24 @@ static bool superp_rc_cancel_match(void *cookie, void *arg)
 static void superp_rc_qp_cancel_locked(struct superp_conn_entry *e,
 				       struct superp_qp *qp)
 {
-	struct superp_rc_wr *wr = qp->rc.cur;
-
 	qp->rc.cancelled = true;
-	qp->rc.rnr = SUPERP_RC_RNR_NONE;
-	if (wr) {
-		superp_rc_wr_fail(wr, IB_WC_WR_FLUSH_ERR);
-		superp_rc_wr_finish(wr);
-	}
+	superp_rc_qp_drop(qp);
 	superp_cancel(&e->conn, superp_rc_cancel_match, qp, ktime_get_ns());
 }
 
-/* Under e->lock, the QP leaving its connection (RESET, destroy, delete). */
+/*
+ * Under e->lock, the QP leaving its connection: its unsubmitted WR goes.
+ * A connection going away fails the transactions itself (abort, release).
+ */
 void superp_rc_qp_drop(struct superp_qp *qp)
 {
-	superp_rc_qp_cancel_locked(READ_ONCE(qp->conn), qp);
+	struct superp_rc_wr *wr = qp->rc.cur;
+
+	qp->rc.rnr = SUPERP_RC_RNR_NONE;
+	if (!wr)
+		return;
+	superp_rc_wr_fail(wr, IB_WC_WR_FLUSH_ERR);
+	superp_rc_wr_finish(wr);
 }
 
 /**
