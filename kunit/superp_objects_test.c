@@ -1371,6 +1371,144 @@ static void frwr_reg_inv(struct kunit *test)
 }
 
 /*
+ * The RNR replay (Documentation/superp-rc.rst, "receiver not ready"):
+ * superp_qp_send_rewind() returns the taken WRs from the refused one on to
+ * waiting; WRs before it keep their state (done, unsignalled), a local WR
+ * behind them still waits for its turn, completions stay in posted order,
+ * and positions wrap (the ring's and the u32's).
+ */
+static void qp_send_rewind(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_qp *qp = objs_qp(o, 4, 1);
+	struct superp_qp *sqp = to_sqp(qp);
+	struct superp_send_wqe *w[4];
+	struct ib_send_wr swr[4] = {};
+	const struct ib_send_wr *bad;
+	struct scatterlist sg;
+	unsigned long flags;
+	struct ib_wc wc[8];
+	struct ib_mr *mr;
+	void *buf;
+	int i;
+
+	objs_qp_to(o, qp, IB_QPS_RTS);
+	for (i = 0; i < 4; i++) {
+		swr[i].wr_id = i;
+		swr[i].opcode = IB_WR_SEND;
+		swr[i].send_flags = i == 1 ? 0 : IB_SEND_SIGNALED;
+		swr[i].next = i < 3 ? &swr[i + 1] : NULL;
+	}
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, swr, &bad), 0);
+	for (i = 0; i < 4; i++) {
+		w[i] = superp_qp_next_send(sqp);
+		KUNIT_ASSERT_NOT_NULL(test, w[i]);
+	}
+	/* 1 (unsignalled) done before 0: stays done across the rewind. */
+	superp_qp_send_done(sqp, w[1]->idx, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, superp_qp_send_rewind(sqp, w[1]->idx), -EBUSY);
+	KUNIT_EXPECT_EQ(test, superp_qp_send_rewind(sqp, w[3]->idx + 1),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, superp_qp_send_rewind(sqp, w[2]->idx), 0);
+	for (i = 2; i < 4; i++) {
+		struct superp_send_wqe *again = superp_qp_next_send(sqp);
+
+		KUNIT_ASSERT_PTR_EQ(test, again, w[i]);
+		KUNIT_EXPECT_EQ(test, again->wr_id, i);
+	}
+	KUNIT_EXPECT_PTR_EQ(test, superp_qp_next_send(sqp), NULL);
+	superp_qp_send_done(sqp, w[3]->idx, IB_WC_SUCCESS);
+	superp_qp_send_done(sqp, w[0]->idx, IB_WC_SUCCESS);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 8, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 0);
+	superp_qp_send_done(sqp, w[2]->idx, IB_WC_SUCCESS);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 8, wc), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 2);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 3);
+	/* Retired WRs cannot be rewound to. */
+	KUNIT_EXPECT_EQ(test, superp_qp_send_rewind(sqp, w[3]->idx), -EINVAL);
+
+	/* Positions about to wrap the u32 (the ring of 4 divides 2^32). */
+	spin_lock_irqsave(&sqp->sq.lock, flags);
+	sqp->sq.head = U32_MAX - 1;
+	sqp->sq.next = U32_MAX - 1;
+	sqp->sq.tail = U32_MAX - 1;
+	spin_unlock_irqrestore(&sqp->sq.lock, flags);
+	swr[2].next = NULL;
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, swr, &bad), 0);
+	for (i = 0; i < 3; i++) {
+		w[i] = superp_qp_next_send(sqp);
+		KUNIT_ASSERT_NOT_NULL(test, w[i]);
+	}
+	KUNIT_EXPECT_EQ(test, w[2]->idx, 0);
+	KUNIT_ASSERT_EQ(test, superp_qp_send_rewind(sqp, U32_MAX), 0);
+	KUNIT_EXPECT_PTR_EQ(test, superp_qp_next_send(sqp), w[1]);
+	KUNIT_EXPECT_PTR_EQ(test, superp_qp_next_send(sqp), w[2]);
+	for (i = 0; i < 3; i++)
+		superp_qp_send_done(sqp, w[i]->idx, IB_WC_SUCCESS);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 8, wc), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 0);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 2);
+
+	/* A LOCAL_INV behind rewound SENDs runs once they completed. */
+	mr = objs_frmr(o, IB_MR_TYPE_MEM_REG, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	sg_init_one(&sg, buf, PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(objs_ibdev, &sg, 1,
+					    DMA_BIDIRECTIONAL), 1);
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
+	KUNIT_ASSERT_EQ(test, objs_post_reg(qp, mr, mr->rkey), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 8, wc), 1);
+	swr[1].next = NULL;
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, swr, &bad), 0);
+	KUNIT_ASSERT_EQ(test, objs_post_inv(qp, mr->rkey), 0);
+	w[0] = superp_qp_next_send(sqp);
+	w[1] = superp_qp_next_send(sqp);
+	KUNIT_ASSERT_NOT_NULL(test, w[1]);
+	KUNIT_EXPECT_PTR_EQ(test, superp_qp_next_send(sqp), NULL);
+	KUNIT_ASSERT_EQ(test, superp_qp_send_rewind(sqp, w[0]->idx), 0);
+	KUNIT_EXPECT_PTR_EQ(test, superp_qp_next_send(sqp), w[0]);
+	KUNIT_EXPECT_PTR_EQ(test, superp_qp_next_send(sqp), w[1]);
+	KUNIT_EXPECT_PTR_EQ(test, superp_qp_next_send(sqp), NULL);
+	KUNIT_EXPECT_TRUE(test, objs_key_found(mr->rkey));
+	superp_qp_send_done(sqp, w[0]->idx, IB_WC_SUCCESS);
+	superp_qp_send_done(sqp, w[1]->idx, IB_WC_SUCCESS);
+	KUNIT_EXPECT_FALSE(test, objs_key_found(mr->rkey));
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 8, wc), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 0);
+	KUNIT_EXPECT_EQ(test, wc[1].opcode, IB_WC_LOCAL_INV);
+	KUNIT_EXPECT_EQ(test, wc[1].status, IB_WC_SUCCESS);
+
+	/* In ERR the flush took everything: nothing to rewind. */
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, swr, &bad), 0);
+	w[0] = superp_qp_next_send(sqp);
+	KUNIT_ASSERT_NOT_NULL(test, w[0]);
+	KUNIT_ASSERT_EQ(test, objs_modify(o, qp, IB_QPS_ERR), 0);
+	KUNIT_EXPECT_EQ(test, superp_qp_send_rewind(sqp, w[0]->idx), -EINVAL);
+	ib_dma_unmap_sg(objs_ibdev, &sg, 1, DMA_BIDIRECTIONAL);
+}
+
+/*
+ * min_rnr_timer as the RNR wait reads it (IB's enum ib_rnr_timeout, in
+ * microseconds): 0 is the longest, 1..31 grow.
+ */
+static void rc_rnr_timer_encoding(struct kunit *test)
+{
+	int i;
+
+	KUNIT_EXPECT_EQ(test, superp_rc_rnr_usecs(IB_RNR_TIMER_655_36), 655360);
+	KUNIT_EXPECT_EQ(test, superp_rc_rnr_usecs(IB_RNR_TIMER_000_01), 10);
+	KUNIT_EXPECT_EQ(test, superp_rc_rnr_usecs(IB_RNR_TIMER_000_64), 640);
+	KUNIT_EXPECT_EQ(test, superp_rc_rnr_usecs(IB_RNR_TIMER_001_28), 1280);
+	KUNIT_EXPECT_EQ(test, superp_rc_rnr_usecs(IB_RNR_TIMER_491_52), 491520);
+	for (i = 2; i <= 31; i++)
+		KUNIT_EXPECT_GT(test, superp_rc_rnr_usecs(i),
+				superp_rc_rnr_usecs(i - 1));
+}
+
+/*
  * FRWR MRs and remote memory access (superp_rma.c): after IB_WR_REG_MR a
  * peer's RMA Read through the MR's rkey passes superp_rma_check() and
  * superp_mr_copy_to_buf() reads the registered memory, across a page
@@ -1736,6 +1874,8 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(frwr_reg_inv),
 	KUNIT_CASE(frwr_rma_access),
 	KUNIT_CASE(frwr_other_pd),
+	KUNIT_CASE(qp_send_rewind),
+	KUNIT_CASE(rc_rnr_timer_encoding),
 	KUNIT_CASE(device_attr_consistency),
 	KUNIT_CASE(rc_bind_rules),
 	KUNIT_CASE(rc_unbind_on_reset),

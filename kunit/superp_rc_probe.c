@@ -26,6 +26,18 @@
  *   tput-*             WRITE throughput for `tput_ms` (a figure, not a
  *                      verdict: "ok" says only that every WR completed)
  *   qpN-write          qps > 1: WRITE and check on every QP pair
+ *   rnr-send           two SENDs posted before the server posts their
+ *                      receives (RNR_DELAY_MS later, many RNR timer
+ *                      periods): both complete, in order, data verified
+ *   rnr-other-qp       qps > 1: while QP 0's SEND waits for a receive
+ *                      (RNR), QP 1's SEND is received and verified; then
+ *                      QP 0's goes through
+ *   rnr-retry-0        a new QP pair with rnr_retry 0 and no receive:
+ *                      IB_WC_RNR_RETRY_EXC_ERR, the next WR flushed, the
+ *                      QP in ERR
+ *   rnr-destroy        a new QP pair; the client's SEND waits on RNR and
+ *                      the client destroys its QP: destroy returns within
+ *                      a second, whatever the peer does
  *   bad-rkey           WRITE with a wrong rkey: IB_WC_REM_ACCESS_ERR, the
  *                      WRs behind it IB_WC_WR_FLUSH_ERR, the QP in ERR.
  *                      Last, since it leaves both QPs in ERR.
@@ -95,6 +107,8 @@ MODULE_PARM_DESC(tput_ms, "duration of each throughput figure, 0 for none");
 #define PROBE_TPUT_BYTES SZ_256K
 /* Responder timeout 2^16 * 4.096 us (268 ms): TCG guests stall. */
 #define PROBE_QP_TIMEOUT 16
+/* rnr-*: how long the server holds its receives back (min_rnr_timer 12). */
+#define PROBE_RNR_DELAY_MS 100
 
 /* What each side tells the other per QP pair, little-endian on the wire. */
 struct probe_wire {
@@ -119,6 +133,7 @@ struct probe_qp {
 	u32 psn;
 	u32 rqpn;
 	u32 rpsn;
+	bool rnr_once;		/* rnr_retry 0 instead of 7 (infinite) */
 };
 
 struct probe {
@@ -476,7 +491,7 @@ static int connect_qp(struct probe *p, struct probe_qp *q)
 	a.qp_state = IB_QPS_RTS;
 	a.timeout = PROBE_QP_TIMEOUT;
 	a.retry_cnt = 7;
-	a.rnr_retry = 7;
+	a.rnr_retry = q->rnr_once ? 0 : 7;
 	a.sq_psn = q->psn;
 	a.max_rd_atomic = 1;
 	err = ib_modify_qp(q->qp, &a, IB_QP_STATE | IB_QP_TIMEOUT |
@@ -1094,6 +1109,334 @@ lost:
 	return err;
 }
 
+/* Polls @n completions, any order: each of @ids once, with @status. */
+static int expect_wcs(struct probe *p, const u64 *ids, unsigned int n,
+		      enum ib_wc_status status, char *why, size_t whylen)
+{
+	unsigned long seen = 0;
+	struct ib_wc wc;
+	unsigned int i, k;
+	int err;
+
+	for (k = 0; k < n; k++) {
+		err = poll_one(p, &wc);
+		if (err) {
+			snprintf(why, whylen, "%u of %u completions: %d", k, n,
+				 err);
+			return err;
+		}
+		for (i = 0; i < n; i++)
+			if (wc.wr_id == ids[i] && !(seen & BIT(i)))
+				break;
+		if (i == n || wc.status != status) {
+			snprintf(why, whylen, "wr %llu status %s unexpected",
+				 wc.wr_id, ib_wc_status_msg(wc.status));
+			return -EIO;
+		}
+		seen |= BIT(i);
+	}
+	return 0;
+}
+
+/* A receive completion of @len bytes on @qp whose data is @step's. */
+static bool check_recv(struct probe *p, const struct ib_wc *wc,
+		       struct ib_qp *qp, size_t off, u32 len,
+		       unsigned int step, char *why, size_t whylen)
+{
+	if (wc->opcode != IB_WC_RECV || wc->byte_len != len || wc->qp != qp) {
+		snprintf(why, whylen, "opcode %d byte_len %u on QP %u",
+			 wc->opcode, wc->byte_len, wc->qp->qp_num);
+		return false;
+	}
+	return verify(p, off, len, step, why, whylen);
+}
+
+/*
+ * Two SENDs (the first of several transactions when size allows) reach
+ * the server before it posts their receives: RNR, retried until they fit.
+ */
+static int step_rnr_send(struct probe *p)
+{
+	struct ib_qp *qp = p->qp[0].qp;
+	u32 la = min_t(u32, size / 2, SZ_64K), lb = 100;
+	size_t offb = size / 2 + SZ_4K;
+	u64 ida = p->step + 1, idb = (p->step + 1) | BIT_ULL(32);
+	char why[128] = "";
+	struct ib_wc wc;
+	bool ok = false;
+	u32 v;
+	int err;
+
+	p->step++;
+	if (p->server) {
+		memset(p->buf, 0, p->buflen);
+		err = ctl_send(p, 0);
+		if (!err)
+			err = ctl_recv(p, &v);	/* both SENDs posted */
+		if (err)
+			goto lost;
+		msleep(PROBE_RNR_DELAY_MS);
+		err = post_recv(p, qp, ida, 0, la);
+		if (!err)
+			err = post_recv(p, qp, idb, offb, lb);
+		if (err)
+			goto lost;
+		if (expect_wc(p, ida, IB_WC_SUCCESS, &wc, why, sizeof(why)) ||
+		    !check_recv(p, &wc, qp, 0, la, p->step, why, sizeof(why)) ||
+		    expect_wc(p, idb, IB_WC_SUCCESS, &wc, why, sizeof(why)) ||
+		    !check_recv(p, &wc, qp, offb, lb, p->step + 1, why,
+				sizeof(why)))
+			goto out;
+		snprintf(why, sizeof(why), "%u and %u bytes after %u ms", la,
+			 lb, PROBE_RNR_DELAY_MS);
+		ok = true;
+	} else {
+		fill_pattern(p, 0, la, p->step);
+		fill_pattern(p, offb, lb, p->step + 1);
+		err = ctl_recv(p, &v);
+		if (!err)
+			err = post_send(p, qp, ida, IB_WR_SEND, 0, la, 0, 0, 0,
+					true);
+		if (!err)
+			err = post_send(p, qp, idb, IB_WR_SEND, offb, lb, 0, 0,
+					0, true);
+		if (!err)
+			err = ctl_send(p, 0);
+		if (err)
+			goto lost;
+		ok = !expect_wc(p, ida, IB_WC_SUCCESS, &wc, why, sizeof(why)) &&
+		     !expect_wc(p, idb, IB_WC_SUCCESS, &wc, why, sizeof(why));
+	}
+out:
+	return finish(p, "rnr-send", ok, why);
+lost:
+	report(p, "rnr-send", false, "%d", err);
+	return err;
+}
+
+/* QP 0 waits on RNR; QP 1, on the same connection, moves data meanwhile. */
+static int step_rnr_other_qp(struct probe *p)
+{
+	struct ib_qp *qa = p->qp[0].qp, *qb = p->qp[1].qp;
+	size_t offb = size / 2;
+	u64 ids[2] = { p->step + 1, (p->step + 1) | BIT_ULL(32) };
+	char why[128] = "";
+	struct ib_wc wc;
+	bool ok = false;
+	u32 v;
+	int err;
+
+	p->step++;
+	if (p->server) {
+		memset(p->buf, 0, p->buflen);
+		err = post_recv(p, qb, ids[1], offb, SZ_4K);
+		if (!err)
+			err = ctl_send(p, 0);
+		if (err)
+			goto lost;
+		if (expect_wc(p, ids[1], IB_WC_SUCCESS, &wc, why, sizeof(why)) ||
+		    !check_recv(p, &wc, qb, offb, SZ_4K, p->step + 1, why,
+				sizeof(why)))
+			goto out;
+		msleep(PROBE_RNR_DELAY_MS / 2);	/* QP 0 still refused */
+		err = post_recv(p, qa, ids[0], 0, SZ_4K);
+		if (err)
+			goto lost;
+		if (expect_wc(p, ids[0], IB_WC_SUCCESS, &wc, why, sizeof(why)) ||
+		    !check_recv(p, &wc, qa, 0, SZ_4K, p->step, why,
+				sizeof(why)))
+			goto out;
+		snprintf(why, sizeof(why), "QP 1 received while QP 0 waited");
+		ok = true;
+	} else {
+		fill_pattern(p, 0, SZ_4K, p->step);
+		fill_pattern(p, offb, SZ_4K, p->step + 1);
+		err = ctl_recv(p, &v);
+		if (!err)
+			err = post_send(p, qa, ids[0], IB_WR_SEND, 0, SZ_4K, 0,
+					0, 0, true);
+		if (!err)
+			err = post_send(p, qb, ids[1], IB_WR_SEND, offb, SZ_4K,
+					0, 0, 0, true);
+		if (err)
+			goto lost;
+		ok = !expect_wcs(p, ids, 2, IB_WC_SUCCESS, why, sizeof(why));
+	}
+out:
+	return finish(p, "rnr-other-qp", ok, why);
+lost:
+	report(p, "rnr-other-qp", false, "%d", err);
+	return err;
+}
+
+/* A QP pair of its own; rnr_retry 0 on both sides if @once, else 7. */
+static int rnr_pair(struct probe *p, struct probe_qp *q, bool once)
+{
+	u32 a, b;
+	int err;
+
+	q->qp = create_qp(p);
+	if (IS_ERR(q->qp)) {
+		err = PTR_ERR(q->qp);
+		q->qp = NULL;
+		return err;
+	}
+	q->psn = get_random_u32() & 0xffffff;
+	q->rnr_once = once;
+	if (p->server) {
+		err = ctl_send(p, q->qp->qp_num);
+		if (!err)
+			err = ctl_send(p, q->psn);
+		if (!err)
+			err = ctl_recv(p, &a);
+		if (!err)
+			err = ctl_recv(p, &b);
+	} else {
+		err = ctl_recv(p, &a);
+		if (!err)
+			err = ctl_recv(p, &b);
+		if (!err)
+			err = ctl_send(p, q->qp->qp_num);
+		if (!err)
+			err = ctl_send(p, q->psn);
+	}
+	if (err)
+		return err;
+	q->rqpn = a;
+	q->rpsn = b;
+	return connect_qp(p, q);
+}
+
+/*
+ * The server of rnr-retry-0 and rnr-destroy: posts no receive, says go,
+ * and once the client is done, no completion may have come.
+ */
+static int rnr_server_idle(struct probe *p, bool *ok, char *why,
+			   size_t whylen)
+{
+	struct ib_wc wc;
+	u32 v;
+	int err;
+
+	err = ctl_send(p, 0);
+	if (!err)
+		err = ctl_recv(p, &v);
+	if (err)
+		return err;
+	*ok = !ib_poll_cq(p->cq, 1, &wc);
+	snprintf(why, whylen, *ok ? "no receive completion" :
+		 "completion wr %llu status %s", wc.wr_id,
+		 ib_wc_status_msg(wc.status));
+	return 0;
+}
+
+/* rnr_retry 0, no receive ever: the SEND fails RNR, the QP breaks. */
+static int step_rnr_retry0(struct probe *p)
+{
+	struct probe_qp q = {};
+	struct ib_qp_init_attr init;
+	char why[128] = "";
+	struct ib_qp_attr a;
+	struct ib_wc wc;
+	bool ok = false;
+	u32 v;
+	int err;
+
+	p->step++;
+	err = rnr_pair(p, &q, true);
+	if (err)
+		goto lost;
+	if (p->server) {
+		err = rnr_server_idle(p, &ok, why, sizeof(why));
+		if (err)
+			goto lost;
+		goto out;
+	}
+	fill_pattern(p, 0, SZ_4K, p->step);
+	err = ctl_recv(p, &v);
+	if (!err)
+		err = post_send(p, q.qp, 1, IB_WR_SEND, 0, SZ_4K, 0, 0, 0, true);
+	if (!err)
+		err = post_send(p, q.qp, 2, IB_WR_SEND, 0, 4, 0, 0, 0, true);
+	if (err)
+		goto lost;
+	if (expect_wc(p, 1, IB_WC_RNR_RETRY_EXC_ERR, &wc, why, sizeof(why)) ||
+	    expect_wc(p, 2, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
+		goto send_done;
+	err = ib_query_qp(q.qp, &a, IB_QP_STATE, &init);
+	if (err || a.qp_state != IB_QPS_ERR) {
+		snprintf(why, sizeof(why), "QP state %d (%d), expected ERR",
+			 a.qp_state, err);
+		goto send_done;
+	}
+	ok = true;
+	snprintf(why, sizeof(why), "RNR_RETRY_EXC_ERR, 1 flushed, QP in ERR");
+send_done:
+	err = ctl_send(p, 0);
+	if (err)
+		goto lost;
+out:
+	ib_destroy_qp(q.qp);
+	return finish(p, "rnr-retry-0", ok, why);
+lost:
+	if (q.qp)
+		ib_destroy_qp(q.qp);
+	report(p, "rnr-retry-0", false, "%d", err);
+	return err;
+}
+
+/* Destroying a QP whose SEND waits on RNR does not wait for the peer. */
+static int step_rnr_destroy(struct probe *p)
+{
+	struct probe_qp q = {};
+	char why[128] = "";
+	struct ib_wc wc;
+	bool ok = false;
+	ktime_t t0;
+	s64 ms;
+	u32 v;
+	int err;
+
+	p->step++;
+	err = rnr_pair(p, &q, false);
+	if (err)
+		goto lost;
+	if (p->server) {
+		err = rnr_server_idle(p, &ok, why, sizeof(why));
+		if (err)
+			goto lost;
+		goto out;
+	}
+	fill_pattern(p, 0, SZ_4K, p->step);
+	err = ctl_recv(p, &v);
+	if (!err)
+		err = post_send(p, q.qp, 1, IB_WR_SEND, 0, SZ_4K, 0, 0, 0, true);
+	if (err)
+		goto lost;
+	msleep(PROBE_RNR_DELAY_MS / 4);
+	t0 = ktime_get();
+	ib_destroy_qp(q.qp);
+	q.qp = NULL;
+	ms = ktime_ms_delta(ktime_get(), t0);
+	/* A flush completion of the destroyed QP's WR may come: not ours. */
+	while (ib_poll_cq(p->cq, 1, &wc) > 0)
+		;
+	ok = ms < 1000;
+	snprintf(why, sizeof(why), "destroy took %lld ms", ms);
+	err = ctl_send(p, 0);
+	if (err)
+		goto lost;
+out:
+	if (q.qp)
+		ib_destroy_qp(q.qp);
+	return finish(p, "rnr-destroy", ok, why);
+lost:
+	if (q.qp)
+		ib_destroy_qp(q.qp);
+	report(p, "rnr-destroy", false, "%d", err);
+	return err;
+}
+
 static int run_steps(struct probe *p)
 {
 	u32 sizes[] = { 1, SZ_4K, size };
@@ -1124,6 +1467,14 @@ static int run_steps(struct probe *p)
 		snprintf(prefix, sizeof(prefix), "qp%u-", i);
 		err = step_write(p, i, min_t(u32, size, SZ_64K), false, prefix);
 	}
+	if (!err)
+		err = step_rnr_send(p);
+	if (!err && qps > 1)
+		err = step_rnr_other_qp(p);
+	if (!err)
+		err = step_rnr_retry0(p);
+	if (!err)
+		err = step_rnr_destroy(p);
 	if (!err)
 		err = step_bad_rkey(p);
 	return err;

@@ -5,7 +5,9 @@
 # WRITE_WITH_IMM checked by the server, RDMA READ checked by the client,
 # completions in posted order, a wrong rkey failing with
 # IB_WC_REM_ACCESS_ERR and flushing what follows, WRITE throughput as a
-# figure, and the same on several QP pairs; then again under netem (loss,
+# figure, and the same on several QP pairs; receiver not ready (SENDs
+# before their receives, another QP going on meanwhile, rnr_retry 0,
+# destroy during the wait); then again under netem (loss,
 # reordering, duplication on both guests; the device's counters are
 # shown), and the probe's error paths (unknown device, no server). Guest 1
 # loads the probe as server, guest 2 as client; each turns the probe's

@@ -401,6 +401,9 @@ int superp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	if (flush)
 		superp_qp_flush(qp);
+	/* Flushed: what is in flight stops too, whatever the peer does. */
+	if (new == IB_QPS_ERR)
+		superp_rc_qp_cancel(qp);
 	/* Nothing in flight: drained at once. */
 	if (new == IB_QPS_SQD && cur != IB_QPS_SQD)
 		drained = superp_qp_sq_idle(qp);
@@ -453,6 +456,8 @@ int superp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	unsigned long flags;
 
 	xa_erase(&sdev->qps, ibqp->qp_num);
+	/* Its transactions hold references: end them, not waiting for the peer. */
+	superp_rc_qp_cancel(qp);
 	superp_qp_put(qp);
 	wait_for_completion(&qp->unused);
 	synchronize_rcu();

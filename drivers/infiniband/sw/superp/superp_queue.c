@@ -33,6 +33,11 @@
  *  - superp_qp_send_done(qp, idx, status): the WR at idx finished; a status
  *    other than IB_WC_SUCCESS also moves the QP to ERR (RC: a failed WR
  *    breaks the QP).
+ *  - superp_qp_send_rewind(qp, idx): the taken WRs from idx on go back to
+ *    waiting (next = idx), to be taken again in order: a receiver not
+ *    ready refused them (Documentation/superp-rc.rst). Their WQEs are
+ *    still in the ring (nothing at or after idx has completed), so
+ *    replaying them needs no copy; WRs before idx keep their state.
  *  - superp_qp_get_recv(qp, wqe): the receive WR for an incoming SEND,
  *    copied out (from the SRQ when the QP has one); -ENOENT means none is
  *    posted (the verbs answer: RNR).
@@ -627,6 +632,44 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 		superp_qp_event(qp, IB_EVENT_SQ_DRAINED);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_qp_send_done);
+
+/**
+ * superp_qp_send_rewind - take the send WRs from @idx on again
+ * @qp: the QP, held
+ * @idx: wqe->idx of the first WR to replay, as superp_qp_next_send()
+ *	returned it
+ *
+ * Any context, no QP lock held. The WRs in [@idx, next) were taken but
+ * none of them is done; they wait again, and superp_qp_next_send() returns
+ * them from @idx on, in posted order. Return: 0; -EINVAL when the QP is
+ * not in RTS or SQD (a flush or reset took the WRs) or @idx is not a
+ * taken WR; -EBUSY when one of them is done (it would run twice).
+ */
+int superp_qp_send_rewind(struct superp_qp *qp, u32 idx)
+{
+	struct superp_wq *sq = &qp->sq;
+	unsigned long flags;
+	int err = 0;
+	u32 i;
+
+	spin_lock_irqsave(&sq->lock, flags);
+	if ((qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD) ||
+	    idx - sq->tail >= sq->next - sq->tail) {
+		err = -EINVAL;
+		goto out;
+	}
+	for (i = idx; i != sq->next; i++) {
+		if (((struct superp_send_wqe *)superp_wq_at(sq, i))->done) {
+			err = -EBUSY;
+			goto out;
+		}
+	}
+	sq->next = idx;
+out:
+	spin_unlock_irqrestore(&sq->lock, flags);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_qp_send_rewind);
 
 /**
  * superp_qp_get_recv - take the receive WR for an incoming SEND

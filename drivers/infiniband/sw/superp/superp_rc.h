@@ -8,6 +8,7 @@
 #define SUPERP_RC_H
 
 #include <linux/list.h>
+#include <linux/timer.h>
 #include <linux/types.h>
 
 #include "superp_rma.h"
@@ -29,6 +30,16 @@ struct superp_rc_wr;
  * @node: in the entry's list of bound QPs.
  * @cur: initiator: the send WR whose transactions are being submitted.
  * @rd_inflight: initiator: RDMA Read transactions not yet completed.
+ * @xinflight: initiator: transactions submitted and not yet completed.
+ * @rnr: initiator: enum superp_rc_rnr, the step of the QP's RNR wait.
+ * @rnr_idx: initiator: wqe->idx of the first WR refused RNR.
+ * @rnr_tries: initiator: QP Resumes sent since a WR last completed well.
+ * @rnr_timer: initiator: min_rnr_timer after the last answer came in.
+ * @rnr_timer_ready: @rnr_timer is set up (superp_qp_bind()).
+ * @cancelled: initiator: superp_rc_qp_cancel() ran: nothing more is
+ *	submitted and the WRs still held complete silently (until RTR).
+ * @tgt_rnr: target: a Send found no receive; every request of the QP is
+ *	refused RNR until a QP Resume.
  * @rwqe: target: the receive WR of the message being received.
  * @rvalid: target: @rwqe holds a receive taken for the current message.
  * @rerr: target: Transaction Error of the current message, until its last
@@ -39,10 +50,30 @@ struct superp_rc_qp {
 	struct list_head	node;
 	struct superp_rc_wr	*cur;
 	u32			rd_inflight;
+	u32			xinflight;
+	u8			rnr;
+	u32			rnr_idx;
+	u8			rnr_tries;
+	struct timer_list	rnr_timer;
+	bool			rnr_timer_ready;
+	bool			cancelled;
+	bool			tgt_rnr;
 	struct superp_recv_wqe	*rwqe;
 	bool			rvalid;
 	u32			rerr;
 	u64			rlen;
+};
+
+/*
+ * The initiator's RNR wait (Documentation/superp-rc.rst, "receiver not
+ * ready"): refused, waiting for the QP's other answers; then the timer;
+ * then the QP Resume is due (it waits for the window like any request).
+ */
+enum superp_rc_rnr {
+	SUPERP_RC_RNR_NONE,
+	SUPERP_RC_RNR_ANSWERS,
+	SUPERP_RC_RNR_TIMER,
+	SUPERP_RC_RNR_RESUME,
 };
 
 /**
@@ -76,7 +107,10 @@ extern bool superp_rc_allow_unbound;
 void superp_rc_kick(struct superp_qp *qp);
 void superp_rc_kick_work(struct work_struct *work);
 void superp_rc_qp_drop(struct superp_qp *qp);
+void superp_rc_qp_cancel(struct superp_qp *qp);
 void superp_rc_tx_ready(struct superp_conn *c);
+void superp_rc_rnr_timer(struct timer_list *t);
+u32 superp_rc_rnr_usecs(u8 min_rnr_timer);
 
 /* superp_rc_recv.c */
 void superp_rc_target_pkt(struct superp_conn *c, const struct superp_pkt *p,

@@ -153,6 +153,10 @@ int superp_qp_bind(struct superp_qp *qp)
 		if (!qp->rc.rwqe)
 			return -ENOMEM;
 	}
+	if (!qp->rc.rnr_timer_ready) {
+		timer_setup(&qp->rc.rnr_timer, superp_rc_rnr_timer, 0);
+		qp->rc.rnr_timer_ready = true;
+	}
 	superp_conns_lock(sdev);
 	e = superp_rc_pick(sdev, &qp->av);
 	if (!e && superp_rc_allow_unbound)
@@ -179,6 +183,11 @@ int superp_qp_bind(struct superp_qp *qp)
 	} else {
 		qp->rc.cur = NULL;
 		qp->rc.rd_inflight = 0;
+		qp->rc.xinflight = 0;
+		qp->rc.rnr = SUPERP_RC_RNR_NONE;
+		qp->rc.rnr_tries = 0;
+		qp->rc.tgt_rnr = false;
+		qp->rc.cancelled = false;
 		qp->rc.rvalid = false;
 		qp->rc.rerr = 0;
 		list_add_tail(&qp->rc.node, &e->qps);
@@ -202,13 +211,14 @@ static void superp_rc_detach(struct superp_conn_entry *e, struct superp_qp *qp)
  * superp_qp_unbind - leave the connection (RESET, destroy)
  * @qp: the QP, qp->mutex held
  *
- * Transactions still in flight keep their own QP references and complete
- * later (their WRs were flushed or discarded already).
+ * The QP's transactions are cancelled first (superp_rc_qp_cancel()):
+ * their WRs were flushed or discarded already.
  */
 void superp_qp_unbind(struct superp_qp *qp)
 {
 	struct superp_conn_entry *e;
 
+	superp_rc_qp_cancel(qp);
 	rcu_read_lock();
 	e = READ_ONCE(qp->conn);
 	if (e) {
@@ -218,6 +228,9 @@ void superp_qp_unbind(struct superp_qp *qp)
 		spin_unlock_bh(&e->lock);
 	}
 	rcu_read_unlock();
+	/* Off the connection, the timer does nothing; it must not run late. */
+	if (qp->rc.rnr_timer_ready)
+		del_timer_sync(&qp->rc.rnr_timer);
 	if (!qp->conn) {
 		kfree(qp->rc.rwqe);
 		qp->rc.rwqe = NULL;

@@ -17,9 +17,12 @@
  * its Read Response packets, built by fill() from the MR's pages;
  * target_done() drops the MR.
  *
- * Decisions: no receive posted for a SEND is answered RNR/UNSPEC, which
- * fails the sender's WR with IB_WC_RNR_RETRY_EXC_ERR (no RNR wait and
- * retry yet); the rest of that message is refused the same way. A message
+ * Decisions: no receive posted for a SEND (or Write Complete) is answered
+ * RNR/UNSPEC and the QP enters its RNR wait (qp->rc.tgt_rnr): every later
+ * request operation of the QP, the rest of that message included, is
+ * refused RNR/UNSPEC without being run, so nothing overtakes the refused
+ * message, until a QP Resume (27) for it arrives; the sender replays from
+ * the refused WR (superp_rc_send.c). A message
  * longer than its receive: INVALID/TOO_LONG, the receive completes with
  * IB_WC_LOC_LEN_ERR and the target QP goes to ERR. Atomics: INVALID/OPCODE
  * (atomic_cap NONE).
@@ -101,6 +104,7 @@ static u32 superp_rc_tgt_send(struct superp_qp *qp, const struct superp_pkt *p,
 		case -ENOENT:
 			rc->rerr = SUPERP_TERR(SUPERP_TERR_RNR,
 					       SUPERP_TERR_UNSPEC);
+			rc->tgt_rnr = true;
 			break;
 		default:
 			rc->rerr = SUPERP_TERR(SUPERP_TERR_INVALID,
@@ -151,6 +155,7 @@ static u32 superp_rc_tgt_write_imm(struct superp_qp *qp,
 	case 0:
 		break;
 	case -ENOENT:
+		qp->rc.tgt_rnr = true;
 		return SUPERP_TERR(SUPERP_TERR_RNR, SUPERP_TERR_UNSPEC);
 	default:
 		return SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_QP_STATE);
@@ -186,6 +191,16 @@ static u32 superp_rc_tgt_op(struct superp_conn_entry *e,
 	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
 	    state != IB_QPS_SQD) {
 		err = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_QP_STATE);
+		goto put;
+	}
+	if (p->opcode == SUPERP_OP_QP_RESUME) {
+		/* The refused message starts again at offset 0. */
+		qp->rc.tgt_rnr = false;
+		qp->rc.rerr = 0;
+		goto put;
+	}
+	if (qp->rc.tgt_rnr) {
+		err = SUPERP_TERR(SUPERP_TERR_RNR, SUPERP_TERR_UNSPEC);
 		goto put;
 	}
 	scope.pd = qp->ibqp.pd;

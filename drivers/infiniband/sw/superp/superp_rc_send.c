@@ -18,19 +18,31 @@
  * so that QPs take turns; a QP at its max_rd_atomic limit of RDMA Read
  * transactions waits for one of them to complete. Nothing polls.
  *
- * Decisions: RNR retry is not built: a SEND that finds no receive fails
- * with IB_WC_RNR_RETRY_EXC_ERR (the target's RNR Transaction Error) and
- * the QP goes to ERR. IB_SEND_FENCE maps to the engine's per-QP fence on
+ * Receiver not ready (superp-rc.rst): a transaction refused RNR puts the QP
+ * in an RNR wait (qp->rc.rnr): nothing more of it is submitted, the WRs
+ * from the refused one on are dropped as their answers come in (none of
+ * them ran at the target, which refuses everything of the QP after the
+ * refusal), and once the QP has nothing in flight they are rewound in the
+ * queue (superp_qp_send_rewind()); min_rnr_timer later a QP Resume goes
+ * out and the WRs run again from the refused one. rnr_retry Resumes at
+ * most (7: no limit), then the refused WR completes with
+ * IB_WC_RNR_RETRY_EXC_ERR and the QP goes to ERR.
+ *
+ * Decisions: IB_SEND_FENCE maps to the engine's per-QP fence on
  * the WR's first transaction. Nothing is packed (one operation per
  * packet). A post made with interrupts disabled cannot take the entry's
  * BH lock: it queues the entry's kick work instead.
  *
  * Locking: every function here runs under the bound entry's lock
  * (superp_conn_entry.lock, BH), from the engine's callbacks or from
- * superp_rc_kick(), which takes it; the QP's queue and CQ locks nest
+ * superp_rc_kick(), superp_rc_kick_work(), superp_rc_rnr_timer() and
+ * superp_rc_qp_cancel(), which take it; the QP's queue and CQ locks nest
  * inside (superp_rc_bind.c has the order). A superp_rc_wr holds a QP
- * reference; its transactions, and so the entry, outlive it.
+ * reference; its transactions, and so the entry, outlive it. The RNR
+ * timer holds none: it takes the entry's lock and a reference only while
+ * the QP is bound, and superp_qp_unbind() stops it before the QP goes.
  */
+#include <kunit/visibility.h>
 #include <linux/highmem.h>
 #include <linux/net.h>
 #include <linux/skbuff.h>
@@ -311,6 +323,20 @@ static void superp_rc_wr_fail(struct superp_rc_wr *wr,
 		wr->qp->rc.cur = NULL;
 }
 
+/*
+ * Whether @wr, at or after the WR refused RNR, is to run again rather than
+ * complete: the target ran none of it.
+ */
+static bool superp_rc_wr_replays(struct superp_rc_wr *wr)
+{
+	struct superp_qp *qp = wr->qp;
+
+	return wr->status == IB_WC_SUCCESS &&
+	       qp->rc.rnr != SUPERP_RC_RNR_NONE &&
+	       READ_ONCE(qp->conn) == wr->e &&
+	       (s32)(wr->wqe.idx - qp->rc.rnr_idx) >= 0;
+}
+
 /* Completes @wr once nothing of it is left to submit or in flight. */
 static void superp_rc_wr_finish(struct superp_rc_wr *wr)
 {
@@ -318,6 +344,15 @@ static void superp_rc_wr_finish(struct superp_rc_wr *wr)
 
 	if (wr->pending || wr->next_x < wr->nxacts || qp->rc.cur == wr)
 		return;
+	/* Cancelled: the flush or reset took the WR already. */
+	if (superp_rc_wr_replays(wr) || qp->rc.cancelled) {
+		superp_qp_put(qp);
+		kfree(wr);
+		return;
+	}
+	if (wr->status == IB_WC_SUCCESS && READ_ONCE(qp->conn) == wr->e &&
+	    qp->rc.rnr == SUPERP_RC_RNR_NONE)
+		qp->rc.rnr_tries = 0;
 	superp_qp_send_done(qp, wr->wqe.idx, wr->status);
 	superp_qp_put(qp);
 	kfree(wr);
@@ -375,6 +410,71 @@ static enum ib_wc_status superp_rc_status(int status, u32 err)
 static void superp_rc_kick_locked(struct superp_conn_entry *e,
 				  struct superp_qp *qp);
 
+/*
+ * min_rnr_timer's encoding (IB's enum ib_rnr_timeout): 0 is 655.36 ms,
+ * 1..31 run from 0.01 to 491.52 ms. In microseconds.
+ */
+static const u32 superp_rc_rnr_us[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
+	1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720, 40960,
+	61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+u32 superp_rc_rnr_usecs(u8 min_rnr_timer)
+{
+	return superp_rc_rnr_us[min_rnr_timer & 31];
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_rc_rnr_usecs);
+
+/*
+ * A transaction of @wr was refused RNR: the QP waits, @wr and every WR
+ * after it submit nothing more (their answers drop them).
+ */
+static void superp_rc_rnr_refused(struct superp_qp *qp,
+				  struct superp_rc_wr *wr)
+{
+	struct superp_rc_qp *rc = &qp->rc;
+	struct superp_rc_wr *cur = rc->cur;
+
+	if (rc->rnr == SUPERP_RC_RNR_NONE ||
+	    (s32)(wr->wqe.idx - rc->rnr_idx) < 0)
+		rc->rnr_idx = wr->wqe.idx;
+	rc->rnr = SUPERP_RC_RNR_ANSWERS;
+	wr->next_x = wr->nxacts;
+	if (cur) {
+		rc->cur = NULL;
+		cur->next_x = cur->nxacts;
+		if (cur != wr)
+			superp_rc_wr_finish(cur);
+	}
+}
+
+/*
+ * Every transaction of @qp in its RNR wait was answered: rewind and wait
+ * min_rnr_timer, or, retries spent, fail the refused WR (the QP to ERR).
+ */
+static void superp_rc_rnr_answered(struct superp_qp *qp)
+{
+	struct superp_rc_qp *rc = &qp->rc;
+	u8 retry = qp->attr.rnr_retry;
+	unsigned long wait;
+
+	if (retry != 7 && rc->rnr_tries >= retry) {
+		rc->rnr = SUPERP_RC_RNR_NONE;
+		rc->rnr_tries = 0;
+		superp_qp_send_done(qp, rc->rnr_idx, IB_WC_RNR_RETRY_EXC_ERR);
+		return;
+	}
+	if (superp_qp_send_rewind(qp, rc->rnr_idx)) {
+		rc->rnr = SUPERP_RC_RNR_NONE;	/* flushed: nothing to replay */
+		return;
+	}
+	rc->rnr_tries++;
+	rc->rnr = SUPERP_RC_RNR_TIMER;
+	wait = usecs_to_jiffies(superp_rc_rnr_usecs(qp->attr.min_rnr_timer));
+	mod_timer(&rc->rnr_timer, jiffies + wait);
+}
+
 /* complete(): a transaction of a WR retired, failed or was aborted. */
 static void superp_rc_complete(struct superp_xact_src *src, int status,
 			       u32 err)
@@ -384,17 +484,26 @@ static void superp_rc_complete(struct superp_xact_src *src, int status,
 	struct superp_conn_entry *e = wr->e;
 	struct superp_qp *qp = wr->qp;
 	bool read = x->mx.opcode == SUPERP_OP_RDMA_READ;
+	bool bound = READ_ONCE(qp->conn) == e;
 
 	if (read)
 		qp->rc.rd_inflight--;
-	if (status)
+	if (bound && qp->rc.xinflight)
+		qp->rc.xinflight--;
+	if (bound && status == -EREMOTEIO &&
+	    superp_terr_wc_status(err) == IB_WC_RNR_RETRY_EXC_ERR)
+		superp_rc_rnr_refused(qp, wr);
+	else if (status)
 		superp_rc_wr_fail(wr, superp_rc_status(status, err));
 	wr->pending--;
 	kfree(x);
 	/* The QP may outlive @wr only by its own reference: hold one. */
 	refcount_inc(&qp->ref);
 	superp_rc_wr_finish(wr);
-	if (read && READ_ONCE(qp->conn) == e)
+	if (bound && qp->rc.rnr == SUPERP_RC_RNR_ANSWERS &&
+	    !qp->rc.xinflight)
+		superp_rc_rnr_answered(qp);
+	else if (read && bound)
 		superp_rc_kick_locked(e, qp);
 	superp_qp_put(qp);
 }
@@ -504,6 +613,7 @@ static int superp_rc_submit(struct superp_conn_entry *e, struct superp_rc_wr *wr
 		kfree(x);
 		return err;
 	}
+	qp->rc.xinflight++;
 	if (x->mx.opcode == SUPERP_OP_RDMA_READ)
 		qp->rc.rd_inflight++;
 	if (x->mx.opcode == SUPERP_OP_RDMA_WRITE)
@@ -512,10 +622,125 @@ static int superp_rc_submit(struct superp_conn_entry *e, struct superp_rc_wr *wr
 	return 0;
 }
 
+/* A QP Resume: the engine's cookie. */
+struct superp_rc_resume {
+	struct superp_xact_src src;
+	u32 dqpn;
+};
+
+static int superp_rc_resume_fill(struct superp_xact_src *src,
+				 const struct superp_pkt *p,
+				 struct sk_buff *skb)
+{
+	struct superp_rc_resume *r = container_of(src, struct superp_rc_resume,
+						  src);
+	int hlen = superp_op_hlen(SUPERP_OP_QP_RESUME);
+	struct superp_op op = { .qpn = r->dqpn };
+	int err;
+
+	if (hlen < 0 || hlen > skb_tailroom(skb))
+		return -EINVAL;
+	err = superp_op_encode(SUPERP_OP_QP_RESUME, &op, skb_put(skb, hlen));
+	return err < 0 ? err : 0;
+}
+
+/* Whatever the answer: the WRs behind it carry their own. */
+static void superp_rc_resume_complete(struct superp_xact_src *src,
+				      int status, u32 err)
+{
+	kfree(container_of(src, struct superp_rc_resume, src));
+}
+
+static const struct superp_xact_ops superp_rc_resume_ops = {
+	.fill = superp_rc_resume_fill,
+	.complete = superp_rc_resume_complete,
+};
+
+/* Submits @qp's QP Resume: 0, -EAGAIN (wait for tx_ready), or an error. */
+static int superp_rc_resume(struct superp_conn_entry *e, struct superp_qp *qp)
+{
+	struct superp_rc_resume *r = kmalloc(sizeof(*r), GFP_ATOMIC);
+	struct superp_xact sx = {};
+	u16 xid;
+	int err;
+
+	if (!r)
+		return -ENOMEM;
+	r->src.ops = &superp_rc_resume_ops;
+	r->dqpn = qp->attr.dest_qp_num;
+	sx.opcode = SUPERP_OP_QP_RESUME;
+	sx.num_ops = 1;
+	sx.npkts = 1;
+	sx.qp = qp->ibqp.qp_num;
+	sx.cookie = &r->src;
+	err = superp_submit(&e->conn, &sx, &xid, ktime_get_ns());
+	if (err)
+		kfree(r);
+	return err;
+}
+
+/*
+ * Under e->lock, @qp in its RNR wait: whether its WRs may be taken again
+ * (the Resume went out, or the QP left RTS/SQD and its WRs are flushed).
+ */
+static bool superp_rc_rnr_go(struct superp_conn_entry *e,
+			     struct superp_qp *qp)
+{
+	enum ib_qp_state state = READ_ONCE(qp->state);
+	int err;
+
+	if (state == IB_QPS_RTS || state == IB_QPS_SQD) {
+		if (qp->rc.rnr != SUPERP_RC_RNR_RESUME)
+			return false;
+		err = superp_rc_resume(e, qp);
+		if (err == -EAGAIN)
+			return false;	/* tx_ready() kicks again */
+		if (err) {
+			/* The rewound WRs cannot go: they flush. */
+			qp->rc.rnr = SUPERP_RC_RNR_NONE;
+			superp_qp_error(qp);
+			return true;
+		}
+	}
+	qp->rc.rnr = SUPERP_RC_RNR_NONE;
+	return true;
+}
+
+/**
+ * superp_rc_rnr_timer - min_rnr_timer after an RNR wait's last answer
+ * @t: the QP's rc.rnr_timer
+ *
+ * Timer (softirq): the QP Resume is due; it and the WRs go when the
+ * connection's window allows.
+ */
+void superp_rc_rnr_timer(struct timer_list *t)
+{
+	struct superp_qp *qp = from_timer(qp, t, rc.rnr_timer);
+	struct superp_conn_entry *e;
+
+	rcu_read_lock();
+	e = READ_ONCE(qp->conn);
+	if (e) {
+		spin_lock_bh(&e->lock);
+		if (qp->conn == e && qp->rc.rnr == SUPERP_RC_RNR_TIMER &&
+		    refcount_inc_not_zero(&qp->ref)) {
+			qp->rc.rnr = SUPERP_RC_RNR_RESUME;
+			superp_rc_kick_locked(e, qp);
+			superp_qp_put(qp);
+		}
+		spin_unlock_bh(&e->lock);
+	}
+	rcu_read_unlock();
+}
+
 /* Under e->lock: submit @qp's work while the engine takes it. */
 static void superp_rc_kick_locked(struct superp_conn_entry *e,
 				  struct superp_qp *qp)
 {
+	if (qp->rc.cancelled)
+		return;
+	if (qp->rc.rnr != SUPERP_RC_RNR_NONE && !superp_rc_rnr_go(e, qp))
+		return;
 	for (;;) {
 		struct superp_rc_wr *wr = qp->rc.cur;
 		enum ib_qp_state state = READ_ONCE(qp->state);
@@ -597,13 +822,62 @@ void superp_rc_kick_work(struct work_struct *work)
 	spin_unlock_bh(&e->lock);
 }
 
-/* Under e->lock, the QP leaving its connection: its unsubmitted WR goes. */
+/* superp_cancel()'s match: a transaction of a WR of QP @arg. */
+static bool superp_rc_cancel_match(void *cookie, void *arg)
+{
+	struct superp_xact_src *src = cookie;
+
+	return src->ops == &superp_rc_xact_ops &&
+	       container_of(src, struct superp_rc_xact, src)->wr->qp == arg;
+}
+
+/*
+ * Under e->lock: nothing of @qp's runs any more, on this side or the
+ * peer's: its transactions complete now (-ECANCELED, their WRs dropped
+ * without completion: a flush or reset took them), whatever the peer does.
+ */
+static void superp_rc_qp_cancel_locked(struct superp_conn_entry *e,
+				       struct superp_qp *qp)
+{
+	qp->rc.cancelled = true;
+	superp_rc_qp_drop(qp);
+	superp_cancel(&e->conn, superp_rc_cancel_match, qp, ktime_get_ns());
+}
+
+/*
+ * Under e->lock, the QP leaving its connection: its unsubmitted WR goes.
+ * A connection going away fails the transactions itself (abort, release).
+ */
 void superp_rc_qp_drop(struct superp_qp *qp)
 {
 	struct superp_rc_wr *wr = qp->rc.cur;
 
+	qp->rc.rnr = SUPERP_RC_RNR_NONE;
 	if (!wr)
 		return;
 	superp_rc_wr_fail(wr, IB_WC_WR_FLUSH_ERR);
 	superp_rc_wr_finish(wr);
+}
+
+/**
+ * superp_rc_qp_cancel - cancel @qp's transactions (destroy, ERR)
+ * @qp: the QP; no spinlock held
+ *
+ * destroy_qp waits for the QP's last reference, which its transactions
+ * hold: cancelled, they no longer wait for the peer's answer. Process
+ * context.
+ */
+void superp_rc_qp_cancel(struct superp_qp *qp)
+{
+	struct superp_conn_entry *e;
+
+	rcu_read_lock();
+	e = READ_ONCE(qp->conn);
+	if (e) {
+		spin_lock_bh(&e->lock);
+		if (qp->conn == e)
+			superp_rc_qp_cancel_locked(e, qp);
+		spin_unlock_bh(&e->lock);
+	}
+	rcu_read_unlock();
 }

@@ -76,9 +76,10 @@ static int superp_query_device(struct ib_device *ibdev,
 	attr->max_srq_sge = SUPERP_MAX_SRQ_SGE;
 	attr->max_ah = SUPERP_MAX_AH;
 	attr->max_fast_reg_page_list_len = SUPERP_MAX_FAST_REG_PAGES;
-	/* RC_RNR_NAK_GEN comes with the data path that answers RNR. */
+	/* RNR: the target's wait and the initiator's retry (superp-rc.rst). */
 	attr->device_cap_flags = IB_DEVICE_SYS_IMAGE_GUID |
-				 IB_DEVICE_MEM_MGT_EXTENSIONS;
+				 IB_DEVICE_MEM_MGT_EXTENSIONS |
+				 IB_DEVICE_RC_RNR_NAK_GEN;
 	attr->atomic_cap = SUPERP_ATOMIC_CAP;
 	/*
 	 * Kernel PDs get SUPERP_LOCAL_DMA_LKEY: the core then needs no DMA MR
