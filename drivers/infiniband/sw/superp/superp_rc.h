@@ -28,7 +28,8 @@ struct superp_rc_wr;
  * @rwqe's allocation is under the bound entry's lock.
  * @node: in the entry's list of bound QPs.
  * @cur: initiator: the send WR whose transactions are being submitted.
- * @rd_inflight: initiator: RDMA Read transactions not yet completed.
+ * @rd_inflight: initiator: RDMA Read and atomic transactions not yet
+ *	completed (bounded by max_rd_atomic).
  * @rwqe: target: the receive WR of the message being received.
  * @rvalid: target: @rwqe holds a receive taken for the current message.
  * @rerr: target: Transaction Error of the current message, until its last
@@ -48,12 +49,16 @@ struct superp_rc_qp {
 /**
  * struct superp_rc_tgt - the target's state of one transaction of a
  * connection, in the entry's array indexed by XID modulo its size.
- * @src: cookie of an RDMA Read's reply (Read Response packets).
+ * @src: cookie of an RDMA Read's or an atomic's reply (Read Response
+ *	packets, or the Atomic Response).
  * @err: first Transaction Error code found in its packets, 0 if none.
  * @mr: RDMA Read: the MR read from, held until target_done.
  * @addr: RDMA Read: first byte.
  * @len: RDMA Read: bytes.
  * @mtu: RDMA Read: payload of a full Read Response packet.
+ * @orig: atomic: the value before it executed, kept (the request is never
+ *	executed again) until the Atomic Response is acknowledged, so that
+ *	a retransmitted response carries the same value.
  */
 struct superp_rc_tgt {
 	struct superp_xact_src	src;
@@ -62,6 +67,7 @@ struct superp_rc_tgt {
 	u64			addr;
 	u32			len;
 	u32			mtu;
+	u64			orig;
 };
 
 /* superp_rc_bind.c */
