@@ -1116,6 +1116,55 @@ static void atomic_waits_for_response_test(struct kunit *test)
 }
 
 /*
+ * An atomic executes once (Documentation/superp-rc.rst, "Atomics"): the
+ * target's user sees its request packet once although it arrives twice
+ * (its ACK was lost: Receiving a packet 1.a, a duplicate PSN, is only
+ * acknowledged again), and a lost Atomic Response is retransmitted by the
+ * target's PDL (retransmission timer) without the request being handed
+ * up again. The initiator sees one response and completes once.
+ */
+static void atomic_executes_once_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+	struct tnode *b = t_new(test, NULL, 0);
+	struct superp_pkt req;
+	u64 now = 0;
+	int i, nresp = 0;
+
+	b->defer = true;
+	KUNIT_ASSERT_EQ(test, t_submit(a, SUPERP_OP_ATOMIC_FADD, 1, now), 0);
+	KUNIT_ASSERT_EQ(test, a->qn, 1);
+	req = a->q[0];
+	a->qn = 0;
+	KUNIT_EXPECT_EQ(test, t_rx(b, req, now), 0);
+	KUNIT_EXPECT_EQ(test, b->ndlv, 1);
+	KUNIT_EXPECT_EQ(test, b->nreq, 1);
+	KUNIT_EXPECT_EQ(test, b->req_op, SUPERP_OP_ATOMIC_FADD);
+	/* The request again, as if the initiator timed out. */
+	b->qn = 0;
+	KUNIT_EXPECT_EQ(test, t_rx(b, req, now), 0);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->rx_dup, 1);
+	KUNIT_EXPECT_EQ(test, b->ndlv, 1);
+	KUNIT_EXPECT_EQ(test, b->nreq, 1);
+	/* The user answers; the response and every ACK so far are lost. */
+	KUNIT_ASSERT_EQ(test, superp_tal_reply(b->c, b->req_xid,
+					       SUPERP_OP_ATOMIC_RESP, 1, 1,
+					       NULL, now), 0);
+	for (i = 0; i < b->qn; i++)
+		nresp += b->q[i].opcode == SUPERP_OP_ATOMIC_RESP;
+	KUNIT_EXPECT_EQ(test, nresp, 1);
+	b->qn = 0;
+	t_settle(a, b, now);
+	KUNIT_EXPECT_GE(test, superp_conn_stats(b->c)->tx_rtx_timer, 1);
+	KUNIT_EXPECT_EQ(test, b->ndlv, 1);
+	KUNIT_EXPECT_EQ(test, b->nreq, 1);
+	KUNIT_EXPECT_EQ(test, a->nini, 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->status, 0);
+	KUNIT_EXPECT_EQ(test, b->ntdone, 1);
+}
+
+/*
  * Issue 10, defect 4. Target receive 1-3 drops a packet the PDL already
  * acknowledged: its transaction is answered with a Transaction Error
  * (unknown or mixed opcode: invalid request, opcode) instead of staying
@@ -1474,6 +1523,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(lost_ack_xid_probe_test),
 	KUNIT_CASE(completion_ack_at_once_test),
 	KUNIT_CASE(atomic_waits_for_response_test),
+	KUNIT_CASE(atomic_executes_once_test),
 	KUNIT_CASE(tal_drop_answered_test),
 	KUNIT_CASE(xmit_error_test),
 	KUNIT_CASE(transaction_error_code_test),

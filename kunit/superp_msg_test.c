@@ -159,6 +159,41 @@ static void read_chunks_and_responses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, superp_msg_read_resp_pkts(0, 1024), 1);
 }
 
+/* Atomics: one transaction of one request packet, no data, 8 bytes back. */
+static void atomic_one_request(struct kunit *test)
+{
+	struct superp_msg m = msg(SUPERP_MSG_CAS, 8, 1024, 8);
+	struct superp_msg_xact x;
+	struct superp_msg_pkt p;
+
+	KUNIT_ASSERT_EQ(test, superp_msg_check(&m), 0);
+	KUNIT_ASSERT_EQ(test, superp_msg_nxacts(&m), 1U);
+	x = xact(&m, 0);
+	KUNIT_EXPECT_EQ(test, x.opcode, SUPERP_OP_ATOMIC_CAS);
+	KUNIT_EXPECT_EQ(test, x.npkts, 1);
+	KUNIT_EXPECT_EQ(test, x.offset, 0ULL);
+	KUNIT_EXPECT_EQ(test, x.len, 8U);
+	KUNIT_EXPECT_TRUE(test, x.last);
+	p = pkt(&m, 0, 0);
+	KUNIT_EXPECT_EQ(test, p.len, 0U);
+	KUNIT_EXPECT_EQ(test, p.pad, 0);
+
+	m.kind = SUPERP_MSG_FADD;
+	KUNIT_ASSERT_EQ(test, superp_msg_check(&m), 0);
+	KUNIT_ASSERT_EQ(test, superp_msg_nxacts(&m), 1U);
+	KUNIT_EXPECT_EQ(test, xact(&m, 0).opcode, SUPERP_OP_ATOMIC_FADD);
+	KUNIT_EXPECT_EQ(test, xact(&m, 0).npkts, 1);
+
+	/* The original value is 8 bytes: any other local length is refused. */
+	m.len = 4;
+	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EINVAL);
+	m.len = 16;
+	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EINVAL);
+	m.kind = SUPERP_MSG_CAS;
+	m.len = 0;
+	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EINVAL);
+}
+
 /* Transactions tile @m in order, packets tile their transaction. */
 static void check_tiling(struct kunit *test, const struct superp_msg *m)
 {
@@ -243,7 +278,7 @@ static void limits(struct kunit *test)
 	m.max_pkts = 4097;
 	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EINVAL);
 	m.max_pkts = 1;
-	m.kind = SUPERP_MSG_READ + 1;
+	m.kind = SUPERP_MSG_FADD + 1;	/* the first unknown kind */
 	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EINVAL);
 }
 
@@ -252,6 +287,7 @@ static struct kunit_case superp_msg_cases[] = {
 	KUNIT_CASE(send_many_transactions),
 	KUNIT_CASE(write_with_immediate),
 	KUNIT_CASE(read_chunks_and_responses),
+	KUNIT_CASE(atomic_one_request),
 	KUNIT_CASE(packets_tile_the_message),
 	KUNIT_CASE(limits),
 	{}

@@ -800,7 +800,10 @@ static void qp_post_checks(struct kunit *test)
 	rw[1].wr.sg_list = &(struct ib_sge){ (uintptr_t)buf, 8, ro_key };
 	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), -EINVAL);
 	rw[1].wr.opcode = IB_WR_SEND;
-	/* Too many SGEs; an opcode we do not offer; atomics (atomic_cap NONE). */
+	/*
+	 * Too many SGEs; an opcode we do not offer; an atomic whose local
+	 * SGE is not the 8 bytes of the original value.
+	 */
 	rw[1].wr.sg_list = sge;
 	rw[1].wr.num_sge = 3;
 	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), -EINVAL);
@@ -1233,7 +1236,9 @@ static struct ib_mr *objs_frmr(struct objs *o, enum ib_mr_type type, u32 n)
 	return mr;
 }
 
-static int objs_post_reg(struct ib_qp *qp, struct ib_mr *mr, u32 key)
+/* IB_WR_REG_MR of @mr under @key with @access. */
+static int objs_post_reg_access(struct ib_qp *qp, struct ib_mr *mr, u32 key,
+				int access)
 {
 	struct ib_reg_wr wr = {
 		.wr = {
@@ -1243,12 +1248,18 @@ static int objs_post_reg(struct ib_qp *qp, struct ib_mr *mr, u32 key)
 		},
 		.mr = mr,
 		.key = key,
-		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
-			  IB_ACCESS_REMOTE_READ,
+		.access = access,
 	};
 	const struct ib_send_wr *bad;
 
 	return ib_post_send(qp, &wr.wr, &bad);
+}
+
+static int objs_post_reg(struct ib_qp *qp, struct ib_mr *mr, u32 key)
+{
+	return objs_post_reg_access(qp, mr, key, IB_ACCESS_LOCAL_WRITE |
+				    IB_ACCESS_REMOTE_WRITE |
+				    IB_ACCESS_REMOTE_READ);
 }
 
 static int objs_post_inv(struct ib_qp *qp, u32 key)
@@ -1262,6 +1273,83 @@ static int objs_post_inv(struct ib_qp *qp, u32 key)
 	const struct ib_send_wr *bad;
 
 	return ib_post_send(qp, &wr, &bad);
+}
+
+/*
+ * Atomics are offered (atomic_cap GLOB): an FRWR MR may allow remote
+ * atomic access (with local write, IBTA 10.6.3.1), and an atomic WR with
+ * its 8-byte local SGE is queued as posted, a misaligned remote address
+ * included (the target refuses that one: INVALID/ALIGN).
+ */
+static void atomic_post_and_access(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_qp *qp = objs_qp(o, 8, 1);
+	struct superp_send_wqe *w;
+	struct scatterlist sg;
+	const struct ib_send_wr *bad;
+	struct ib_atomic_wr awr = {};
+	struct superp_mr *smr;
+	struct ib_wc wc[4];
+	struct ib_mr *mr;
+	void *buf;
+
+	mr = objs_frmr(o, IB_MR_TYPE_MEM_REG, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	objs_qp_to(o, qp, IB_QPS_RTS);
+	sg_init_one(&sg, buf, 64);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(objs_ibdev, &sg, 1,
+					    DMA_BIDIRECTIONAL), 1);
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
+
+	/* Remote atomic without local write: refused at post time. */
+	KUNIT_EXPECT_EQ(test, objs_post_reg_access(qp, mr, mr->rkey,
+						   IB_ACCESS_REMOTE_ATOMIC),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, objs_post_reg_access(qp, mr, mr->rkey,
+						   IB_ACCESS_LOCAL_WRITE |
+						   IB_ACCESS_REMOTE_ATOMIC), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 4, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	smr = superp_mr_get(&objs_sdev()->mrs, mr->rkey);
+	KUNIT_ASSERT_NOT_NULL(test, smr);
+	KUNIT_EXPECT_TRUE(test, smr->access & IB_ACCESS_REMOTE_ATOMIC);
+	superp_mr_put(smr);
+
+	/* CAS into the MR's first 8 bytes, at a misaligned remote address. */
+	awr.wr.wr_id = 9;
+	awr.wr.opcode = IB_WR_ATOMIC_CMP_AND_SWP;
+	awr.wr.send_flags = IB_SEND_SIGNALED;
+	awr.wr.sg_list = &(struct ib_sge){ (uintptr_t)buf, 8, mr->lkey };
+	awr.wr.num_sge = 1;
+	awr.remote_addr = 0x1004;
+	awr.compare_add = 1;
+	awr.swap = 2;
+	awr.rkey = 0x1234;
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, &awr.wr, &bad), 0);
+	w = superp_qp_next_send(to_sqp(qp));
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_EXPECT_EQ(test, w->wr_id, 9);
+	KUNIT_EXPECT_EQ(test, w->length, 8U);
+	KUNIT_EXPECT_EQ(test, w->atomic.remote_addr, 0x1004ULL);
+	KUNIT_EXPECT_EQ(test, w->atomic.compare_add, 1ULL);
+	KUNIT_EXPECT_EQ(test, w->atomic.swap, 2ULL);
+	KUNIT_EXPECT_EQ(test, w->atomic.rkey, 0x1234U);
+	superp_qp_send_done(to_sqp(qp), w->idx, IB_WC_SUCCESS);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 4, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, IB_WC_COMP_SWAP);
+
+	/* The local SGE must hold the 8-byte original value. */
+	awr.wr.sg_list = &(struct ib_sge){ (uintptr_t)buf, 16, mr->lkey };
+	awr.wr.opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &awr.wr, &bad), -EINVAL);
+	/* Masked atomics are not offered (masked_atomic_cap NONE). */
+	awr.wr.sg_list = &(struct ib_sge){ (uintptr_t)buf, 8, mr->lkey };
+	awr.wr.opcode = IB_WR_MASKED_ATOMIC_FETCH_AND_ADD;
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &awr.wr, &bad), -EINVAL);
+	ib_dma_unmap_sg(objs_ibdev, &sg, 1, DMA_BIDIRECTIONAL);
 }
 
 /* Whether a lookup of @key finds an MR, and releases it. */
@@ -1715,7 +1803,10 @@ static void device_attr_consistency(struct kunit *test)
 	KUNIT_EXPECT_LE(test, a->max_qp_rd_atom, a->max_res_rd_atom);
 	KUNIT_EXPECT_LE(test, a->max_qp_init_rd_atom, a->max_res_rd_atom);
 	KUNIT_EXPECT_LE(test, a->max_srq, a->max_qp);
-	KUNIT_EXPECT_EQ(test, a->atomic_cap, IB_ATOMIC_NONE);
+	KUNIT_EXPECT_EQ(test, a->atomic_cap, IB_ATOMIC_GLOB);
+	KUNIT_EXPECT_EQ(test, a->masked_atomic_cap, IB_ATOMIC_NONE);
+	KUNIT_EXPECT_GT(test, a->max_qp_rd_atom, 0);
+	KUNIT_EXPECT_EQ(test, a->max_qp_init_rd_atom, a->max_qp_rd_atom);
 	KUNIT_EXPECT_TRUE(test, a->device_cap_flags &
 			  IB_DEVICE_MEM_MGT_EXTENSIONS);
 	KUNIT_EXPECT_GT(test, a->max_fast_reg_page_list_len, 0);
@@ -1872,6 +1963,7 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(srq_attached_qp),
 	KUNIT_CASE(ah_create_query),
 	KUNIT_CASE(frwr_reg_inv),
+	KUNIT_CASE(atomic_post_and_access),
 	KUNIT_CASE(frwr_rma_access),
 	KUNIT_CASE(frwr_other_pd),
 	KUNIT_CASE(qp_send_rewind),

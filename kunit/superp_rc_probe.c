@@ -25,6 +25,19 @@
  *                      completions in posted order, each once
  *   tput-*             WRITE throughput for `tput_ms` (a figure, not a
  *                      verdict: "ok" says only that every WR completed)
+ *   atomic-cas         CMP_AND_SWP that matches, then one that does not:
+ *                      the original value comes back both times, the
+ *                      server checks its memory
+ *   atomic-fadd        `atomics` FETCH_AND_ADDs of 1, 2, ..., every 8th
+ *                      signalled: each signalled one returns the sum so
+ *                      far (executed once each, in posted order), the
+ *                      server checks the total
+ *   atomic-unaligned   on a QP pair of its own: FETCH_AND_ADD at an
+ *                      address 4 bytes off: IB_WC_REM_INV_REQ_ERR, the
+ *                      SEND behind it flushed, the QP in ERR, the word
+ *                      untouched (rxe alone refuses it at post: -EINVAL)
+ *   atomic-no-access   the same through an MR without remote atomic
+ *                      access: IB_WC_REM_ACCESS_ERR
  *   qpN-write          qps > 1: WRITE and check on every QP pair
  *   rnr-send           two SENDs posted before the server posts their
  *                      receives (RNR_DELAY_MS later, many RNR timer
@@ -96,6 +109,9 @@ MODULE_PARM_DESC(timeout_ms, "limit for each wait (rendezvous, completion, peer)
 static uint tput_ms = 2000;
 module_param(tput_ms, uint, 0444);
 MODULE_PARM_DESC(tput_ms, "duration of each throughput figure, 0 for none");
+static uint atomics = 1000;
+module_param(atomics, uint, 0444);
+MODULE_PARM_DESC(atomics, "FETCH_AND_ADDs of the atomic-fadd step");
 
 #define PROBE_MAGIC	0x53524350	/* "SRCP" */
 #define PROBE_MAX_QPS	64
@@ -105,6 +121,10 @@ MODULE_PARM_DESC(tput_ms, "duration of each throughput figure, 0 for none");
 #define PROBE_IMM	0x5eed0000
 #define PROBE_BATCH	16
 #define PROBE_TPUT_BYTES SZ_256K
+/* Control-page words of the atomic steps (8-byte aligned, after order's). */
+#define PROBE_AT_WORD	1024		/* the word the client operates on */
+#define PROBE_AT_RES	2048		/* client: where originals land */
+#define PROBE_AT_INIT	0x0123456789abcdefULL
 /* Responder timeout 2^16 * 4.096 us (268 ms): TCG guests stall. */
 #define PROBE_QP_TIMEOUT 16
 /* rnr-*: how long the server holds its receives back (min_rnr_timer 12). */
@@ -459,7 +479,7 @@ static int connect_qp(struct probe *p, struct probe_qp *q)
 	a.pkey_index = 0;
 	a.port_num = p->port;
 	a.qp_access_flags = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
-			    IB_ACCESS_REMOTE_READ;
+			    IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC;
 	err = ib_modify_qp(q->qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
 			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
 	if (err) {
@@ -627,8 +647,9 @@ static int post_send(struct probe *p, struct ib_qp *qp, u64 wr_id,
 	return ib_post_send(qp, &wr.wr, NULL);
 }
 
-/* Register our MR on QP 0 for the peer's remote reads and writes. */
-static int register_mr(struct probe *p)
+/* Register @mr on @qp with @access (IB_WR_REG_MR), and wait for it. */
+static int reg_mr(struct probe *p, struct ib_qp *qp, struct ib_mr *mr,
+		  int access)
 {
 	struct ib_reg_wr wr = {
 		.wr = {
@@ -636,22 +657,61 @@ static int register_mr(struct probe *p)
 			.opcode = IB_WR_REG_MR,
 			.send_flags = IB_SEND_SIGNALED,
 		},
-		.mr = p->mr,
-		.key = p->mr->rkey,
-		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
-			  IB_ACCESS_REMOTE_READ,
+		.mr = mr,
+		.key = mr->rkey,
+		.access = access,
 	};
 	struct ib_wc wc;
 	char why[96];
 	int err;
 
-	err = ib_post_send(p->qp[0].qp, &wr.wr, NULL);
+	err = ib_post_send(qp, &wr.wr, NULL);
 	if (err)
 		return err;
 	err = expect_wc(p, 1, IB_WC_SUCCESS, &wc, why, sizeof(why));
 	if (err)
 		pr_err(PFX "IB_WR_REG_MR: %s\n", why);
 	return err;
+}
+
+/* Register our MR on QP 0 for the peer's remote reads, writes, atomics. */
+static int register_mr(struct probe *p)
+{
+	if (p->ibdev->attrs.atomic_cap == IB_ATOMIC_NONE) {
+		pr_err(PFX "%s: atomic_cap NONE, the atomic steps need atomics\n",
+		       dev);
+		return -EOPNOTSUPP;
+	}
+	return reg_mr(p, p->qp[0].qp, p->mr,
+		      IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+		      IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC);
+}
+
+/* One atomic WR; the original value lands in our buffer at @off. */
+static int post_atomic(struct probe *p, struct ib_qp *qp, u64 wr_id,
+		       enum ib_wr_opcode op, size_t off, u64 raddr_off,
+		       u32 rkey, u64 compare_add, u64 swap, bool signalled)
+{
+	struct ib_sge sge = {
+		.addr = p->dma + off,
+		.length = sizeof(u64),
+		.lkey = p->pd->local_dma_lkey,
+	};
+	struct ib_atomic_wr wr = {
+		.wr = {
+			.wr_id = wr_id,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = op,
+			.send_flags = signalled ? IB_SEND_SIGNALED : 0,
+		},
+		.remote_addr = p->raddr + raddr_off,
+		.compare_add = compare_add,
+		.swap = swap,
+		.rkey = rkey,
+	};
+
+	return ib_post_send(qp, &wr.wr, NULL);
 }
 
 /* --- Steps --------------------------------------------------------------- */
@@ -1437,6 +1497,355 @@ lost:
 	return err;
 }
 
+/* --- Atomics ------------------------------------------------------------ */
+
+static u64 *probe_word(struct probe *p, size_t off)
+{
+	return p->buf + off;
+}
+
+/*
+ * Server: set the word, say ready, wait for the client's "done", then
+ * check the word against @want. Client: the caller ran its WRs.
+ */
+static bool server_word(struct probe *p, u64 init, u64 want, char *why,
+			size_t whylen, int *errp)
+{
+	size_t w = p->ctl_off + PROBE_AT_WORD;
+	u64 got;
+	u32 v;
+
+	WRITE_ONCE(*probe_word(p, w), init);
+	*errp = ctl_send(p, 0);
+	if (!*errp)
+		*errp = ctl_recv(p, &v);
+	if (*errp)
+		return false;
+	got = READ_ONCE(*probe_word(p, w));
+	if (got != want) {
+		snprintf(why, whylen, "word %#llx, expected %#llx", got, want);
+		return false;
+	}
+	snprintf(why, whylen, "word %#llx", got);
+	return true;
+}
+
+/*
+ * CMP_AND_SWP that matches (the word becomes ~init), then one with the
+ * same compare value, which no longer matches: both return the word as
+ * it was, and the server's word is ~init.
+ */
+static int step_atomic_cas(struct probe *p)
+{
+	struct ib_qp *qp = p->qp[0].qp;
+	size_t w = p->ctl_off + PROBE_AT_WORD, res = p->ctl_off + PROBE_AT_RES;
+	char why[128] = "";
+	u64 init, got[2];
+	struct ib_wc wc;
+	bool ok = false;
+	int err, i;
+	u32 v;
+
+	p->step++;
+	init = PROBE_AT_INIT ^ p->step;
+	if (p->server) {
+		ok = server_word(p, init, ~init, why, sizeof(why), &err);
+		if (err)
+			goto lost;
+		return finish(p, "atomic-cas", ok, why);
+	}
+	memset(p->buf + res, 0, 16);
+	err = ctl_recv(p, &v);
+	if (err)
+		goto lost;
+	for (i = 0; i < 2; i++) {
+		err = post_atomic(p, qp, p->step + i, IB_WR_ATOMIC_CMP_AND_SWP,
+				  res + i * 8, w, p->rkey, init,
+				  i ? 42 : ~init, true);
+		if (err) {
+			snprintf(why, sizeof(why), "post CAS %d: %d", i, err);
+			goto done;
+		}
+		if (expect_wc(p, p->step + i, IB_WC_SUCCESS, &wc, why,
+			      sizeof(why)))
+			goto done;
+		if (wc.opcode != IB_WC_COMP_SWAP) {
+			snprintf(why, sizeof(why), "opcode %d", wc.opcode);
+			goto done;
+		}
+	}
+	got[0] = READ_ONCE(*probe_word(p, res));
+	got[1] = READ_ONCE(*probe_word(p, res + 8));
+	ok = got[0] == init && got[1] == ~init;
+	snprintf(why, sizeof(why), "originals %#llx %#llx, expected %#llx %#llx",
+		 got[0], got[1], init, ~init);
+done:
+	err = ctl_send(p, ok);
+	if (err)
+		goto lost;
+	return finish(p, "atomic-cas", ok, why);
+lost:
+	report(p, "atomic-cas", false, "%d", err);
+	return err;
+}
+
+/* Signalled FETCH_AND_ADDs of the atomic-fadd step. */
+static bool fadd_signalled(u32 i)
+{
+	return i % 8 == 7 || i + 1 == atomics;
+}
+
+/* The original value FETCH_AND_ADD @i returns: init + 1 + 2 + ... + i. */
+static u64 fadd_before(u64 init, u64 i)
+{
+	return init + i * (i + 1) / 2;
+}
+
+/*
+ * Client: the next signalled completion of the atomic-fadd step, and the
+ * original value it placed. *@reaped: the first WR not known complete.
+ */
+static bool fadd_reap(struct probe *p, u64 init, u32 *reaped, char *why,
+		      size_t whylen)
+{
+	size_t res = p->ctl_off + PROBE_AT_RES;
+	struct ib_wc wc;
+	u32 j = *reaped;
+	u64 got;
+
+	while (!fadd_signalled(j))
+		j++;
+	if (expect_wc(p, j, IB_WC_SUCCESS, &wc, why, whylen))
+		return false;
+	got = READ_ONCE(*probe_word(p, res + (j % 256) * 8));
+	if (wc.opcode != IB_WC_FETCH_ADD || got != fadd_before(init, j)) {
+		snprintf(why, whylen, "FADD %u: opcode %d original %#llx, expected %#llx",
+			 j, wc.opcode, got, fadd_before(init, j));
+		return false;
+	}
+	*reaped = j + 1;
+	return true;
+}
+
+/*
+ * `atomics` FETCH_AND_ADDs, the i-th adding i + 1, every 8th signalled;
+ * at most 48 WRs outstanding. Each signalled one returns the sum of those
+ * before it (each executed once, in posted order: retransmissions under
+ * netem must not add twice); the server checks the total.
+ */
+static int step_atomic_fadd(struct probe *p)
+{
+	struct ib_qp *qp = p->qp[0].qp;
+	size_t w = p->ctl_off + PROBE_AT_WORD, res = p->ctl_off + PROBE_AT_RES;
+	char why[128] = "";
+	u32 i, reaped = 0;
+	bool ok = true;
+	u64 init;
+	int err;
+	u32 v;
+
+	p->step++;
+	init = (1ULL << 40) + p->step;
+	if (p->server) {
+		ok = server_word(p, init, fadd_before(init, atomics), why,
+				 sizeof(why), &err);
+		if (err)
+			goto lost;
+		return finish(p, "atomic-fadd", ok, why);
+	}
+	memset(p->buf + res, 0, 256 * 8);
+	err = ctl_recv(p, &v);
+	if (err)
+		goto lost;
+	for (i = 0; i < atomics && ok; i++) {
+		while (ok && i - reaped >= PROBE_SQ - 16)
+			ok = fadd_reap(p, init, &reaped, why, sizeof(why));
+		if (!ok)
+			break;
+		err = post_atomic(p, qp, i, IB_WR_ATOMIC_FETCH_AND_ADD,
+				  res + (i % 256) * 8, w, p->rkey, i + 1, 0,
+				  fadd_signalled(i));
+		if (err) {
+			snprintf(why, sizeof(why), "post FADD %u: %d", i, err);
+			ok = false;
+		}
+	}
+	while (ok && reaped < atomics)
+		ok = fadd_reap(p, init, &reaped, why, sizeof(why));
+	if (ok)
+		snprintf(why, sizeof(why), "%u FADDs, %u signalled, originals right",
+			 atomics, DIV_ROUND_UP(atomics, 8));
+	err = ctl_send(p, ok);
+	if (err)
+		goto lost;
+	return finish(p, "atomic-fadd", ok, why);
+lost:
+	report(p, "atomic-fadd", false, "%d", err);
+	return err;
+}
+
+/* A QP pair of its own for a step that leaves it in ERR; connected. */
+static int scratch_open(struct probe *p, struct probe_qp *q)
+{
+	int err = 0;
+
+	q->qp = create_qp(p);
+	if (IS_ERR(q->qp)) {
+		err = PTR_ERR(q->qp);
+		q->qp = NULL;
+		return err;
+	}
+	q->psn = get_random_u32() & 0xffffff;
+	if (p->server) {
+		err = ctl_send(p, q->qp->qp_num);
+		if (!err)
+			err = ctl_send(p, q->psn);
+	}
+	if (!err)
+		err = ctl_recv(p, &q->rqpn);
+	if (!err)
+		err = ctl_recv(p, &q->rpsn);
+	if (!err && !p->server) {
+		err = ctl_send(p, q->qp->qp_num);
+		if (!err)
+			err = ctl_send(p, q->psn);
+	}
+	return err ?: connect_qp(p, q);
+}
+
+/* Server: an MR over our buffer without remote atomic access, on @qp. */
+static struct ib_mr *noatomic_mr(struct probe *p, struct ib_qp *qp)
+{
+	struct ib_mr *mr;
+	int n;
+
+	mr = ib_alloc_mr(p->pd, IB_MR_TYPE_MEM_REG, p->buflen >> PAGE_SHIFT);
+	if (IS_ERR(mr))
+		return mr;
+	n = ib_map_mr_sg(mr, p->sgt.sgl, p->nents, NULL, PAGE_SIZE);
+	if (n != p->nents ||
+	    reg_mr(p, qp, mr, IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+		   IB_ACCESS_REMOTE_READ)) {
+		ib_dereg_mr(mr);
+		return ERR_PTR(-EIO);
+	}
+	return mr;
+}
+
+/*
+ * On a QP pair of its own: a FETCH_AND_ADD the target must refuse (at an
+ * address 4 bytes off the word, or through an MR without remote atomic
+ * access), then a fenced SEND. The atomic completes with @want, the SEND
+ * is flushed, the QP is in ERR, and the server's bytes are untouched.
+ */
+static int step_atomic_refused(struct probe *p, bool unaligned)
+{
+	const char *name = unaligned ? "atomic-unaligned" : "atomic-no-access";
+	enum ib_wc_status want = unaligned ? IB_WC_REM_INV_REQ_ERR :
+					     IB_WC_REM_ACCESS_ERR;
+	size_t w = p->ctl_off + PROBE_AT_WORD, res = p->ctl_off + PROBE_AT_RES;
+	struct ib_sge sge = {
+		.addr = p->dma + p->ctl_off,
+		.length = 4,
+		.lkey = p->pd->local_dma_lkey,
+	};
+	struct ib_send_wr send = {
+		.wr_id = 2,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED | IB_SEND_FENCE,
+	};
+	struct probe_qp q = {};
+	struct ib_mr *mr = NULL;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr a;
+	char why[128] = "";
+	struct ib_wc wc;
+	bool ok = false;
+	long bad;
+	u32 key = 0, v;
+	int err;
+
+	p->step++;
+	if (p->server)
+		memset(p->buf + w, 0xab, 16);
+	err = scratch_open(p, &q);
+	if (err)
+		goto lost;
+	if (p->server) {
+		if (!unaligned) {
+			mr = noatomic_mr(p, q.qp);
+			if (IS_ERR(mr)) {
+				err = PTR_ERR(mr);
+				mr = NULL;
+				goto lost;
+			}
+			key = mr->rkey;
+		}
+		err = ctl_send(p, key);
+		if (!err)
+			err = ctl_recv(p, &v);	/* the client has its errors */
+		if (err)
+			goto lost;
+		for (bad = 0; bad < 16; bad++)
+			if (((u8 *)p->buf)[w + bad] != 0xab)
+				break;
+		ok = bad == 16;
+		if (ok)
+			snprintf(why, sizeof(why), "word untouched");
+		else
+			snprintf(why, sizeof(why), "word byte %ld written", bad);
+		goto out;
+	}
+	err = ctl_recv(p, &key);
+	if (err)
+		goto lost;
+	err = post_atomic(p, q.qp, 1, IB_WR_ATOMIC_FETCH_AND_ADD, res,
+			  unaligned ? w + 4 : w, unaligned ? p->rkey : key, 1, 0,
+			  true);
+	if (unaligned && err == -EINVAL &&
+	    p->ibdev->ops.driver_id == RDMA_DRIVER_RXE) {
+		/* rxe checks the remote address at post (validate_send_wr). */
+		ok = true;
+		snprintf(why, sizeof(why), "rxe refuses it at post (-EINVAL)");
+		goto done;
+	}
+	if (!err)
+		err = ib_post_send(q.qp, &send, NULL);
+	if (err) {
+		snprintf(why, sizeof(why), "post: %d", err);
+		goto done;
+	}
+	if (expect_wc(p, 1, want, &wc, why, sizeof(why)) ||
+	    expect_wc(p, 2, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
+		goto done;
+	err = ib_query_qp(q.qp, &a, IB_QP_STATE, &init);
+	if (err || a.qp_state != IB_QPS_ERR) {
+		snprintf(why, sizeof(why), "QP state %d (%d), expected ERR",
+			 a.qp_state, err);
+		goto done;
+	}
+	ok = true;
+	snprintf(why, sizeof(why), "%s, SEND flushed, QP in ERR",
+		 ib_wc_status_msg(want));
+done:
+	err = ctl_send(p, ok);
+	if (err)
+		goto lost;
+out:
+	err = finish(p, name, ok, why);
+	goto free;
+lost:
+	report(p, name, false, "%d", err);
+free:
+	if (q.qp)
+		ib_destroy_qp(q.qp);
+	if (mr)
+		ib_dereg_mr(mr);
+	return err;
+}
+
 static int run_steps(struct probe *p)
 {
 	u32 sizes[] = { 1, SZ_4K, size };
@@ -1461,6 +1870,14 @@ static int run_steps(struct probe *p)
 		for (i = 0; i < ARRAY_SIZE(tsizes) && !err; i++)
 			err = step_tput(p, tsizes[i]);
 	}
+	if (!err)
+		err = step_atomic_cas(p);
+	if (!err)
+		err = step_atomic_fadd(p);
+	if (!err)
+		err = step_atomic_refused(p, true);
+	if (!err)
+		err = step_atomic_refused(p, false);
 	for (i = 1; i < qps && !err; i++) {
 		char prefix[16];
 

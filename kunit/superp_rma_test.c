@@ -3,11 +3,14 @@
  * KUnit: remote memory access at the target (superp_rma.c). The protection
  * checks of the spec's RMA Read/Write and the verbs extensions answered
  * with the Transaction Error codes of Documentation/wire-format.rst, their
- * work completion statuses at the initiator, and the page walk that places
- * a packet's payload (linear part and fragments) into an MR.
+ * work completion statuses at the initiator, the page walk that places
+ * a packet's payload (linear part and fragments) into an MR, and the
+ * execution of the verbs atomics (opcodes 19 and 20) on an MR's page.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/highmem.h>
+#include <linux/kthread.h>
 #include <linux/skbuff.h>
 
 #include "superp.h"
@@ -337,6 +340,136 @@ static void mr_copy_from_nonlinear_skb(struct kunit *test)
 	kfree_skb(skb);		/* drops the fragments' page references */
 }
 
+/* The u64 of the MR at @addr, through the kernel mapping of its page. */
+static u64 *mr_word(struct rma_fixture *f, u64 addr)
+{
+	u64 pos = f->mr.page_off + (addr - f->mr.iova);
+
+	return page_address(f->pages[pos >> PAGE_SHIFT]) + offset_in_page(pos);
+}
+
+#define CAS	SUPERP_OP_ATOMIC_CAS
+#define FADD	SUPERP_OP_ATOMIC_FADD
+
+/*
+ * Atomic Compare-and-Swap (19) and Fetch-and-Add (20) at the target: the
+ * original value comes back, memory holds the host's native u64, a CAS
+ * that does not match writes nothing, and the last word of a page is as
+ * good as any other.
+ */
+static void mr_atomic_execute(struct kunit *test)
+{
+	struct rma_fixture *f = test->priv;
+	u64 at = MR_IOVA + PAGE_SIZE - PAGE_OFF - 8;	/* page 0's last word */
+	u64 *w = mr_word(f, at), orig = 0;
+
+	KUNIT_ASSERT_TRUE(test, IS_ALIGNED(at, 8));
+	KUNIT_ASSERT_TRUE(test, IS_ALIGNED((unsigned long)w, 8));
+	*w = 0x1122334455667788ULL;
+	KUNIT_EXPECT_EQ(test, superp_mr_atomic(&f->mr, at, CAS,
+					       0x1122334455667788ULL, 42,
+					       &orig), 0U);
+	KUNIT_EXPECT_EQ(test, orig, 0x1122334455667788ULL);
+	KUNIT_EXPECT_EQ(test, *w, 42ULL);
+	/* No match: the value is returned and stays. */
+	KUNIT_EXPECT_EQ(test, superp_mr_atomic(&f->mr, at, CAS, 41, 7, &orig),
+			0U);
+	KUNIT_EXPECT_EQ(test, orig, 42ULL);
+	KUNIT_EXPECT_EQ(test, *w, 42ULL);
+	/* Fetch-and-add returns the old value and wraps modulo 2^64. */
+	KUNIT_EXPECT_EQ(test, superp_mr_atomic(&f->mr, at, FADD, 8, 0, &orig),
+			0U);
+	KUNIT_EXPECT_EQ(test, orig, 42ULL);
+	KUNIT_EXPECT_EQ(test, *w, 50ULL);
+	KUNIT_EXPECT_EQ(test, superp_mr_atomic(&f->mr, at, FADD, U64_MAX, 0,
+					       &orig), 0U);
+	KUNIT_EXPECT_EQ(test, orig, 50ULL);
+	KUNIT_EXPECT_EQ(test, *w, 49ULL);
+	/* The neighbours are untouched. */
+	KUNIT_EXPECT_EQ(test, *mr_word(f, at - 8), 0ULL);
+	KUNIT_EXPECT_EQ(test, *mr_word(f, at + 8), 0ULL);
+	/* Not an atomic opcode: refused, memory unchanged. */
+	KUNIT_EXPECT_EQ(test, superp_mr_atomic(&f->mr, at,
+					       SUPERP_OP_RDMA_WRITE, 1, 0,
+					       &orig),
+			SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_OPCODE));
+	KUNIT_EXPECT_EQ(test, *w, 49ULL);
+}
+
+/*
+ * An aligned iova whose page offset is not aligned (an MR registered with
+ * an iova that disagrees with its pages modulo 8) cannot take an atomic:
+ * INVALID/ALIGN, and no byte changes.
+ */
+static void mr_atomic_unaligned_page(struct kunit *test)
+{
+	struct rma_fixture *f = test->priv;
+	u64 at = ALIGN(MR_IOVA, 8) + 16, orig = 0;
+	u8 *p;
+	int i;
+
+	f->mr.page_off = PAGE_OFF + 2;
+	p = (u8 *)mr_word(f, at);
+	KUNIT_ASSERT_FALSE(test, IS_ALIGNED((unsigned long)p, 8));
+	memset(p, 0xab, 8);
+	KUNIT_EXPECT_EQ(test, superp_mr_atomic(&f->mr, at, FADD, 1, 0, &orig),
+			SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_ALIGN));
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, p[i], 0xab);
+	f->mr.page_off = PAGE_OFF;
+}
+
+#define RACE_N	20000
+
+struct atomic_race {
+	struct rma_fixture *f;
+	u64 at;
+	u32 errs;
+	struct completion done;
+};
+
+static int atomic_race_thread(void *arg)
+{
+	struct atomic_race *r = arg;
+	u64 orig;
+	int i;
+
+	for (i = 0; i < RACE_N; i++) {
+		if (superp_mr_atomic(&r->f->mr, r->at, FADD, 1, 0, &orig))
+			r->errs++;
+		if (!(i & 255))
+			cond_resched();
+	}
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * Atomic against the CPU (IB_ATOMIC_GLOB): Fetch-and-Add from one thread
+ * while another increments the same word with the CPU's own atomic64
+ * operations loses no update.
+ */
+static void mr_atomic_against_cpu(struct kunit *test)
+{
+	struct rma_fixture *f = test->priv;
+	struct atomic_race r = { .f = f, .at = ALIGN(MR_IOVA, 8) + 64 };
+	atomic64_t *cpu = (atomic64_t *)mr_word(f, r.at);
+	struct task_struct *t;
+	int i;
+
+	init_completion(&r.done);
+	t = kthread_run(atomic_race_thread, &r, "superp-atomic-race");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	for (i = 0; i < RACE_N; i++) {
+		atomic64_inc(cpu);
+		if (!(i & 255))
+			cond_resched();
+	}
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_EQ(test, r.errs, 0U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(cpu), 2LL * RACE_N);
+}
+
 static struct kunit_case superp_rma_cases[] = {
 	KUNIT_CASE(rma_write_protection_order),
 	KUNIT_CASE(rma_bounds),
@@ -346,6 +479,9 @@ static struct kunit_case superp_rma_cases[] = {
 	KUNIT_CASE(terr_wc_status),
 	KUNIT_CASE(mr_walk_pieces),
 	KUNIT_CASE(mr_copy_from_nonlinear_skb),
+	KUNIT_CASE(mr_atomic_execute),
+	KUNIT_CASE(mr_atomic_unaligned_page),
+	KUNIT_CASE(mr_atomic_against_cpu),
 	{}
 };
 

@@ -3,7 +3,9 @@
 # RC queue pairs between two guests through kernel verbs only
 # (kunit/superp_rc_probe.c): SEND/RECV and SEND_WITH_IMM, RDMA WRITE and
 # WRITE_WITH_IMM checked by the server, RDMA READ checked by the client,
-# completions in posted order, a wrong rkey failing with
+# completions in posted order, atomics (compare-and-swap, 1000
+# fetch-and-adds, an unaligned one and one through an MR without remote
+# atomic access failing), a wrong rkey failing with
 # IB_WC_REM_ACCESS_ERR and flushing what follows, WRITE throughput as a
 # figure, and the same on several QP pairs; receiver not ready (SENDs
 # before their receives, another QP going on meanwhile, rnr_retry 0,
@@ -13,8 +15,9 @@
 # loads the probe as server, guest 2 as client; each turns the probe's
 # step lines into TAP.
 # For every provider in RC_DEVS: rxe (soft-RoCE, the reference the probe
-# is proven on), then ib_superp over a SUNH connection (superp_sunh) and
-# over a UDP/IPv4 one (superp_udp4).
+# is proven on), then ib_superp over a SUNH connection (superp_sunh), over
+# a UDP/IPv4 one (superp_udp4) and over a UDP/IPv6 one (superp_udp6, clean
+# only: the probe's QPs use the RoCE v2 GID of our IPv6 address).
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 600
@@ -25,16 +28,43 @@ me=$SUPERP_ID
 peer=$((3 - me))
 
 # The harness passes no environment into the guests: edit these defaults.
-RC_DEVS=${RC_DEVS:-rxe superp_sunh superp_udp4}
+RC_DEVS=${RC_DEVS:-rxe superp_sunh superp_udp4 superp_udp6}
+RC_CLEAN_ONLY=${RC_CLEAN_ONLY:-superp_udp6}	# no netem run for these
 RC_SIZE=${RC_SIZE:-1048576}		# largest message, clean run
 RC_QPS=${RC_QPS:-2}
 RC_TPUT_MS=${RC_TPUT_MS:-2000}		# per throughput figure
 RC_LOSSY_SIZE=${RC_LOSSY_SIZE:-65536}	# largest message under netem
 RC_LOSSY_TPUT_MS=${RC_LOSSY_TPUT_MS:-500}
+RC_LOSSY_ATOMICS=${RC_LOSSY_ATOMICS:-300}	# FETCH_AND_ADDs under netem
 # tc-netem(8): reordering needs a delay, else every frame leaves at once.
 RC_NETEM=${RC_NETEM:-delay 1ms loss 1% reorder 25% gap 5 duplicate 1%}
 
 tap_begin
+
+# gid_index DEV GID: the index of DEV's RoCE v2 GID GID (sysfs spelling).
+gid_index() {
+	local f
+	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		[ "$(cat "$f")" = "$2" ] || continue
+		[ "$(cat "/sys/class/infiniband/$1/ports/1/gid_attrs/types/${f##*/}")" = "RoCE v2" ] &&
+			echo "${f##*/}" && return 0
+	done
+	return 1
+}
+
+# Our IPv6 address for udp6 (as selftests/conn/wire.sh) and its GID.
+ip6_of() { echo "fd00:23::$1"; }
+gid6_of() { printf 'fd00:0023:0000:0000:0000:0000:0000:%04x' "$1"; }
+wait_gid6() {
+	local i=0
+	while [ $i -lt 50 ]; do
+		gid_index "$1" "$(gid6_of "$me")" > /dev/null && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	echo "no RoCE v2 GID $(gid6_of "$me") on $1"
+	return 1
+}
 
 setup_rxe() {
 	modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 && wait_gid rxe0 "$(guest_ip "$me")"
@@ -66,9 +96,27 @@ setup_superp_udp4() {
 			local "$(guest_ip "$me")" remote "$(guest_ip "$peer")" $superp_slow &&
 		wait_gid superp0 "$(guest_ip "$me")"
 }
+setup_superp_udp6() {
+	ip -6 addr add "$(ip6_of "$me")/64" dev eth0 nodad &&
+		setup_superp_common &&
+		superp conn add dev superp0 lcid 3 rcid 3 encap udp6 \
+			local "$(ip6_of "$me")" remote "$(ip6_of "$peer")" $superp_slow &&
+		wait_gid6 superp0
+}
 teardown_superp() { rdma link delete superp0 && rmmod ib_superp; }
 teardown_superp_sunh() { teardown_superp && sunh subnet del; }
 teardown_superp_udp4() { teardown_superp; }
+teardown_superp_udp6() {
+	teardown_superp && ip -6 addr del "$(ip6_of "$me")/64" dev eth0
+}
+
+# probe_args D: what the probe needs beyond the defaults for provider D.
+probe_args() {
+	case $1 in
+	superp_udp6) echo "gid_index=$(gid_index superp0 "$(gid6_of "$me")")" ;;
+	esac
+}
+clean_only() { case " $RC_CLEAN_ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 
 ibdev() { case $1 in rxe) echo rxe0 ;; *) echo superp0 ;; esac; }
 
@@ -79,14 +127,19 @@ is_coordinator || role=client
 for d in $RC_DEVS; do
 	dev=$(ibdev "$d")
 	check "$d: set up $dev" "setup_$d"
-	probe "$d" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_SIZE" qps="$RC_QPS" tput_ms="$RC_TPUT_MS"
+	# shellcheck disable=SC2046 # probe_args gives whole words
+	probe "$d" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_SIZE" qps="$RC_QPS" tput_ms="$RC_TPUT_MS" \
+		$(probe_args "$d")
 
-	check "$d: netem $RC_NETEM on eth0" tc qdisc add dev eth0 root netem $RC_NETEM
-	probe "$d-netem" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_LOSSY_SIZE" qps="$RC_QPS" \
-		tput_ms="$RC_LOSSY_TPUT_MS"
-	tap_diag "$d-netem: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
-	tap_diag "$d-netem: $(rdma statistic show link "$dev/1" 2>&1 | tr '\n' ' ')"
-	check "$d: netem removed" tc qdisc del dev eth0 root
+	if ! clean_only "$d"; then
+		check "$d: netem $RC_NETEM on eth0" tc qdisc add dev eth0 root netem $RC_NETEM
+		probe "$d-netem" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_LOSSY_SIZE" qps="$RC_QPS" \
+			tput_ms="$RC_LOSSY_TPUT_MS" atomics="$RC_LOSSY_ATOMICS" \
+			$(probe_args "$d")
+		tap_diag "$d-netem: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
+		tap_diag "$d-netem: $(rdma statistic show link "$dev/1" 2>&1 | tr '\n' ' ')"
+		check "$d: netem removed" tc qdisc del dev eth0 root
+	fi
 
 	# Error paths free what they set up (kmemleak scans at shutdown).
 	check_fail "$d: the probe refuses an unknown device" \

@@ -59,13 +59,15 @@
 #define SUPERP_LOCAL_DMA_LKEY	0
 
 /*
- * Remote atomics are not implemented yet: the device says so
- * (IB_ATOMIC_NONE) and memory registration refuses remote atomic access
- * (SUPERP_ATOMIC_ACCESS is what it adds to the accepted flags). The two
- * change together; superp_mr.c checks that they agree.
+ * Remote atomics (CAS and FADD, no masked ones) run on the target's memory
+ * with the CPU's 64-bit cmpxchg (superp_mr_atomic()): atomic against the
+ * CPU and every other agent that uses its atomics, hence IB_ATOMIC_GLOB.
+ * Memory registration accepts remote atomic access exactly when the device
+ * announces atomics (SUPERP_ATOMIC_ACCESS is what it adds to the accepted
+ * flags); superp_mr.c checks that the two agree.
  */
-#define SUPERP_ATOMIC_CAP	IB_ATOMIC_NONE
-#define SUPERP_ATOMIC_ACCESS	0	/* IB_ACCESS_REMOTE_ATOMIC with atomics */
+#define SUPERP_ATOMIC_CAP	IB_ATOMIC_GLOB
+#define SUPERP_ATOMIC_ACCESS	IB_ACCESS_REMOTE_ATOMIC
 
 /*
  * The largest header stack beside a payload of the active MTU: IPv6 (40)

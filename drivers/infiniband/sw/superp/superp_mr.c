@@ -76,9 +76,12 @@
 #define SUPERP_MR_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 			  IB_ACCESS_REMOTE_READ | SUPERP_ATOMIC_ACCESS)
 
-/* Remote atomic access exactly when the device announces atomics. */
+/*
+ * Remote atomic access exactly when the device announces atomics: it
+ * does (IB_ATOMIC_GLOB), so MRs may allow IB_ACCESS_REMOTE_ATOMIC.
+ */
 static_assert((SUPERP_ATOMIC_ACCESS == 0) == (SUPERP_ATOMIC_CAP == IB_ATOMIC_NONE));
-static_assert((SUPERP_ATOMIC_ACCESS & ~IB_ACCESS_REMOTE_ATOMIC) == 0);
+static_assert(SUPERP_ATOMIC_ACCESS == IB_ACCESS_REMOTE_ATOMIC);
 
 static u32 superp_mr_key(u32 index, u16 gen)
 {
@@ -433,8 +436,8 @@ int superp_mr_check_reg_wr(struct ib_pd *pd, const struct ib_reg_wr *wr)
 		return -EINVAL;
 	if (access & ~SUPERP_MR_ACCESS)
 		return -EINVAL;
-	/* Remote write needs local write (IBTA 10.6.3.1). */
-	if ((access & IB_ACCESS_REMOTE_WRITE) &&
+	/* Remote write and remote atomic need local write (IBTA 10.6.3.1). */
+	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IB_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
 	return 0;

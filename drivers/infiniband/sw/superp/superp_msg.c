@@ -14,6 +14,8 @@
  *   WRITE_IMM   23 for the data (none when len is 0), then one 18
  *   READ        one 24 request packet per transaction, each asking for
  *               at most max_pkts * mtu bytes, answered by 10
+ *   CAS, FADD   one transaction of one 19 / 20 packet (len is 8, the
+ *               local SGE the original value goes to), answered by 21
  *
  * A block is never shorter than SUPERP_MIN_BLOCK: a shorter payload gets a
  * pad count under the extension opcodes; Read Response (10) has none, and
@@ -33,6 +35,11 @@
 
 #include "superp_msg.h"
 
+static bool superp_msg_is_atomic(const struct superp_msg *m)
+{
+	return m->kind == SUPERP_MSG_CAS || m->kind == SUPERP_MSG_FADD;
+}
+
 /* Data packets of a message: at least one, which may carry nothing. */
 static u64 superp_msg_npkts(const struct superp_msg *m)
 {
@@ -42,6 +49,8 @@ static u64 superp_msg_npkts(const struct superp_msg *m)
 /* Transactions that carry the message's bytes (reads: that ask for them). */
 static u32 superp_msg_data_xacts(const struct superp_msg *m)
 {
+	if (superp_msg_is_atomic(m))
+		return 1;
 	if (m->kind == SUPERP_MSG_WRITE_IMM && !m->len)
 		return 0;
 	return DIV_ROUND_UP_ULL(superp_msg_npkts(m), m->max_pkts);
@@ -52,12 +61,13 @@ static u32 superp_msg_data_xacts(const struct superp_msg *m)
  * @m: the shape.
  *
  * Return: 0, or -EINVAL (unknown kind, path MTU not a power of two in
- * 256..4096, max_pkts not in 1..4096), or -EMSGSIZE (longer than
- * SUPERP_MSG_MAX).
+ * 256..4096, max_pkts not in 1..4096, an atomic not of 8 bytes), or
+ * -EMSGSIZE (longer than SUPERP_MSG_MAX).
  */
 int superp_msg_check(const struct superp_msg *m)
 {
-	if (m->kind > SUPERP_MSG_READ || m->mtu < 256 || m->mtu > 4096 ||
+	if (m->kind > SUPERP_MSG_FADD ||
+	    (superp_msg_is_atomic(m) && m->len != sizeof(u64)) || m->mtu < 256 || m->mtu > 4096 ||
 	    !is_power_of_2(m->mtu) || !m->max_pkts || m->max_pkts > 4096)
 		return -EINVAL;
 	return m->len > SUPERP_MSG_MAX ? -EMSGSIZE : 0;
@@ -105,6 +115,14 @@ void superp_msg_xact(const struct superp_msg *m, u32 i,
 		x->len = 0;
 		x->npkts = 1;
 		x->opcode = SUPERP_OP_WRITE_COMPLETE;
+		return;
+	}
+	if (superp_msg_is_atomic(m)) {
+		x->offset = 0;
+		x->len = m->len;
+		x->npkts = 1;
+		x->opcode = m->kind == SUPERP_MSG_CAS ? SUPERP_OP_ATOMIC_CAS :
+			    SUPERP_OP_ATOMIC_FADD;
 		return;
 	}
 	x->offset = (u64)i * chunk;

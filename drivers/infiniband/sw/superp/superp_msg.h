@@ -17,6 +17,8 @@ enum superp_msg_kind {
 	SUPERP_MSG_WRITE,
 	SUPERP_MSG_WRITE_IMM,
 	SUPERP_MSG_READ,
+	SUPERP_MSG_CAS,		/* atomics: 8 bytes */
+	SUPERP_MSG_FADD,
 };
 
 /**

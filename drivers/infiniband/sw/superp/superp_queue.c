@@ -326,12 +326,12 @@ static int superp_send_wqe_fill(struct superp_qp *qp,
 		break;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
-		if (SUPERP_ATOMIC_CAP == IB_ATOMIC_NONE) {
-			ibdev_dbg(ibdev, "post_send: no atomics (atomic_cap NONE)\n");
-			return -EINVAL;
-		}
-		if (wr->num_sge != 1 || wr->sg_list[0].length != 8 ||
-		    atomic_wr(wr)->remote_addr & 7)
+		/*
+		 * The original value needs 8 local bytes. The remote address
+		 * is the target's to judge: misaligned is INVALID/ALIGN there,
+		 * IB_WC_REM_INV_REQ_ERR here, as on InfiniBand.
+		 */
+		if (wr->num_sge != 1 || wr->sg_list[0].length != 8)
 			return -EINVAL;
 		write = true;
 		wqe->atomic.remote_addr = atomic_wr(wr)->remote_addr;

@@ -29,7 +29,8 @@ struct superp_rc_wr;
  * @rwqe's allocation is under the bound entry's lock.
  * @node: in the entry's list of bound QPs.
  * @cur: initiator: the send WR whose transactions are being submitted.
- * @rd_inflight: initiator: RDMA Read transactions not yet completed.
+ * @rd_inflight: initiator: RDMA Read and atomic transactions not yet
+ *	completed (bounded by max_rd_atomic).
  * @xinflight: initiator: transactions submitted and not yet completed.
  * @rnr: initiator: enum superp_rc_rnr, the step of the QP's RNR wait.
  * @rnr_idx: initiator: wqe->idx of the first WR refused RNR.
@@ -79,12 +80,16 @@ enum superp_rc_rnr {
 /**
  * struct superp_rc_tgt - the target's state of one transaction of a
  * connection, in the entry's array indexed by XID modulo its size.
- * @src: cookie of an RDMA Read's reply (Read Response packets).
+ * @src: cookie of an RDMA Read's or an atomic's reply (Read Response
+ *	packets, or the Atomic Response).
  * @err: first Transaction Error code found in its packets, 0 if none.
  * @mr: RDMA Read: the MR read from, held until target_done.
  * @addr: RDMA Read: first byte.
  * @len: RDMA Read: bytes.
  * @mtu: RDMA Read: payload of a full Read Response packet.
+ * @orig: atomic: the value before it executed, kept (the request is never
+ *	executed again) until the Atomic Response is acknowledged, so that
+ *	a retransmitted response carries the same value.
  */
 struct superp_rc_tgt {
 	struct superp_xact_src	src;
@@ -93,6 +98,7 @@ struct superp_rc_tgt {
 	u64			addr;
 	u32			len;
 	u32			mtu;
+	u64			orig;
 };
 
 /* superp_rc_bind.c */

@@ -24,8 +24,13 @@
  * message, until a QP Resume (27) for it arrives; the sender replays from
  * the refused WR (superp_rc_send.c). A message
  * longer than its receive: INVALID/TOO_LONG, the receive completes with
- * IB_WC_LOC_LEN_ERR and the target QP goes to ERR. Atomics: INVALID/OPCODE
- * (atomic_cap NONE).
+ * IB_WC_LOC_LEN_ERR and the target QP goes to ERR. Atomics (19, 20, one
+ * operation per packet) are checked and executed once, when their packet
+ * is accepted (superp_mr_atomic(): the CPU's cmpxchg on the MR's page);
+ * the original value waits in the slot for the Atomic Response, which
+ * fill() rebuilds from it at every (re)transmission. A duplicate request
+ * packet never reaches target_pkt() (PDL and TAL drop it), so nothing
+ * executes twice.
  *
  * Locking: every callback runs under the entry's lock (BH), the QP's
  * queue and CQ locks nest inside; QPs are found with superp_qp_get() (RCU)
@@ -166,6 +171,33 @@ static u32 superp_rc_tgt_write_imm(struct superp_qp *qp,
 	return 0;
 }
 
+/*
+ * Atomic Compare-and-Swap or Fetch-and-Add (19, 20): checked, executed,
+ * the original value kept for the Atomic Response. One per packet: the
+ * response answers one operation.
+ */
+static u32 superp_rc_tgt_atomic(struct superp_dev *sdev,
+				const struct superp_rma_scope *scope,
+				struct superp_rc_tgt *slot,
+				const struct superp_pkt *p,
+				const struct superp_op *op)
+{
+	struct superp_mr *mr;
+	u32 err;
+
+	if (p->num_ops != 1 || p->seqno)
+		return SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_UNSPEC);
+	err = superp_rma_check(&sdev->mrs, scope, op->rkey,
+			       IB_ACCESS_REMOTE_ATOMIC, op->addr, sizeof(u64),
+			       &mr);
+	if (err)
+		return err;
+	err = superp_mr_atomic(mr, op->addr, p->opcode, op->operand, op->swap,
+			       &slot->orig);
+	superp_mr_put(mr);
+	return err;
+}
+
 /* One request operation: the Transaction Error code, or 0. */
 static u32 superp_rc_tgt_op(struct superp_conn_entry *e,
 			    struct superp_rc_tgt *slot,
@@ -235,6 +267,10 @@ static u32 superp_rc_tgt_op(struct superp_conn_entry *e,
 		slot->mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
 		if (slot->mtu <= 0)
 			slot->mtu = 1024;
+		break;
+	case SUPERP_OP_ATOMIC_CAS:
+	case SUPERP_OP_ATOMIC_FADD:
+		err = superp_rc_tgt_atomic(sdev, &scope, slot, p, op);
 		break;
 	case SUPERP_OP_SEND_QP:
 	case SUPERP_OP_SEND_QP_OFF:
@@ -361,6 +397,27 @@ static const struct superp_xact_ops superp_rc_resp_ops = {
 	.fill = superp_rc_resp_fill,
 };
 
+/* fill() of an Atomic Response: the value kept when the request ran. */
+static int superp_rc_atomic_fill(struct superp_xact_src *src,
+				 const struct superp_pkt *p,
+				 struct sk_buff *skb)
+{
+	struct superp_rc_tgt *slot = container_of(src, struct superp_rc_tgt,
+						  src);
+	int hlen = superp_op_hlen(SUPERP_OP_ATOMIC_RESP);
+	struct superp_op op = { .orig = slot->orig };
+
+	if (hlen < 0 || hlen > skb_tailroom(skb))
+		return -EINVAL;
+	/* The request's only operation: seqno 0, opnum 0. */
+	return min(0, superp_op_encode(SUPERP_OP_ATOMIC_RESP, &op,
+				       skb_put(skb, hlen)));
+}
+
+static const struct superp_xact_ops superp_rc_atomic_ops = {
+	.fill = superp_rc_atomic_fill,
+};
+
 /**
  * superp_rc_target_request - the engine's target_request(): answer
  * @c: the connection
@@ -390,6 +447,19 @@ int superp_rc_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 		    !superp_tal_reply(c, xid, SUPERP_OP_READ_RESP, npkts, 1,
 				      &slot->src, now))
 			return SUPERP_TGT_PENDING;
+		slot->err = SUPERP_TERR(SUPERP_TERR_OPERATION,
+					SUPERP_TERR_RESOURCE);
+	}
+	if (!slot->err && (opcode == SUPERP_OP_ATOMIC_CAS ||
+			   opcode == SUPERP_OP_ATOMIC_FADD)) {
+		slot->src.ops = &superp_rc_atomic_ops;
+		if (!superp_tal_reply(c, xid, SUPERP_OP_ATOMIC_RESP, 1, 1,
+				      &slot->src, now))
+			return SUPERP_TGT_PENDING;
+		/*
+		 * Executed, but no response can be queued: the initiator
+		 * hears an error and its QP goes to ERR.
+		 */
 		slot->err = SUPERP_TERR(SUPERP_TERR_OPERATION,
 					SUPERP_TERR_RESOURCE);
 	}

@@ -10,13 +10,15 @@
  * fragments (small ones, and inline data, are copied). The WR completes
  * (superp_qp_send_done(), which keeps posted order) when its last
  * transaction retired; an RDMA Read's transactions retire after their
- * Read Response was placed by rx().
+ * Read Response was placed by rx(), an atomic's (one transaction of one
+ * packet) after rx() placed its Atomic Response's original value, the
+ * host's native u64, into the local SGE.
  *
  * Flow: a post kicks its QP (superp_rc_kick()); the kick submits while the
  * engine accepts. -EAGAIN (window full) leaves the WR as qp->rc.cur and
  * the engine's tx_ready() kicks every bound QP again, rotating the list
  * so that QPs take turns; a QP at its max_rd_atomic limit of RDMA Read
- * transactions waits for one of them to complete. Nothing polls.
+ * and atomic transactions waits for one of them to complete. Nothing polls.
  *
  * Receiver not ready (superp-rc.rst): a transaction refused RNR puts the QP
  * in an RNR wait (qp->rc.rnr): nothing more of it is submitted, the WRs
@@ -296,6 +298,13 @@ static int superp_rc_fill(struct superp_xact_src *src,
 		op.length = wr->msg.len;
 		op.write_xid = wr->write_xid;
 		break;
+	case SUPERP_OP_ATOMIC_CAS:
+	case SUPERP_OP_ATOMIC_FADD:
+		op.rkey = wr->wqe.atomic.rkey;
+		op.addr = wr->wqe.atomic.remote_addr;
+		op.operand = wr->wqe.atomic.compare_add;
+		op.swap = wr->wqe.atomic.swap;
+		break;
 	}
 	hlen = superp_op_hlen(x->mx.opcode);
 	if (hlen < 0 || hlen > skb_tailroom(skb))
@@ -358,7 +367,49 @@ static void superp_rc_wr_finish(struct superp_rc_wr *wr)
 	kfree(wr);
 }
 
-/* rx(): a Read Response packet: its data into the local SGEs. */
+/* superp_seg_fn: bytes from a buffer (a u8 ** cursor) into the piece. */
+static int superp_rc_seg_from_buf(void *arg, struct page *page,
+				  unsigned int off, unsigned int len)
+{
+	const u8 **src = arg;
+
+	memcpy_to_page(page, off, *src, len);
+	*src += len;
+	return 0;
+}
+
+/*
+ * An Atomic Response: the original value into the local SGE (8 bytes,
+ * checked at post), in the host's byte order as a verbs consumer reads it.
+ */
+static void superp_rc_rx_atomic(struct superp_rc_wr *wr,
+				const struct superp_pkt *p,
+				const struct sk_buff *skb)
+{
+	struct superp_qp *qp = wr->qp;
+	u8 buf[sizeof(struct superp_atomic_resp_op)];
+	struct superp_op op;
+	const void *hdr;
+	const u8 *val;
+	u64 orig;
+
+	hdr = skb_header_pointer(skb, SUPERP_PDL_HLEN + SUPERP_TAL_HLEN,
+				 sizeof(buf), buf);
+	if (p->num_ops != 1 || !hdr ||
+	    superp_op_decode(SUPERP_OP_ATOMIC_RESP, hdr, &op) ||
+	    op.seqno || op.opnum) {
+		superp_rc_wr_fail(wr, IB_WC_BAD_RESP_ERR);
+		return;
+	}
+	orig = op.orig;
+	val = (const u8 *)&orig;
+	if (superp_rc_sge_walk(to_sdev(qp->ibqp.device), qp->ibqp.pd,
+			       superp_send_sge(&wr->wqe), wr->wqe.num_sge, 0,
+			       sizeof(orig), superp_rc_seg_from_buf, &val))
+		superp_rc_wr_fail(wr, IB_WC_LOC_PROT_ERR);
+}
+
+/* rx(): a reply packet: its data into the local SGEs. */
 static void superp_rc_rx(struct superp_xact_src *src,
 			 const struct superp_pkt *p, struct sk_buff *skb)
 {
@@ -372,6 +423,10 @@ static void superp_rc_rx(struct superp_xact_src *src,
 	const void *hdr;
 	u32 n;
 
+	if (p->opcode == SUPERP_OP_ATOMIC_RESP) {
+		superp_rc_rx_atomic(wr, p, skb);
+		return;
+	}
 	if (p->opcode != SUPERP_OP_READ_RESP)
 		return;		/* a Transaction Error: complete() has it */
 	hlen = superp_op_hlen(p->opcode);
@@ -475,6 +530,14 @@ static void superp_rc_rnr_answered(struct superp_qp *qp)
 	mod_timer(&rc->rnr_timer, jiffies + wait);
 }
 
+/* Transactions that max_rd_atomic bounds: those the target answers. */
+static bool superp_rc_is_rd_atomic(u8 opcode)
+{
+	return opcode == SUPERP_OP_RDMA_READ ||
+	       opcode == SUPERP_OP_ATOMIC_CAS ||
+	       opcode == SUPERP_OP_ATOMIC_FADD;
+}
+
 /* complete(): a transaction of a WR retired, failed or was aborted. */
 static void superp_rc_complete(struct superp_xact_src *src, int status,
 			       u32 err)
@@ -483,7 +546,7 @@ static void superp_rc_complete(struct superp_xact_src *src, int status,
 	struct superp_rc_wr *wr = x->wr;
 	struct superp_conn_entry *e = wr->e;
 	struct superp_qp *qp = wr->qp;
-	bool read = x->mx.opcode == SUPERP_OP_RDMA_READ;
+	bool read = superp_rc_is_rd_atomic(x->mx.opcode);
 	bool bound = READ_ONCE(qp->conn) == e;
 
 	if (read)
@@ -527,6 +590,10 @@ static u8 superp_rc_msg_kind(u8 opcode)
 		return SUPERP_MSG_WRITE_IMM;
 	case IB_WR_RDMA_READ:
 		return SUPERP_MSG_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return SUPERP_MSG_CAS;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return SUPERP_MSG_FADD;
 	}
 	return U8_MAX;
 }
@@ -564,7 +631,7 @@ static struct superp_rc_wr *superp_rc_wr_take(struct superp_conn_entry *e,
 	wr->msg.mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
 	wr->msg.max_pkts = e->conn.max_pkts;
 	if (wr->msg.kind == U8_MAX) {
-		/* Atomics: refused at post while atomic_cap is NONE. */
+		/* Not an operation of the wire (post_send let it through). */
 		wr->nxacts = 0;
 		wr->status = IB_WC_LOC_QP_OP_ERR;
 	} else if (superp_msg_check(&wr->msg)) {
@@ -595,7 +662,7 @@ static int superp_rc_submit(struct superp_conn_entry *e, struct superp_rc_wr *wr
 	x->src.ops = &superp_rc_xact_ops;
 	x->wr = wr;
 	superp_msg_xact(&wr->msg, wr->next_x, &x->mx);
-	if (x->mx.opcode == SUPERP_OP_RDMA_READ &&
+	if (superp_rc_is_rd_atomic(x->mx.opcode) &&
 	    qp->rc.rd_inflight >= max_rd) {
 		kfree(x);
 		return -EAGAIN;		/* a Read's completion kicks again */
@@ -614,7 +681,7 @@ static int superp_rc_submit(struct superp_conn_entry *e, struct superp_rc_wr *wr
 		return err;
 	}
 	qp->rc.xinflight++;
-	if (x->mx.opcode == SUPERP_OP_RDMA_READ)
+	if (superp_rc_is_rd_atomic(x->mx.opcode))
 		qp->rc.rd_inflight++;
 	if (x->mx.opcode == SUPERP_OP_RDMA_WRITE)
 		wr->write_xid = xid;

@@ -26,6 +26,11 @@
  * The caller holds the MR (superp_mr_get()) for the whole walk, which keeps
  * its pages pinned (see superp_mr.c). Kernel virtual mappings are taken per
  * page (kmap_local_page()), never across a walk.
+ *
+ * Atomics (superp_mr_atomic()) run on the MR's page itself with the CPU's
+ * 64-bit compare-and-exchange: atomic against every other RDMA atomic of
+ * any ib_superp device of this host and against the CPU's own atomics on
+ * the same word (IB_ATOMIC_GLOB). The word is the host's native u64.
  */
 #include <kunit/visibility.h>
 #include <linux/highmem.h>
@@ -208,3 +213,71 @@ int superp_mr_copy_to_buf(struct superp_mr *mr, u64 addr, void *buf, u32 len)
 	return superp_mr_walk(mr, addr, len, superp_seg_to_buf, &dst);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_mr_copy_to_buf);
+
+/* What superp_seg_atomic() does, and what it found. */
+struct superp_atomic_arg {
+	u8 opcode;		/* SUPERP_OP_ATOMIC_CAS or _FADD */
+	u64 operand;		/* compare, or add */
+	u64 swap;
+	u64 orig;
+};
+
+/* superp_seg_fn: the 8-byte piece, updated in one atomic instruction. */
+static int superp_seg_atomic(void *arg, struct page *page, unsigned int off,
+			     unsigned int len)
+{
+	struct superp_atomic_arg *a = arg;
+	void *va;
+	u64 *p, old, new;
+
+	/* The caller checked 8 aligned bytes: one piece, never split. */
+	if (len != sizeof(u64) || !IS_ALIGNED(off, sizeof(u64)))
+		return -EINVAL;
+	va = kmap_local_page(page);
+	p = va + off;
+	if (a->opcode == SUPERP_OP_ATOMIC_CAS) {
+		a->orig = cmpxchg64(p, a->operand, a->swap);
+	} else {
+		old = READ_ONCE(*p);
+		do {
+			new = old + a->operand;
+		} while (!try_cmpxchg64(p, &old, new));
+		a->orig = old;
+	}
+	kunmap_local(va);
+	return 0;
+}
+
+/**
+ * superp_mr_atomic() - execute an Atomic Compare-and-Swap or Fetch-and-Add
+ * @mr: the MR, held by the caller; superp_rma_check() passed for the
+ *	8 bytes at @addr with IB_ACCESS_REMOTE_ATOMIC
+ * @addr: the word, in the MR's address space
+ * @opcode: SUPERP_OP_ATOMIC_CAS (write @swap if the word equals @operand)
+ *	or SUPERP_OP_ATOMIC_FADD (add @operand)
+ * @operand: compare or add value
+ * @swap: CAS only
+ * @orig: the word before the operation, set when the answer is 0
+ *
+ * The word's kernel address must be 8-byte aligned: an MR whose iova and
+ * pages disagree modulo 8 (a user MR registered with another iova) cannot
+ * take an atomic at an aligned iova. Any context.
+ *
+ * Return: 0, or a Transaction Error code (INVALID/ALIGN, INVALID/OPCODE).
+ */
+u32 superp_mr_atomic(struct superp_mr *mr, u64 addr, u8 opcode, u64 operand,
+		     u64 swap, u64 *orig)
+{
+	struct superp_atomic_arg a = {
+		.opcode = opcode, .operand = operand, .swap = swap,
+	};
+
+	if (opcode != SUPERP_OP_ATOMIC_CAS && opcode != SUPERP_OP_ATOMIC_FADD)
+		return SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_OPCODE);
+	if (!IS_ALIGNED(mr->page_off + (addr - mr->iova), sizeof(u64)) ||
+	    superp_mr_walk(mr, addr, sizeof(u64), superp_seg_atomic, &a))
+		return SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_ALIGN);
+	*orig = a.orig;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_atomic);

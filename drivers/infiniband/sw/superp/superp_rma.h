@@ -44,5 +44,7 @@ int superp_mr_walk(struct superp_mr *mr, u64 addr, u64 len,
 int superp_mr_copy_from_skb(struct superp_mr *mr, u64 addr,
 			    const struct sk_buff *skb, int offset, u32 len);
 int superp_mr_copy_to_buf(struct superp_mr *mr, u64 addr, void *buf, u32 len);
+u32 superp_mr_atomic(struct superp_mr *mr, u64 addr, u8 opcode, u64 operand,
+		     u64 swap, u64 *orig);
 
 #endif /* SUPERP_RMA_H */

@@ -81,6 +81,7 @@ static int superp_query_device(struct ib_device *ibdev,
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |
 				 IB_DEVICE_RC_RNR_NAK_GEN;
 	attr->atomic_cap = SUPERP_ATOMIC_CAP;
+	attr->masked_atomic_cap = IB_ATOMIC_NONE;
 	/*
 	 * Kernel PDs get SUPERP_LOCAL_DMA_LKEY: the core then needs no DMA MR
 	 * (get_dma_mr) for them.
