@@ -1944,12 +1944,33 @@ static void rc_unbind_on_reset(struct kunit *test)
 	superp_rc_allow_unbound = true;
 }
 
+/*
+ * A user CQ's consumer index is written by the process: the ring counts
+ * as full whenever that index is not within num_entries behind ours, so
+ * the kernel never overwrites an entry the process has not read, whatever
+ * it wrote there.
+ */
+static void cq_uring_full_untrusted(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, superp_cq_uring_full(0, 0, 4));
+	KUNIT_EXPECT_FALSE(test, superp_cq_uring_full(3, 0, 4));
+	KUNIT_EXPECT_TRUE(test, superp_cq_uring_full(4, 0, 4));
+	/* free-running indices wrap */
+	KUNIT_EXPECT_FALSE(test, superp_cq_uring_full(1, 0xfffffffe, 4));
+	KUNIT_EXPECT_TRUE(test, superp_cq_uring_full(2, 0xfffffffe, 4));
+	/* garbage: ahead of the producer, or far behind it */
+	KUNIT_EXPECT_TRUE(test, superp_cq_uring_full(10, 11, 4));
+	KUNIT_EXPECT_TRUE(test, superp_cq_uring_full(10, 0x80000000, 4));
+	KUNIT_EXPECT_TRUE(test, superp_cq_uring_full(0, 1, 65536));
+}
+
 static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(cq_create_checks),
 	KUNIT_CASE(cq_poll_order),
 	KUNIT_CASE(cq_notify),
 	KUNIT_CASE(cq_overflow_event),
 	KUNIT_CASE(cq_resize),
+	KUNIT_CASE(cq_uring_full_untrusted),
 	KUNIT_CASE(qp_create_checks),
 	KUNIT_CASE(qp_state_machine),
 	KUNIT_CASE(qp_transition_masks),

@@ -284,6 +284,11 @@ struct ibv_reg_mr {
 	struct ib_uverbs_reg_mr core_payload;
 };
 
+struct ibv_create_cq {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_create_cq core_payload;
+};
+
 #define CHECK_CMD_LAYOUT(cmd, core)					\
 	_Static_assert(offsetof(struct cmd, core_payload) ==		\
 		       sizeof(struct ib_uverbs_cmd_hdr) &&		\
@@ -294,6 +299,7 @@ CHECK_CMD_LAYOUT(ibv_get_context, ib_uverbs_get_context);
 CHECK_CMD_LAYOUT(ibv_query_port, ib_uverbs_query_port);
 CHECK_CMD_LAYOUT(ibv_alloc_pd, ib_uverbs_alloc_pd);
 CHECK_CMD_LAYOUT(ibv_reg_mr, ib_uverbs_reg_mr);
+CHECK_CMD_LAYOUT(ibv_create_cq, ib_uverbs_create_cq);
 #undef CHECK_CMD_LAYOUT
 
 /* The registration symbol carries the private ABI number in its name. */
@@ -348,5 +354,17 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 		   struct ibv_reg_mr *cmd, size_t cmd_size,
 		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+/*
+ * Fills in the CREATE_CQ command (user_handle, cqe, comp_vector,
+ * comp_channel) and on success cq->handle and cq->cqe; cmd_size and
+ * resp_size count any driver data after them.
+ */
+int ibv_cmd_create_cq(struct ibv_context *context, int cqe,
+		      struct ibv_comp_channel *channel, int comp_vector,
+		      struct ibv_cq *cq, struct ibv_create_cq *cmd,
+		      size_t cmd_size, struct ib_uverbs_create_cq_resp *resp,
+		      size_t resp_size);
+int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 
 #endif /* SUPERP_IBVERBS_PROVIDER_H */

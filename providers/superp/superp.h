@@ -2,11 +2,12 @@
 /*
  * superp: the rdma-core (libibverbs) provider of the ib_superp soft-RDMA
  * device. superp.c binds devices and opens user contexts, verbs.c has the
- * queries and PDs, mr.c memory registration.
+ * queries and PDs, mr.c memory registration, cq.c completion queues.
  */
 #ifndef SUPERP_H
 #define SUPERP_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <rdma/superp-abi.h>
 
@@ -55,6 +56,35 @@ _Static_assert(offsetof(struct superp_get_context_resp, drv) ==
 	       sizeof(struct superp_alloc_ucontext_resp),
 	       "GET_CONTEXT response layout");
 
+/* A CQ: the ring the kernel fills (include/uapi/rdma/superp-abi.h). */
+struct superp_cq {
+	struct ibv_cq ibcq;
+	pthread_spinlock_t lock;	/* cons; pollers on several threads */
+	struct superp_cq_ring *ring;	/* mapped, ring_size bytes */
+	struct superp_cqe *cqes;	/* num_entries, after the indices */
+	size_t ring_size;
+	uint32_t num_entries;
+	uint32_t cons;			/* our consumer index */
+};
+
+struct superp_create_cq_cmd_drv {
+	struct ibv_create_cq ibv_cmd;
+	struct superp_create_cq_cmd drv;
+};
+
+struct superp_create_cq_resp_drv {
+	struct ib_uverbs_create_cq_resp ibv_resp;
+	struct superp_create_cq_resp drv;
+};
+
+_Static_assert(sizeof(struct superp_create_cq_cmd_drv) ==
+	       sizeof(struct ibv_create_cq) +
+	       sizeof(struct superp_create_cq_cmd) &&
+	       sizeof(struct superp_create_cq_resp_drv) ==
+	       sizeof(struct ib_uverbs_create_cq_resp) +
+	       sizeof(struct superp_create_cq_resp),
+	       "CREATE_CQ layouts");
+
 int superp_query_device_ex(struct ibv_context *ibctx,
 			   const struct ibv_query_device_ex_input *input,
 			   struct ibv_device_attr_ex *attr, size_t attr_size);
@@ -65,5 +95,11 @@ int superp_dealloc_pd(struct ibv_pd *pd);
 struct ibv_mr *superp_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 			     uint64_t hca_va, int access);
 int superp_dereg_mr(struct verbs_mr *vmr);
+struct ibv_cq *superp_create_cq(struct ibv_context *ibctx, int cqe,
+				struct ibv_comp_channel *channel,
+				int comp_vector);
+int superp_destroy_cq(struct ibv_cq *ibcq);
+int superp_poll_cq(struct ibv_cq *ibcq, int num, struct ibv_wc *wc);
+int superp_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);
 
 #endif /* SUPERP_H */

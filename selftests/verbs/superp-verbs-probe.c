@@ -33,6 +33,13 @@
  *                                      device going away), print it, then
  *                                      release everything
  *
+ *   superp-verbs-probe cq DEV          create CQs through the provider
+ *                                      (with and without a completion
+ *                                      channel, the smallest, max_cqe and
+ *                                      too large), poll and arm them,
+ *                                      check that no mmap() offset but a
+ *                                      ring's maps, destroy them
+ *
  * Results the selftests look for go to stdout, other diagnostics to
  * stderr. The exit status is 0 on success, 1 on failure, 2 for bad usage.
  */
@@ -723,9 +730,101 @@ static int show_usage(const char *prog)
 	fprintf(stderr,
 		"usage: %s pd DEV N | context DEV COMP_MASK |\n"
 		"       %*s mr DEV N SIZE ACCESS | mr-bad DEV | hold DEV SECONDS |\n"
-		"       %*s mr-cycle DEV N | mr-iova DEV LENGTH IOVA | udata DEV\n",
+		"       %*s mr-cycle DEV N | mr-iova DEV LENGTH IOVA | udata DEV | cq DEV\n",
 		prog, (int)strlen(prog), "", (int)strlen(prog), "");
 	return 2;
+}
+
+/*
+ * User CQs: each gets at least the entries asked for, polls empty with no
+ * completion, arms for both kinds of event and is destroyed; the kernel
+ * refuses sizes outside 1..max_cqe. mmap() of the uverbs file at an
+ * offset no ring was given fails.
+ */
+static int probe_cq(const char *name)
+{
+	struct ibv_comp_channel *ch = NULL;
+	struct ibv_device_attr attr;
+	struct ibv_context *ctx;
+	struct ibv_cq *cq[64] = {};
+	struct ibv_wc wc[4];
+	int i, err, ret = 1;
+	void *p;
+
+	ctx = open_device(name);
+	if (!ctx)
+		return 1;
+	if (ibv_query_device(ctx, &attr)) {
+		perror("ibv_query_device");
+		goto out;
+	}
+	ch = ibv_create_comp_channel(ctx);
+	if (!ch) {
+		perror("ibv_create_comp_channel");
+		goto out;
+	}
+	for (i = 0; i < (int)ARRAY_SIZE(cq); i++) {
+		/* one of max_cqe entries: 4 MiB of ring */
+		int want = i == 0 ? attr.max_cqe : i % 2 ? 1 : 100;
+
+		cq[i] = ibv_create_cq(ctx, want, NULL, i % 2 ? ch : NULL, 0);
+		if (!cq[i]) {
+			fprintf(stderr, "ibv_create_cq #%d (%d entries): %s\n",
+				i, want, strerror(errno));
+			goto out;
+		}
+		if (cq[i]->cqe < want) {
+			fprintf(stderr, "CQ #%d: %d entries, asked for %d\n",
+				i, cq[i]->cqe, want);
+			goto out;
+		}
+		if (ibv_poll_cq(cq[i], 4, wc) != 0) {
+			fprintf(stderr, "CQ #%d: poll of a new CQ not empty\n", i);
+			goto out;
+		}
+		err = ibv_req_notify_cq(cq[i], i % 3 == 0);
+		if (!err)
+			err = ibv_req_notify_cq(cq[i], 0);
+		if (err) {
+			fprintf(stderr, "CQ #%d: ibv_req_notify_cq: %s\n", i,
+				strerror(err));
+			goto out;
+		}
+	}
+	printf("created %zu CQs, empty, armed\n", ARRAY_SIZE(cq));
+
+	errno = 0;
+	if (ibv_create_cq(ctx, attr.max_cqe + 1, NULL, NULL, 0) || errno != EINVAL) {
+		fprintf(stderr, "CQ of max_cqe + 1 entries: %s\n", strerror(errno));
+		goto out;
+	}
+	errno = 0;
+	if (ibv_create_cq(ctx, 0, NULL, NULL, 0) || errno != EINVAL) {
+		fprintf(stderr, "CQ of 0 entries: %s\n", strerror(errno));
+		goto out;
+	}
+	printf("0 and max_cqe + 1 entries refused with EINVAL\n");
+
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, ctx->cmd_fd, 4096 * 4093);
+	if (p != MAP_FAILED) {
+		fprintf(stderr, "mmap() at an offset of no ring succeeded\n");
+		munmap(p, 4096);
+		goto out;
+	}
+	printf("mmap() at an unknown offset refused\n");
+	ret = 0;
+out:
+	for (i = 0; i < (int)ARRAY_SIZE(cq); i++)
+		if (cq[i] && ibv_destroy_cq(cq[i])) {
+			fprintf(stderr, "ibv_destroy_cq #%d failed\n", i);
+			ret = 1;
+		}
+	if (ch && ibv_destroy_comp_channel(ch))
+		ret = 1;
+	ibv_close_device(ctx);
+	if (!ret)
+		printf("destroyed all CQs\n");
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -755,6 +854,8 @@ int main(int argc, char **argv)
 			return show_usage(argv[0]);
 		return probe_mr_iova(argv[2], size, strtoull(argv[4], NULL, 0));
 	}
+	if (argc == 3 && !strcmp(argv[1], "cq"))
+		return probe_cq(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "udata"))
 		return probe_udata(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "hold")) {

@@ -30,4 +30,65 @@ struct superp_alloc_ucontext_resp {
 	__u32 reserved;
 };
 
+/*
+ * Completion queues (Documentation/provider.rst, "Rings").
+ *
+ * A user CQ is a ring the kernel allocates and the process maps with
+ * mmap() of its uverbs file at ring_offset: a struct superp_cq_ring
+ * followed by num_entries struct superp_cqe, num_entries a power of two.
+ * Indices run freely over all 32 bits; entry i is at i % num_entries.
+ *
+ * The kernel writes a completion at its own producer index, then stores
+ * producer with release semantics; the process loads producer with
+ * acquire semantics, reads the entries below it and stores consumer. The
+ * kernel reads consumer only to see whether the ring is full: a value it
+ * cannot believe (more than num_entries behind producer, or ahead of it)
+ * counts as full, so the completion is lost and IBV_EVENT_CQ_ERR raised.
+ */
+struct superp_create_cq_cmd {
+	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
+};
+
+struct superp_create_cq_resp {
+	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
+	__aligned_u64 ring_offset;	/* mmap() offset in the uverbs file */
+	__aligned_u64 ring_size;	/* bytes to map, a multiple of pages */
+	__u32 num_entries;		/* power of two, >= the cqe asked for */
+	__u32 reserved;
+};
+
+/* The two indices live on cache lines of their own. */
+struct superp_cq_ring {
+	__u32 producer;			/* written by the kernel only */
+	__u32 reserved0[15];
+	__u32 consumer;			/* written by the process only */
+	__u32 reserved1[15];
+	/* struct superp_cqe entries[num_entries] follow */
+};
+
+/* superp_cqe.wc_flags */
+#define SUPERP_CQE_WITH_IMM	(1U << 0)	/* imm_data is valid */
+#define SUPERP_CQE_WITH_INV	(1U << 1)	/* imm_data is the invalidated rkey */
+
+/*
+ * One completion. status and opcode use the values of enum ibv_wc_status
+ * and enum ibv_wc_opcode (the kernel's ib_wc_status and ib_wc_opcode have
+ * the same ones); imm_data is in network byte order, as in struct ibv_wc.
+ */
+struct superp_cqe {
+	__aligned_u64 wr_id;
+	__u32 status;
+	__u32 opcode;
+	__u32 vendor_err;
+	__u32 byte_len;
+	__u32 imm_data;
+	__u32 qp_num;
+	__u32 src_qp;
+	__u32 wc_flags;			/* SUPERP_CQE_* */
+	__u16 pkey_index;
+	__u16 reserved0;
+	__u32 reserved1;
+	__aligned_u64 reserved2[2];
+};
+
 #endif /* _UAPI_RDMA_SUPERP_ABI_H */

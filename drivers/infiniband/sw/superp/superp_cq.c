@@ -2,7 +2,7 @@
 /*
  * ib_superp: completion queues for kernel consumers.
  *
- * A CQ is a ring of struct ib_wc in kernel memory, ibcq.cqe entries long.
+ * A kernel CQ is a ring of struct ib_wc in kernel memory, ibcq.cqe entries long.
  * Producers are the QPs (post_send's local work requests, flushes) and,
  * later, the data path in softirq; the consumer is poll_cq.
  *
@@ -13,17 +13,25 @@
  * (-EOVERFLOW to the producer), keeps what it holds and raises
  * IB_EVENT_CQ_ERR once until it is polled again.
  *
- * Locking: cq->lock guards the ring, the arm state and the overflow flag.
- * It is taken with irqsave: kernel ULPs post work requests (whose local
- * completions land here) under their own irq-disabled locks, and the data
- * path delivers from softirq. The completion handler and the event handler
- * are called with no CQ lock held (they may poll or re-arm): producers that
- * hold a lock of their own use superp_cq_push() and call
- * superp_cq_kick() after dropping it. Lock order: a QP's queue lock, then
- * cq->lock.
+ * A user CQ (created through the provider) has no wc ring: completions
+ * go as struct superp_cqe into a ring shared with the process
+ * (superp_mmap.c); the layout and the index protocol are in
+ * include/uapi/rdma/superp-abi.h. The process polls it without the
+ * kernel; the kernel believes nothing it reads there but uses the
+ * consumer index only to decide that the ring is full.
+ *
+ * Locking: cq->lock guards the ring (a user CQ's producer index too), the
+ * arm state and the overflow flag. It is taken with irqsave: kernel ULPs
+ * post work requests (whose local completions land here) under their own
+ * irq-disabled locks, and the data path delivers from softirq. The
+ * completion handler and the event handler are called with no CQ lock
+ * held (they may poll or re-arm): producers that hold a lock of their own
+ * use superp_cq_push() and call superp_cq_kick() after dropping it.
+ * Lock order: a QP's queue lock, then cq->lock.
  */
 #include <kunit/visibility.h>
 #include <linux/slab.h>
+#include <rdma/uverbs_ioctl.h>
 
 #include "superp.h"
 #include "superp_cq.h"
@@ -33,16 +41,65 @@ static struct ib_wc *superp_cq_alloc_ring(int cqe)
 	return kvcalloc(cqe, sizeof(struct ib_wc), GFP_KERNEL);
 }
 
+/*
+ * A user CQ's ring: a power of two of entries, at least @cqe. Its size
+ * goes back to the process in the create response, with the offset it
+ * maps the ring at.
+ */
+static int superp_cq_create_uring(struct superp_cq *cq, int cqe,
+				  struct ib_udata *udata)
+{
+	struct superp_create_cq_resp resp = {};
+	struct superp_create_cq_cmd cmd = {};
+	struct superp_ucontext *uc;
+	u32 n = roundup_pow_of_two(cqe);
+	int err;
+
+	if (udata->inlen > sizeof(cmd) &&
+	    !ib_is_udata_cleared(udata, sizeof(cmd),
+				 udata->inlen - sizeof(cmd))) {
+		ibdev_dbg(cq->ibcq.device, "create_cq: unknown trailing request data\n");
+		return -EOPNOTSUPP;
+	}
+	err = ib_copy_from_udata(&cmd, udata, min(sizeof(cmd), udata->inlen));
+	if (err)
+		return err;
+	if (cmd.comp_mask) {
+		ibdev_dbg(cq->ibcq.device, "create_cq: unknown comp_mask 0x%llx\n",
+			  cmd.comp_mask);
+		return -EOPNOTSUPP;
+	}
+	if (udata->outlen < sizeof(resp))
+		return -EINVAL;
+
+	uc = rdma_udata_to_drv_context(udata, struct superp_ucontext, ibuc);
+	if (!uc)
+		return -EINVAL;
+	resp.ring_size = PAGE_ALIGN(sizeof(struct superp_cq_ring) +
+				    (size_t)n * sizeof(struct superp_cqe));
+	cq->uring = superp_ring_alloc(&uc->ibuc, resp.ring_size, &cq->umap,
+				      &resp.ring_offset);
+	if (!cq->uring)
+		return -ENOMEM;
+	cq->ucqe = (struct superp_cqe *)(cq->uring + 1);
+	cq->ibcq.cqe = n;
+	resp.num_entries = n;
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err) {
+		superp_ring_release(cq->umap);
+		cq->umap = NULL;
+		cq->uring = NULL;
+	}
+	return err;
+}
+
 int superp_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		     struct ib_udata *udata)
 {
 	struct superp_dev *sdev = to_sdev(ibcq->device);
 	struct superp_cq *cq = to_scq(ibcq);
+	int err;
 
-	if (udata) {
-		ibdev_dbg(ibcq->device, "create_cq: user CQs need the shared rings (not yet)\n");
-		return -EOPNOTSUPP;
-	}
 	if (attr->flags) {
 		ibdev_dbg(ibcq->device, "create_cq: unsupported flags 0x%x\n",
 			  attr->flags);
@@ -55,12 +112,18 @@ int superp_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		atomic_dec(&sdev->cq_count);
 		return -ENOMEM;
 	}
+	spin_lock_init(&cq->lock);
+	if (udata) {
+		err = superp_cq_create_uring(cq, attr->cqe, udata);
+		if (err)
+			atomic_dec(&sdev->cq_count);
+		return err;
+	}
 	cq->wc = superp_cq_alloc_ring(attr->cqe);
 	if (!cq->wc) {
 		atomic_dec(&sdev->cq_count);
 		return -ENOMEM;
 	}
-	spin_lock_init(&cq->lock);
 	ibcq->cqe = attr->cqe;
 	return 0;
 }
@@ -71,6 +134,7 @@ int superp_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	struct superp_cq *cq = to_scq(ibcq);
 
 	kvfree(cq->wc);
+	superp_ring_release(cq->umap);
 	atomic_dec(&to_sdev(ibcq->device)->cq_count);
 	return 0;
 }
@@ -83,8 +147,8 @@ int superp_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	unsigned long flags;
 	u32 i;
 
-	if (udata)
-		return -EOPNOTSUPP;
+	if (udata || cq->uring)
+		return -EOPNOTSUPP;	/* user CQs: not yet */
 	if (cqe < 1 || cqe > SUPERP_MAX_CQE)
 		return -EINVAL;
 	wc = superp_cq_alloc_ring(cqe);
@@ -114,6 +178,8 @@ int superp_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 	unsigned long flags;
 	int n;
 
+	if (cq->uring)
+		return -EOPNOTSUPP;	/* the process polls the ring itself */
 	spin_lock_irqsave(&cq->lock, flags);
 	for (n = 0; n < num && cq->count; n++) {
 		wc[n] = cq->wc[cq->head];
@@ -145,6 +211,54 @@ int superp_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 }
 
 /**
+ * superp_cq_uring_full - whether a user CQ's ring has no free entry
+ * @prod: the kernel's producer index
+ * @cons: the consumer index the process wrote, not trusted
+ * @n: entries in the ring
+ *
+ * An index ahead of @prod or more than @n behind it is garbage: the ring
+ * counts as full, so a process that writes garbage loses completions,
+ * never makes the kernel overwrite ones it has not read.
+ */
+VISIBLE_IF_KUNIT bool superp_cq_uring_full(u32 prod, u32 cons, u32 n)
+{
+	return prod - cons >= n;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_cq_uring_full);
+
+/* Under cq->lock. Fills one superp_cqe and publishes it (release). */
+static bool superp_cq_uring_add(struct superp_cq *cq, const struct ib_wc *wc)
+{
+	u32 n = cq->ibcq.cqe, prod = cq->uprod;
+	struct superp_cqe *e;
+
+	if (superp_cq_uring_full(prod, READ_ONCE(cq->uring->consumer), n))
+		return false;
+	e = &cq->ucqe[prod & (n - 1)];
+	*e = (struct superp_cqe){
+		.wr_id = wc->wr_id,
+		.status = wc->status,
+		.opcode = wc->opcode,
+		.vendor_err = wc->vendor_err,
+		.byte_len = wc->byte_len,
+		.qp_num = wc->qp ? wc->qp->qp_num : 0,
+		.src_qp = wc->src_qp,
+		.pkey_index = wc->pkey_index,
+	};
+	if (wc->wc_flags & IB_WC_WITH_IMM) {
+		e->imm_data = (__force u32)wc->ex.imm_data;
+		e->wc_flags |= SUPERP_CQE_WITH_IMM;
+	} else if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
+		e->imm_data = wc->ex.invalidate_rkey;
+		e->wc_flags |= SUPERP_CQE_WITH_INV;
+	}
+	cq->uprod = prod + 1;
+	/* The entry is visible before the index that hands it over. */
+	smp_store_release(&cq->uring->producer, cq->uprod);
+	return true;
+}
+
+/**
  * superp_cq_push - add a completion to @cq under the caller's locks
  * @cq: the CQ
  * @wc: the completion, copied
@@ -163,15 +277,20 @@ unsigned int superp_cq_push(struct superp_cq *cq, const struct ib_wc *wc,
 	unsigned long flags;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	if (cq->count == cq->ibcq.cqe) {
+	if (cq->uring ? !superp_cq_uring_add(cq, wc) :
+	    cq->count == cq->ibcq.cqe) {
 		if (!cq->overflowed)
 			todo = SUPERP_CQ_OVERFLOW;
 		cq->overflowed = true;
 		spin_unlock_irqrestore(&cq->lock, flags);
 		return todo | SUPERP_CQ_DROPPED;
 	}
-	cq->wc[(cq->head + cq->count) % cq->ibcq.cqe] = *wc;
-	cq->count++;
+	if (!cq->uring) {
+		cq->wc[(cq->head + cq->count) % cq->ibcq.cqe] = *wc;
+		cq->count++;
+	} else {
+		cq->overflowed = false;
+	}
 	if (cq->armed == IB_CQ_NEXT_COMP ||
 	    (cq->armed == IB_CQ_SOLICITED &&
 	     (solicited || wc->status != IB_WC_SUCCESS))) {

@@ -8,6 +8,9 @@
 
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/superp-abi.h>
+
+#include "superp_mmap.h"
 
 struct superp_cq {
 	struct ib_cq	ibcq;
@@ -17,6 +20,11 @@ struct superp_cq {
 	u32		count;		/* entries held */
 	u8		armed;		/* 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP */
 	bool		overflowed;	/* reported; cleared by the next poll */
+	/* User CQs: the shared ring instead of wc (Documentation/provider.rst) */
+	struct superp_cq_ring	*uring;
+	struct superp_cqe	*ucqe;		/* uring's entries, ibcq.cqe */
+	struct superp_ring_map	*umap;
+	u32		uprod;		/* our producer index */
 };
 
 static inline struct superp_cq *to_scq(struct ib_cq *ibcq)
@@ -39,6 +47,10 @@ int superp_cq_post(struct superp_cq *cq, const struct ib_wc *wc,
 unsigned int superp_cq_push(struct superp_cq *cq, const struct ib_wc *wc,
 			    bool solicited);
 void superp_cq_kick(struct superp_cq *cq, unsigned int todo);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+bool superp_cq_uring_full(u32 prod, u32 cons, u32 n);
+#endif
 
 /* Verbs */
 int superp_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,

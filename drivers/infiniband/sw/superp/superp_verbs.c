@@ -15,6 +15,7 @@
 
 #include "superp.h"
 #include "superp_cq.h"
+#include "superp_mmap.h"
 #include "superp_ah.h"
 #include "superp_qp.h"
 #include "superp_srq.h"
@@ -268,6 +269,8 @@ static const struct ib_device_ops superp_dev_ops = {
 	.get_link_layer = superp_get_link_layer,
 	.get_port_immutable = superp_get_port_immutable,
 	.map_mr_sg = superp_map_mr_sg,
+	.mmap = superp_mmap,
+	.mmap_free = superp_mmap_free,
 	.modify_qp = superp_modify_qp,
 	.poll_cq = superp_poll_cq,
 	.post_recv = superp_post_recv,
@@ -309,6 +312,12 @@ int superp_register_device(struct superp_dev *sdev, const char *name)
 	addrconf_addr_eui48((unsigned char *)&ibdev->node_guid,
 			    sdev->ndev->dev_addr);
 	ib_set_device_ops(ibdev, &superp_dev_ops);
+	/*
+	 * The core enables only the object commands by default. Arming a
+	 * user CQ is the one write command of the data path that the
+	 * provider sends (it polls the ring itself).
+	 */
+	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
 
 	err = ib_device_set_netdev(ibdev, sdev->ndev, SUPERP_PORT);
