@@ -97,7 +97,8 @@ setup_superp_udp4() {
 		wait_gid superp0 "$(guest_ip "$me")"
 }
 setup_superp_udp6() {
-	ip -6 addr add "$(ip6_of "$me")/64" dev eth0 nodad &&
+	# replace: an earlier test of the boot (conn/wire.sh) may have added it.
+	ip -6 addr replace "$(ip6_of "$me")/64" dev eth0 nodad &&
 		setup_superp_common &&
 		superp conn add dev superp0 lcid 3 rcid 3 encap udp6 \
 			local "$(ip6_of "$me")" remote "$(ip6_of "$peer")" $superp_slow &&
