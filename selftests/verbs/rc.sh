@@ -96,6 +96,17 @@ summary_ok() {
 
 # probe NAME DEV PARAMS...: load the probe in our role; one TAP line per
 # step line it printed, then its summary and exit status.
+# rdma statistic -j of a superp device: one object per port with the
+# counters as members. $2: "retrans" also wants a retransmission.
+hw_stats_ok() {
+	[ "$1" = rxe0 ] && return 0
+	rdma statistic show link "$1/1" -j | jq -e --arg m "${2:-}" '.[0] |
+		.tx_packets > 0 and .rx_packets > 0 and
+		.tx_packets >= .tx_new_packets and
+		($m != "retrans" or
+		 (.retrans_timer + .retrans_fast + .retrans_proactive) > 0)'
+}
+
 probe() {
 	local name=$1 dev=$2 role=server rc log
 	shift 2
@@ -131,12 +142,15 @@ for d in $RC_DEVS; do
 	dev=$(ibdev "$d")
 	check "$d: set up $dev" "setup_$d"
 	probe "$d" "$dev" size="$RC_SIZE" qps="$RC_QPS" tput_ms="$RC_TPUT_MS"
+	check "$d: rdma statistic -j parses, packets counted" hw_stats_ok "$dev"
 
 	check "$d: netem $RC_NETEM on eth0" tc qdisc add dev eth0 root netem $RC_NETEM
 	probe "$d-netem" "$dev" size="$RC_LOSSY_SIZE" qps="$RC_QPS" \
 		tput_ms="$RC_LOSSY_TPUT_MS"
 	tap_diag "$d-netem: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
 	tap_diag "$d-netem: $(rdma statistic show link "$dev/1" 2>&1 | tr '\n' ' ')"
+	check "$d-netem: rdma statistic counts retransmissions" \
+		hw_stats_ok "$dev" retrans
 	check "$d: netem removed" tc qdisc del dev eth0 root
 
 	# Error paths free what they set up (kmemleak scans at shutdown).

@@ -307,6 +307,7 @@ int superp_register_device(struct superp_dev *sdev, const char *name)
 	addrconf_addr_eui48((unsigned char *)&ibdev->node_guid,
 			    sdev->ndev->dev_addr);
 	ib_set_device_ops(ibdev, &superp_dev_ops);
+	ib_set_device_ops(ibdev, &superp_hw_stats_ops);
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
 
 	err = ib_device_set_netdev(ibdev, sdev->ndev, SUPERP_PORT);
