@@ -125,12 +125,25 @@ ibdev() { case $1 in rxe) echo rxe0 ;; *) echo superp0 ;; esac; }
 role=server
 is_coordinator || role=client
 
+# rdma statistic -j of a superp device: one object per port with the
+# counters as members. $2: "retrans" also wants a retransmission.
+hw_stats_ok() {
+	[ "$1" = rxe0 ] && return 0
+	rdma statistic show link "$1/1" -j | jq -e --arg m "${2:-}" '.[0] |
+		.tx_packets > 0 and .rx_packets > 0 and
+		.tx_packets >= .tx_new_packets and
+		($m != "retrans" or
+		 (.retrans_timer + .retrans_fast + .retrans_proactive) > 0)'
+}
+
+
 for d in $RC_DEVS; do
 	dev=$(ibdev "$d")
 	check "$d: set up $dev" "setup_$d"
 	# shellcheck disable=SC2046 # probe_args gives whole words
 	probe "$d" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_SIZE" qps="$RC_QPS" tput_ms="$RC_TPUT_MS" \
 		$(probe_args "$d")
+	check "$d: rdma statistic -j parses, packets counted" hw_stats_ok "$dev"
 
 	if ! clean_only "$d"; then
 		check "$d: netem $RC_NETEM on eth0" tc qdisc add dev eth0 root netem $RC_NETEM
@@ -139,6 +152,8 @@ for d in $RC_DEVS; do
 			$(probe_args "$d")
 		tap_diag "$d-netem: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
 		tap_diag "$d-netem: $(rdma statistic show link "$dev/1" 2>&1 | tr '\n' ' ')"
+		check "$d-netem: rdma statistic counts retransmissions" \
+			hw_stats_ok "$dev" retrans
 		check "$d: netem removed" tc qdisc del dev eth0 root
 	fi
 

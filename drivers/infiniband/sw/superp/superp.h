@@ -118,6 +118,9 @@ struct superp_dev {
 extern struct list_head superp_devs;
 extern struct mutex superp_devs_lock;
 
+/* rdma statistic show link (superp_hw_stats.c) */
+extern const struct ib_device_ops superp_hw_stats_ops;
+
 /* Objects of the verbs; PDs and MRs are functional so far. */
 struct superp_pd {
 	struct ib_pd	ibpd;

@@ -295,6 +295,7 @@ int superp_conn_del(struct superp_dev *sdev, u16 lcid)
 		/* Readers that still find it see it broken and drop. */
 		spin_lock_bh(&e->lock);
 		superp_conn_abort(&e->conn, -ECONNRESET);
+		superp_stats_add(&cs->gone, superp_conn_stats(&e->conn));
 		spin_unlock_bh(&e->lock);
 	}
 	mutex_unlock(&cs->lock);
@@ -488,4 +489,45 @@ u32 superp_conns_defaults(struct superp_dev *sdev, struct superp_params *p)
 	n = cs->count;
 	mutex_unlock(&cs->lock);
 	return n;
+}
+
+/* Add every counter of @s to @sum (both plain arrays of u64). */
+void superp_stats_add(struct superp_stats *sum, const struct superp_stats *s)
+{
+	u64 *d = (u64 *)sum;
+	const u64 *v = (const u64 *)s;
+	size_t i;
+
+	for (i = 0; i < sizeof(*s) / sizeof(u64); i++)
+		d[i] += v[i];
+}
+
+/**
+ * superp_conns_stats() - the device's totals over all its connections.
+ * @sdev: the device.
+ * @sum: filled with the deleted connections' counters plus those of every
+ *	installed one, each read under its own lock.
+ *
+ * Holds the table's mutex (no connection is added or folded meanwhile)
+ * and each entry's lock only for the copy: the data path is not stopped.
+ */
+void superp_conns_stats(struct superp_dev *sdev, struct superp_stats *sum)
+{
+	struct superp_conns *cs = sdev->conns;
+	struct superp_conn_entry *e;
+	struct superp_stats s;
+	u32 i, size = 1;
+
+	mutex_lock(&cs->lock);
+	*sum = cs->gone;
+	for (i = 0; i < size; i++) {
+		e = superp_conn_at(sdev, i, &size);
+		if (!e)
+			continue;
+		spin_lock_bh(&e->lock);
+		s = *superp_conn_stats(&e->conn);
+		spin_unlock_bh(&e->lock);
+		superp_stats_add(sum, &s);
+	}
+	mutex_unlock(&cs->lock);
 }

@@ -80,6 +80,8 @@ struct superp_conn_table {
  * @event_drops: event notifications that could not be sent.
  * @budget: memory of the connections (superp_conn_init_budget()); its
  *	limit changes under @lock.
+ * @gone: counters of deleted connections, folded in under @lock so that
+ *	the device's totals never go backwards (superp_hw_stats.c).
  */
 struct superp_conns {
 	struct mutex lock;		/* changes of everything below */
@@ -88,6 +90,7 @@ struct superp_conns {
 	u32 count;
 	atomic64_t event_drops;
 	struct superp_mem_budget budget;
+	struct superp_stats gone;
 };
 
 /* A consistent copy of one connection, for netlink replies. */
@@ -124,5 +127,7 @@ int superp_conns_set_defaults(struct superp_dev *sdev,
 			      struct netlink_ext_ack *extack);
 void superp_conns_mem(struct superp_dev *sdev, u64 *limit, u64 *used);
 void superp_conns_set_mem_limit(struct superp_dev *sdev, u64 limit);
+void superp_stats_add(struct superp_stats *sum, const struct superp_stats *s);
+void superp_conns_stats(struct superp_dev *sdev, struct superp_stats *sum);
 
 #endif /* SUPERP_CONN_TABLE_H */

@@ -318,6 +318,7 @@ int superp_register_device(struct superp_dev *sdev, const char *name)
 	 * provider sends (it polls the ring itself).
 	 */
 	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+	ib_set_device_ops(ibdev, &superp_hw_stats_ops);
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
 
 	err = ib_device_set_netdev(ibdev, sdev->ndev, SUPERP_PORT);

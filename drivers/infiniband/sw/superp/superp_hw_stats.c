@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_superp: the device's counters for `rdma statistic show link` (the
+ * rdma_hw_stats of the port). Each value is the sum of the per-connection
+ * counters (struct superp_stats, which the engine bumps under each
+ * connection's lock) over the installed connections plus the counters
+ * folded in when a connection was deleted, and the receive path's per
+ * device drop counters (packets that reached no connection).
+ *
+ * Locking: superp_conns_stats() takes the connection table's mutex and
+ * each entry's lock in turn, only for a copy; nothing here is on the
+ * data path.
+ */
+#include "superp.h"
+#include "superp_conn_table.h"
+
+enum superp_hw_stat {
+	SUPERP_HW_TX_PACKETS,
+	SUPERP_HW_TX_NEW,
+	SUPERP_HW_RTX_TIMER,
+	SUPERP_HW_RTX_FAST,
+	SUPERP_HW_RTX_PROACTIVE,
+	SUPERP_HW_TX_PURE_ACK,
+	SUPERP_HW_TX_NACK,
+	SUPERP_HW_TX_ERR,
+	SUPERP_HW_RX_PACKETS,
+	SUPERP_HW_RX_DUPLICATES,
+	SUPERP_HW_RX_CONN_DROPS,
+	SUPERP_HW_PACKED_OPS,
+	SUPERP_HW_DROP_SHORT,
+	SUPERP_HW_DROP_MALFORMED,
+	SUPERP_HW_DROP_UNKNOWN_DCID,
+	SUPERP_HW_DROP_WRONG_PEER,
+	SUPERP_HW_DROP_WRONG_ENCAP,
+	__SUPERP_HW_MAX
+};
+
+static const struct rdma_stat_desc superp_hw_descs[] = {
+	[SUPERP_HW_TX_PACKETS] = { .name = "tx_packets" },
+	[SUPERP_HW_TX_NEW] = { .name = "tx_new_packets" },
+	[SUPERP_HW_RTX_TIMER] = { .name = "retrans_timer" },
+	[SUPERP_HW_RTX_FAST] = { .name = "retrans_fast" },
+	[SUPERP_HW_RTX_PROACTIVE] = { .name = "retrans_proactive" },
+	[SUPERP_HW_TX_PURE_ACK] = { .name = "tx_pure_acks" },
+	[SUPERP_HW_TX_NACK] = { .name = "tx_nacks" },
+	[SUPERP_HW_TX_ERR] = { .name = "tx_errors" },
+	[SUPERP_HW_RX_PACKETS] = { .name = "rx_packets" },
+	[SUPERP_HW_RX_DUPLICATES] = { .name = "rx_duplicates" },
+	[SUPERP_HW_RX_CONN_DROPS] = { .name = "rx_conn_drops" },
+	[SUPERP_HW_PACKED_OPS] = { .name = "packed_ops" },
+	[SUPERP_HW_DROP_SHORT] = { .name = "rx_drop_short" },
+	[SUPERP_HW_DROP_MALFORMED] = { .name = "rx_drop_malformed" },
+	[SUPERP_HW_DROP_UNKNOWN_DCID] = { .name = "rx_drop_unknown_dcid" },
+	[SUPERP_HW_DROP_WRONG_PEER] = { .name = "rx_drop_wrong_peer" },
+	[SUPERP_HW_DROP_WRONG_ENCAP] = { .name = "rx_drop_wrong_encap" },
+};
+
+static struct rdma_hw_stats *superp_alloc_hw_port_stats(struct ib_device *ibdev,
+							u32 port)
+{
+	BUILD_BUG_ON(ARRAY_SIZE(superp_hw_descs) != __SUPERP_HW_MAX);
+	return rdma_alloc_hw_stats_struct(superp_hw_descs, __SUPERP_HW_MAX,
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
+static int superp_get_hw_stats(struct ib_device *ibdev,
+			       struct rdma_hw_stats *stats, u32 port, int index)
+{
+	struct superp_dev *sdev = container_of(ibdev, struct superp_dev, ibdev);
+	u64 *v = stats->value;
+	struct superp_stats s;
+	int i;
+
+	superp_conns_stats(sdev, &s);
+	v[SUPERP_HW_TX_NEW] = s.tx_new;
+	v[SUPERP_HW_RTX_TIMER] = s.tx_rtx_timer;
+	v[SUPERP_HW_RTX_FAST] = s.tx_rtx_fast;
+	v[SUPERP_HW_RTX_PROACTIVE] = s.tx_rtx_proactive;
+	v[SUPERP_HW_TX_PURE_ACK] = s.tx_pure_ack;
+	v[SUPERP_HW_TX_NACK] = s.tx_nack;
+	v[SUPERP_HW_TX_ERR] = s.tx_err;
+	v[SUPERP_HW_TX_PACKETS] = s.tx_new + s.tx_rtx_timer + s.tx_rtx_fast +
+				  s.tx_rtx_proactive + s.tx_pure_ack +
+				  s.tx_nack + s.tx_probe;
+	v[SUPERP_HW_RX_PACKETS] = s.rx_pkts;
+	v[SUPERP_HW_RX_DUPLICATES] = s.rx_dup;
+	v[SUPERP_HW_RX_CONN_DROPS] = s.rx_dropped;
+	/* No operation packing yet: kept so the name is stable. */
+	v[SUPERP_HW_PACKED_OPS] = 0;
+	for (i = 0; i < __SUPERP_DROP_MAX; i++)
+		v[SUPERP_HW_DROP_SHORT + i] = atomic64_read(&sdev->rx_drops[i]);
+	BUILD_BUG_ON(SUPERP_HW_DROP_WRONG_ENCAP - SUPERP_HW_DROP_SHORT !=
+		     SUPERP_DROP_WRONG_ENCAP);
+	BUILD_BUG_ON(__SUPERP_HW_MAX - SUPERP_HW_DROP_SHORT != __SUPERP_DROP_MAX);
+	return __SUPERP_HW_MAX;
+}
+
+const struct ib_device_ops superp_hw_stats_ops = {
+	.alloc_hw_port_stats = superp_alloc_hw_port_stats,
+	.get_hw_stats = superp_get_hw_stats,
+};
