@@ -1922,6 +1922,42 @@ static void rc_bind_rules(struct kunit *test)
  * A QP that goes back to RESET leaves its connection, which then deletes
  * without touching it.
  */
+/*
+ * TAL target procedure, step 1: every XID inside the transaction window
+ * has state of its own. The target's slots must keep the window's XIDs
+ * apart across the 16-bit wrap, for every window size.
+ */
+static void rc_tgt_slots_across_xid_wrap(struct kunit *test)
+{
+	static const u16 windows[] = { 1, 24, 32, 100, 1000, 1024 };
+	static const u16 bases[] = { 0, 65000, 65520, 65530, 65535 };
+	unsigned long *seen;
+	unsigned int w, b, i;
+
+	for (w = 0; w < ARRAY_SIZE(windows); w++) {
+		u32 slots = superp_rc_tgt_slots(windows[w]);
+
+		KUNIT_ASSERT_GE(test, slots, (u32)windows[w]);
+		seen = kunit_kcalloc(test, BITS_TO_LONGS(slots), sizeof(long),
+				     GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, seen);
+		for (b = 0; b < ARRAY_SIZE(bases); b++) {
+			bitmap_zero(seen, slots);
+			for (i = 0; i < windows[w]; i++) {
+				u16 xid = bases[b] + i;
+				u32 idx = superp_rc_slot_index(slots, xid);
+				bool shared;
+
+				KUNIT_ASSERT_LT(test, idx, slots);
+				shared = __test_and_set_bit(idx, seen);
+				KUNIT_EXPECT_FALSE_MSG(test, shared,
+						       "window %u base %u: XID %u shares slot %u",
+						       windows[w], bases[b], xid, idx);
+			}
+		}
+	}
+}
+
 static void rc_unbind_on_reset(struct kunit *test)
 {
 	struct objs *o = test->priv;
@@ -1992,6 +2028,7 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(device_attr_consistency),
 	KUNIT_CASE(rc_bind_rules),
 	KUNIT_CASE(rc_unbind_on_reset),
+	KUNIT_CASE(rc_tgt_slots_across_xid_wrap),
 	{}
 };
 

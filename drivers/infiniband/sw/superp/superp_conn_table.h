@@ -46,7 +46,8 @@ struct superp_conn_addr {
  *	@lock (superp_rc_bind.c).
  * @tgt: the target's per-transaction state, @tgt_slots entries indexed by
  *	XID modulo @tgt_slots, under @lock (superp_rc_recv.c).
- * @tgt_slots: the connection's tal_trans_window.
+ * @tgt_slots: the connection's tal_trans_window rounded up to a power of
+ *	two (superp_rc_tgt_slots()).
  * @kick_work: runs the bound QPs' send queues for posts made with
  *	interrupts disabled (superp_rc_send.c).
  */

@@ -8,6 +8,7 @@
 #define SUPERP_RC_H
 
 #include <linux/list.h>
+#include <linux/log2.h>
 #include <linux/timer.h>
 #include <linux/types.h>
 
@@ -16,6 +17,24 @@
 
 struct superp_conn;
 struct superp_dev;
+
+/*
+ * The target's per-transaction slots of a connection: tal_trans_window
+ * rounded up to a power of two. XIDs are 16 bits, so a power of two keeps
+ * the XIDs of any window (consecutive modulo 2^16) in distinct slots
+ * across the wrap; a modulo by the window itself would not (24 slots:
+ * XIDs 65530..65535 and 0..17 share six slots).
+ */
+static inline u32 superp_rc_tgt_slots(u32 tal_window)
+{
+	return roundup_pow_of_two(tal_window ? tal_window : 1);
+}
+
+static inline u32 superp_rc_slot_index(u32 slots, u16 xid)
+{
+	return xid & (slots - 1);
+}
+
 struct work_struct;
 struct superp_conn_entry;
 struct superp_mr;

@@ -55,7 +55,7 @@ static struct superp_conn_entry *superp_rc_entry(struct superp_conn *c)
 static struct superp_rc_tgt *superp_rc_slot(struct superp_conn_entry *e,
 					    u16 xid)
 {
-	return &e->tgt[xid % e->tgt_slots];
+	return &e->tgt[superp_rc_slot_index(e->tgt_slots, xid)];
 }
 
 /* The receive of the current message completes with @status. */
