@@ -328,6 +328,42 @@ static void cq_resize(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cq->cqe, 3);
 }
 
+/*
+ * resize_cq of a CQ that overflowed and is armed: the entries survive a
+ * shrink to exactly their number, the arm survives too (the next
+ * completion calls the handler once), and the room the resize made ends
+ * the overflow report, so the next loss raises IB_EVENT_CQ_ERR again.
+ */
+static void cq_resize_armed_after_overflow(struct kunit *test)
+{
+	struct objs *o = test->priv;
+	struct ib_cq *cq = objs_cq(o, 2);
+	struct ib_wc wc[4];
+	int i;
+
+	objs_deliver(cq, 1, IB_WC_SUCCESS, false);
+	objs_deliver(cq, 2, IB_WC_SUCCESS, false);
+	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 3, IB_WC_SUCCESS, false),
+			-EOVERFLOW);
+	KUNIT_EXPECT_EQ(test, o->cq_events, 1);
+	KUNIT_ASSERT_EQ(test, ib_resize_cq(cq, 3), 0);
+	KUNIT_EXPECT_EQ(test, ib_req_notify_cq(cq, IB_CQ_NEXT_COMP), 0);
+	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 4, IB_WC_SUCCESS, false), 0);
+	KUNIT_EXPECT_EQ(test, o->comp_calls, 1);
+	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 5, IB_WC_SUCCESS, false),
+			-EOVERFLOW);
+	KUNIT_EXPECT_EQ(test, o->cq_events, 2);
+	KUNIT_EXPECT_EQ(test, o->comp_calls, 1);
+
+	KUNIT_ASSERT_EQ(test, ib_resize_cq(cq, 3), 0);
+	KUNIT_EXPECT_EQ(test, ib_resize_cq(cq, 2), -EINVAL);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(cq, 4, wc), 3);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, wc[i].wr_id, i < 2 ? i + 1 : 4);
+	KUNIT_EXPECT_EQ(test, ib_resize_cq(cq, 1), 0);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, 4, wc), 0);
+}
+
 /* ---- RC QPs ---- */
 
 static void objs_qp_event(struct ib_event *ev, void *ctx)
@@ -2006,6 +2042,7 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(cq_notify),
 	KUNIT_CASE(cq_overflow_event),
 	KUNIT_CASE(cq_resize),
+	KUNIT_CASE(cq_resize_armed_after_overflow),
 	KUNIT_CASE(cq_uring_full_untrusted),
 	KUNIT_CASE(qp_create_checks),
 	KUNIT_CASE(qp_state_machine),

@@ -91,4 +91,29 @@ struct superp_cqe {
 	__aligned_u64 reserved2[2];
 };
 
+/*
+ * Resizing a user CQ (Documentation/provider.rst, "CQ resize"). The
+ * kernel allocates a new ring of num_entries (the cqe asked for rounded
+ * up to a power of two), copies into it the completions from the
+ * request's consumer index up to its own producer index, entry i staying
+ * entry i, so both indices run on unchanged; it then writes into the new
+ * ring and removes the old ring's mmap() offset. The process maps the new
+ * ring before it unmaps the old one. A consumer index ahead of the
+ * kernel's producer index or more than the old num_entries behind it is
+ * refused with EINVAL, and so is a size below the completions waiting.
+ */
+struct superp_resize_cq_cmd {
+	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
+	__u32 consumer;			/* the process's consumer index */
+	__u32 reserved;
+};
+
+struct superp_resize_cq_resp {
+	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
+	__aligned_u64 ring_offset;	/* the new ring's mmap() offset */
+	__aligned_u64 ring_size;	/* bytes to map, a multiple of pages */
+	__u32 num_entries;		/* power of two, >= the cqe asked for */
+	__u32 reserved;
+};
+
 #endif /* _UAPI_RDMA_SUPERP_ABI_H */

@@ -18,7 +18,9 @@
  * (superp_mmap.c); the layout and the index protocol are in
  * include/uapi/rdma/superp-abi.h. The process polls it without the
  * kernel; the kernel believes nothing it reads there but uses the
- * consumer index only to decide that the ring is full.
+ * consumer index only to decide that the ring is full. Resizing it
+ * replaces the ring under cq->lock, the unread entries copied over at the
+ * same indices (superp_cq_resize_uring()).
  *
  * Locking: cq->lock guards the ring (a user CQ's producer index too), the
  * arm state and the overflow flag. It is taken with irqsave: kernel ULPs
@@ -27,7 +29,9 @@
  * completion handler and the event handler are called with no CQ lock
  * held (they may poll or re-arm): producers that hold a lock of their own
  * use superp_cq_push() and call superp_cq_kick() after dropping it.
- * Lock order: a QP's queue lock, then cq->lock.
+ * Lock order: a QP's queue lock, then cq->lock. The RDMA core may run two
+ * resizes of one CQ at once (it holds the CQ only for reading): each
+ * swaps its ring in under cq->lock, so the second copies from the first.
  */
 #include <kunit/visibility.h>
 #include <linux/slab.h>
@@ -42,6 +46,56 @@ static struct ib_wc *superp_cq_alloc_ring(int cqe)
 }
 
 /*
+ * The driver data of a CQ command: no shorter than @len (the fields are
+ * all required), longer only if the rest is zero, no comp_mask bit.
+ * The comp_mask leads every request.
+ */
+static int superp_cq_udata_req(struct ib_cq *ibcq, struct ib_udata *udata,
+			       void *req, size_t len, const char *verb)
+{
+	u64 comp_mask;
+	int err;
+
+	if (udata->inlen < len)
+		return -EINVAL;
+	if (udata->inlen > len &&
+	    !ib_is_udata_cleared(udata, len, udata->inlen - len)) {
+		ibdev_dbg(ibcq->device, "%s: unknown trailing request data\n",
+			  verb);
+		return -EOPNOTSUPP;
+	}
+	err = ib_copy_from_udata(req, udata, len);
+	if (err)
+		return err;
+	memcpy(&comp_mask, req, sizeof(comp_mask));
+	if (comp_mask) {
+		ibdev_dbg(ibcq->device, "%s: unknown comp_mask 0x%llx\n", verb,
+			  comp_mask);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/*
+ * A user CQ's ring of @n entries (a power of two), mapped by the process
+ * at *@offset, *@size bytes.
+ */
+static struct superp_cq_ring *superp_cq_uring_alloc(struct ib_udata *udata,
+						    u32 n,
+						    struct superp_ring_map **map,
+						    u64 *offset, u64 *size)
+{
+	struct superp_ucontext *uc;
+
+	uc = rdma_udata_to_drv_context(udata, struct superp_ucontext, ibuc);
+	if (!uc)
+		return NULL;
+	*size = PAGE_ALIGN(sizeof(struct superp_cq_ring) +
+			   (size_t)n * sizeof(struct superp_cqe));
+	return superp_ring_alloc(&uc->ibuc, *size, map, offset);
+}
+
+/*
  * A user CQ's ring: a power of two of entries, at least @cqe. Its size
  * goes back to the process in the create response, with the offset it
  * maps the ring at.
@@ -51,34 +105,18 @@ static int superp_cq_create_uring(struct superp_cq *cq, int cqe,
 {
 	struct superp_create_cq_resp resp = {};
 	struct superp_create_cq_cmd cmd = {};
-	struct superp_ucontext *uc;
 	u32 n = roundup_pow_of_two(cqe);
 	int err;
 
-	if (udata->inlen > sizeof(cmd) &&
-	    !ib_is_udata_cleared(udata, sizeof(cmd),
-				 udata->inlen - sizeof(cmd))) {
-		ibdev_dbg(cq->ibcq.device, "create_cq: unknown trailing request data\n");
-		return -EOPNOTSUPP;
-	}
-	err = ib_copy_from_udata(&cmd, udata, min(sizeof(cmd), udata->inlen));
+	err = superp_cq_udata_req(&cq->ibcq, udata, &cmd,
+				  min(sizeof(cmd), udata->inlen), "create_cq");
 	if (err)
 		return err;
-	if (cmd.comp_mask) {
-		ibdev_dbg(cq->ibcq.device, "create_cq: unknown comp_mask 0x%llx\n",
-			  cmd.comp_mask);
-		return -EOPNOTSUPP;
-	}
 	if (udata->outlen < sizeof(resp))
 		return -EINVAL;
 
-	uc = rdma_udata_to_drv_context(udata, struct superp_ucontext, ibuc);
-	if (!uc)
-		return -EINVAL;
-	resp.ring_size = PAGE_ALIGN(sizeof(struct superp_cq_ring) +
-				    (size_t)n * sizeof(struct superp_cqe));
-	cq->uring = superp_ring_alloc(&uc->ibuc, resp.ring_size, &cq->umap,
-				      &resp.ring_offset);
+	cq->uring = superp_cq_uring_alloc(udata, n, &cq->umap,
+					  &resp.ring_offset, &resp.ring_size);
 	if (!cq->uring)
 		return -ENOMEM;
 	cq->ucqe = (struct superp_cqe *)(cq->uring + 1);
@@ -139,7 +177,94 @@ int superp_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	return 0;
 }
 
-/* Keeps every entry held, in order; refuses a ring too small for them. */
+/**
+ * superp_cq_uring_move - copy a user CQ's unread completions to a new ring
+ * @cq: the CQ, cq->lock held
+ * @cons: the consumer index the process gave, not trusted
+ * @cqe: the size asked for
+ * @ucqe: the new ring's entries
+ * @n: their number, @cqe rounded up to a power of two
+ *
+ * Entry i of the old ring becomes entry i of the new one, for i from
+ * @cons up to our producer index, so that neither index changes.
+ *
+ * Return: 0, or -EINVAL when @cons is ahead of our producer index or more
+ * than the old ring's size behind it, or more completions wait than @cqe.
+ */
+static int superp_cq_uring_move(struct superp_cq *cq, u32 cons, u32 cqe,
+				struct superp_cqe *ucqe, u32 n)
+{
+	u32 old_n = cq->ibcq.cqe, i;
+
+	if (cq->uprod - cons > old_n)
+		return -EINVAL;
+	if (cq->uprod - cons > cqe)
+		return -EINVAL;
+	for (i = cons; i != cq->uprod; i++)
+		ucqe[i & (n - 1)] = cq->ucqe[i & (old_n - 1)];
+	return 0;
+}
+
+/*
+ * A user CQ's new ring. The response goes out before the switch, since
+ * after it the process can only learn of the new ring from it; if the
+ * switch is then refused, the process sees the error and drops the
+ * response, and the new ring goes.
+ */
+static int superp_cq_resize_uring(struct superp_cq *cq, int cqe,
+				  struct ib_udata *udata)
+{
+	struct superp_resize_cq_resp resp = {};
+	struct superp_resize_cq_cmd cmd = {};
+	struct superp_ring_map *map;
+	struct superp_cq_ring *ring;
+	u32 n = roundup_pow_of_two(cqe);
+	unsigned long flags;
+	u32 prod;
+	int err;
+
+	err = superp_cq_udata_req(&cq->ibcq, udata, &cmd, sizeof(cmd),
+				  "resize_cq");
+	if (err)
+		return err;
+	if (udata->outlen < sizeof(resp))
+		return -EINVAL;
+	ring = superp_cq_uring_alloc(udata, n, &map, &resp.ring_offset,
+				     &resp.ring_size);
+	if (!ring)
+		return -ENOMEM;
+	resp.num_entries = n;
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err)
+		goto out;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	prod = cq->uprod;
+	err = superp_cq_uring_move(cq, cmd.consumer, cqe,
+				   (struct superp_cqe *)(ring + 1), n);
+	if (!err) {
+		ring->consumer = cmd.consumer;
+		ring->producer = cq->uprod;
+		swap(cq->umap, map);
+		cq->uring = ring;
+		cq->ucqe = (struct superp_cqe *)(ring + 1);
+		cq->ibcq.cqe = n;
+		cq->overflowed = false;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (err)
+		ibdev_dbg(cq->ibcq.device,
+			  "resize_cq: consumer index %u, producer %u, %u entries: refused\n",
+			  cmd.consumer, prod, n);
+out:
+	superp_ring_release(map);	/* the old ring, or the unused new one */
+	return err;
+}
+
+/*
+ * Keeps every entry held, in order; refuses a ring too small for them.
+ * The room it makes ends an overflow report, as a poll does.
+ */
 int superp_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 {
 	struct superp_cq *cq = to_scq(ibcq);
@@ -147,10 +272,10 @@ int superp_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	unsigned long flags;
 	u32 i;
 
-	if (udata || cq->uring)
-		return -EOPNOTSUPP;	/* user CQs: not yet */
 	if (cqe < 1 || cqe > SUPERP_MAX_CQE)
 		return -EINVAL;
+	if (cq->uring)
+		return superp_cq_resize_uring(cq, cqe, udata);
 	wc = superp_cq_alloc_ring(cqe);
 	if (!wc)
 		return -ENOMEM;
@@ -167,6 +292,7 @@ int superp_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	cq->wc = wc;
 	cq->head = 0;
 	ibcq->cqe = cqe;
+	cq->overflowed = false;
 	spin_unlock_irqrestore(&cq->lock, flags);
 	kvfree(old);
 	return 0;
