@@ -4,27 +4,53 @@
  * this process maps (include/uapi/rdma/superp-abi.h has the layout and
  * the index protocol); polling reads the ring with no system call.
  * Arming is the plain REQ_NOTIFY_CQ command, and completion channels are
- * libibverbs' own: the kernel signals them.
+ * libibverbs' own: the kernel signals them. Resizing swaps the ring under
+ * the CQ's lock (superp_resize_cq()).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
 #include "superp.h"
 
-static struct superp_cq *to_scq(struct ibv_cq *ibcq)
+/* The ring must be what the kernel said and hold what was asked. */
+static bool superp_cq_ring_ok(uint32_t n, uint64_t size, int cqe)
 {
-	return superp_container_of(ibcq, struct superp_cq, ibcq);
+	return n && !(n & (n - 1)) && n >= (uint32_t)cqe &&
+	       size >= sizeof(struct superp_cq_ring) +
+		       (uint64_t)n * sizeof(struct superp_cqe);
 }
 
-struct ibv_cq *superp_create_cq(struct ibv_context *ibctx, int cqe,
-				struct ibv_comp_channel *channel,
-				int comp_vector)
+static int superp_cq_map(struct superp_cq *cq, struct ibv_context *ibctx,
+			 uint64_t offset, uint64_t size, uint32_t n)
 {
+	void *ring;
+
+	ring = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    ibctx->cmd_fd, offset);
+	if (ring == MAP_FAILED)
+		return errno;
+	cq->ring = ring;
+	cq->cqes = (struct superp_cqe *)(cq->ring + 1);
+	cq->ring_size = size;
+	cq->num_entries = n;
+	return 0;
+}
+
+/*
+ * Both create verbs: the plain command, or the extended one when @attr
+ * came through ibv_create_cq_ex() (@ex).
+ */
+struct superp_cq *superp_cq_new(struct ibv_context *ibctx,
+				struct ibv_cq_init_attr_ex *attr, bool ex)
+{
+	struct superp_create_cq_ex_resp_drv xresp = {};
+	struct superp_create_cq_ex_cmd_drv xcmd = {};	/* comp_mask 0 */
 	struct superp_create_cq_resp_drv resp = {};
 	struct superp_create_cq_cmd_drv cmd = {};	/* comp_mask 0 */
+	struct superp_create_cq_resp *drv;
 	struct superp_cq *cq;
-	void *ring;
 	int err;
 
 	cq = calloc(1, sizeof(*cq));
@@ -35,41 +61,93 @@ struct ibv_cq *superp_create_cq(struct ibv_context *ibctx, int cqe,
 	err = pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
 	if (err)
 		goto err_free;
-	err = ibv_cmd_create_cq(ibctx, cqe, channel, comp_vector, &cq->ibcq,
-				&cmd.ibv_cmd, sizeof(cmd),
-				&resp.ibv_resp, sizeof(resp));
+	if (ex) {
+		err = ibv_cmd_create_cq_ex(ibctx, attr, &cq->vcq,
+					   &xcmd.ibv_cmd, sizeof(xcmd),
+					   &xresp.ibv_resp, sizeof(xresp), 0);
+		drv = &xresp.drv;
+	} else {
+		err = ibv_cmd_create_cq(ibctx, attr->cqe, attr->channel,
+					attr->comp_vector, &cq->vcq.cq,
+					&cmd.ibv_cmd, sizeof(cmd),
+					&resp.ibv_resp, sizeof(resp));
+		drv = &resp.drv;
+	}
 	if (err)
 		goto err_lock;
 
-	/* The ring must be what the kernel said and hold what was asked. */
-	if (!resp.drv.num_entries ||
-	    resp.drv.num_entries & (resp.drv.num_entries - 1) ||
-	    resp.drv.num_entries < (uint32_t)cqe ||
-	    resp.drv.ring_size < sizeof(struct superp_cq_ring) +
-	    (size_t)resp.drv.num_entries * sizeof(struct superp_cqe)) {
+	if (!superp_cq_ring_ok(drv->num_entries, drv->ring_size, attr->cqe)) {
 		err = EPROTO;
 		goto err_destroy;
 	}
-	ring = mmap(NULL, resp.drv.ring_size, PROT_READ | PROT_WRITE,
-		    MAP_SHARED, ibctx->cmd_fd, resp.drv.ring_offset);
-	if (ring == MAP_FAILED) {
-		err = errno;
+	err = superp_cq_map(cq, ibctx, drv->ring_offset, drv->ring_size,
+			    drv->num_entries);
+	if (err)
 		goto err_destroy;
-	}
-	cq->ring = ring;
-	cq->cqes = (struct superp_cqe *)(cq->ring + 1);
-	cq->ring_size = resp.drv.ring_size;
-	cq->num_entries = resp.drv.num_entries;
-	return &cq->ibcq;
+	return cq;
 
 err_destroy:
-	ibv_cmd_destroy_cq(&cq->ibcq);
+	ibv_cmd_destroy_cq(&cq->vcq.cq);
 err_lock:
 	pthread_spin_destroy(&cq->lock);
 err_free:
 	free(cq);
 	errno = err;
 	return NULL;
+}
+
+struct ibv_cq *superp_create_cq(struct ibv_context *ibctx, int cqe,
+				struct ibv_comp_channel *channel,
+				int comp_vector)
+{
+	struct ibv_cq_init_attr_ex attr = {
+		.cqe = cqe,
+		.channel = channel,
+		.comp_vector = comp_vector,
+	};
+	struct superp_cq *cq = superp_cq_new(ibctx, &attr, false);
+
+	return cq ? &cq->vcq.cq : NULL;
+}
+
+/*
+ * The protocol of include/uapi/rdma/superp-abi.h: the kernel copies what
+ * we have not read into a new ring at the same indices and from then on
+ * writes only there. Pollers wait on the lock meanwhile. The new ring is
+ * mapped before the old one goes, so a failure leaves a mapped ring; but
+ * if the mapping fails, the kernel has switched already and no completion
+ * reaches this CQ again: the error says so, and the CQ is only good for
+ * ibv_destroy_cq.
+ */
+int superp_resize_cq(struct ibv_cq *ibcq, int cqe)
+{
+	struct superp_resize_cq_resp_drv resp = {};
+	struct superp_resize_cq_cmd_drv cmd = {};	/* comp_mask 0 */
+	struct superp_cq *cq = to_scq(ibcq);
+	struct superp_cq_ring *old;
+	size_t old_size;
+	int err;
+
+	pthread_spin_lock(&cq->lock);
+	cmd.drv.consumer = cq->cons;
+	err = ibv_cmd_resize_cq(ibcq, cqe, &cmd.ibv_cmd, sizeof(cmd),
+				&resp.ibv_resp, sizeof(resp));
+	if (err)
+		goto out;
+	if (!superp_cq_ring_ok(resp.drv.num_entries, resp.drv.ring_size,
+			       cqe)) {
+		err = EPROTO;
+		goto out;
+	}
+	old = cq->ring;
+	old_size = cq->ring_size;
+	err = superp_cq_map(cq, ibcq->context, resp.drv.ring_offset,
+			    resp.drv.ring_size, resp.drv.num_entries);
+	if (!err)
+		munmap(old, old_size);
+out:
+	pthread_spin_unlock(&cq->lock);
+	return err;
 }
 
 /* Only freed once the kernel has let go of it, as for PDs. */
@@ -87,7 +165,7 @@ int superp_destroy_cq(struct ibv_cq *ibcq)
 	return 0;
 }
 
-static void superp_cqe_to_wc(const struct superp_cqe *e, struct ibv_wc *wc)
+void superp_cqe_to_wc(const struct superp_cqe *e, struct ibv_wc *wc)
 {
 	*wc = (struct ibv_wc){
 		.wr_id = e->wr_id,

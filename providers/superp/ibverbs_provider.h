@@ -10,6 +10,10 @@
  * rdma-core v44.0 (libibverbs/driver.h, kern-abi.h) member for member.
  * A libibverbs with another private ABI lacks IBVERBS_PRIVATE_34, so the
  * provider then fails to load; that is when to compare this file again.
+ *
+ * Derived from rdma-core v44.0 libibverbs/driver.h and kern-abi.h,
+ * Copyright (c) 2004, 2005 Topspin Communications, (c) 2005, 2006 Cisco
+ * Systems, (c) 2005 PathScale, (c) 2020 Intel Corporation.
  */
 #ifndef SUPERP_IBVERBS_PROVIDER_H
 #define SUPERP_IBVERBS_PROVIDER_H
@@ -289,6 +293,28 @@ struct ibv_create_cq {
 	struct ib_uverbs_create_cq core_payload;
 };
 
+struct ibv_resize_cq {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_resize_cq core_payload;
+};
+
+/* Extended commands: the header gains the extended part. */
+struct ex_hdr {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_ex_cmd_hdr ex_hdr;
+};
+
+struct ibv_create_cq_ex {
+	struct ex_hdr hdr;
+	struct ib_uverbs_ex_create_cq core_payload;
+};
+
+_Static_assert(offsetof(struct ibv_create_cq_ex, core_payload) ==
+	       sizeof(struct ex_hdr) &&
+	       sizeof(struct ibv_create_cq_ex) ==
+	       sizeof(struct ex_hdr) + sizeof(struct ib_uverbs_ex_create_cq),
+	       "ibv_create_cq_ex has padding");
+
 #define CHECK_CMD_LAYOUT(cmd, core)					\
 	_Static_assert(offsetof(struct cmd, core_payload) ==		\
 		       sizeof(struct ib_uverbs_cmd_hdr) &&		\
@@ -300,7 +326,19 @@ CHECK_CMD_LAYOUT(ibv_query_port, ib_uverbs_query_port);
 CHECK_CMD_LAYOUT(ibv_alloc_pd, ib_uverbs_alloc_pd);
 CHECK_CMD_LAYOUT(ibv_reg_mr, ib_uverbs_reg_mr);
 CHECK_CMD_LAYOUT(ibv_create_cq, ib_uverbs_create_cq);
+CHECK_CMD_LAYOUT(ibv_resize_cq, ib_uverbs_resize_cq);
 #undef CHECK_CMD_LAYOUT
+
+/*
+ * What a provider allocates (inside its own CQ struct) for a CQ that
+ * ibv_create_cq_ex() may return: both views of one object.
+ */
+struct verbs_cq {
+	union {
+		struct ibv_cq cq;
+		struct ibv_cq_ex cq_ex;
+	};
+};
 
 /* The registration symbol carries the private ABI number in its name. */
 void verbs_register_driver_34(const struct verbs_device_ops *ops);
@@ -363,6 +401,21 @@ int ibv_cmd_create_cq(struct ibv_context *context, int cqe,
 		      struct ibv_comp_channel *channel, int comp_vector,
 		      struct ibv_cq *cq, struct ibv_create_cq *cmd,
 		      size_t cmd_size, struct ib_uverbs_create_cq_resp *resp,
+		      size_t resp_size);
+/*
+ * The same through the extended command (cq_attr's cqe, channel,
+ * comp_vector; its wc_flags and flags only for timestamps and overrun),
+ * filling in cq->cq. cmd_flags: 0.
+ */
+int ibv_cmd_create_cq_ex(struct ibv_context *context,
+			 const struct ibv_cq_init_attr_ex *cq_attr,
+			 struct verbs_cq *cq, struct ibv_create_cq_ex *cmd,
+			 size_t cmd_size,
+			 struct ib_uverbs_ex_create_cq_resp *resp,
+			 size_t resp_size, uint32_t cmd_flags);
+/* Fills in cq_handle and cqe, and on success sets cq->cqe from resp. */
+int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd,
+		      size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp,
 		      size_t resp_size);
 int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 int ibv_cmd_destroy_cq(struct ibv_cq *cq);

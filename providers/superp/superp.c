@@ -19,6 +19,7 @@ static void superp_free_context(struct ibv_context *ibctx)
 static const struct verbs_context_ops superp_ctx_ops = {
 	.alloc_pd = superp_alloc_pd,
 	.create_cq = superp_create_cq,
+	.create_cq_ex = superp_create_cq_ex,
 	.dealloc_pd = superp_dealloc_pd,
 	.destroy_cq = superp_destroy_cq,
 	.dereg_mr = superp_dereg_mr,
@@ -28,6 +29,7 @@ static const struct verbs_context_ops superp_ctx_ops = {
 	.query_port = superp_query_port,
 	.reg_mr = superp_reg_mr,
 	.req_notify_cq = superp_req_notify_cq,
+	.resize_cq = superp_resize_cq,
 };
 
 /*

@@ -2,12 +2,14 @@
 /*
  * superp: the rdma-core (libibverbs) provider of the ib_superp soft-RDMA
  * device. superp.c binds devices and opens user contexts, verbs.c has the
- * queries and PDs, mr.c memory registration, cq.c completion queues.
+ * queries and PDs, mr.c memory registration, cq.c completion queues and
+ * cq_ex.c their ibv_cq_ex poll API.
  */
 #ifndef SUPERP_H
 #define SUPERP_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <rdma/superp-abi.h>
 
@@ -56,16 +58,61 @@ _Static_assert(offsetof(struct superp_get_context_resp, drv) ==
 	       sizeof(struct superp_alloc_ucontext_resp),
 	       "GET_CONTEXT response layout");
 
-/* A CQ: the ring the kernel fills (include/uapi/rdma/superp-abi.h). */
+/*
+ * A CQ: the ring the kernel fills (include/uapi/rdma/superp-abi.h), for
+ * ibv_create_cq and ibv_create_cq_ex alike. The lock is held from a
+ * successful start_poll to end_poll, and across a resize.
+ */
 struct superp_cq {
-	struct ibv_cq ibcq;
-	pthread_spinlock_t lock;	/* cons; pollers on several threads */
+	struct verbs_cq vcq;
+	pthread_spinlock_t lock;	/* all below; pollers on several threads */
 	struct superp_cq_ring *ring;	/* mapped, ring_size bytes */
 	struct superp_cqe *cqes;	/* num_entries, after the indices */
 	size_t ring_size;
 	uint32_t num_entries;
 	uint32_t cons;			/* our consumer index */
+	const struct superp_cqe *cur;	/* ibv_cq_ex: the entry being read */
 };
+
+static inline struct superp_cq *to_scq(struct ibv_cq *ibcq)
+{
+	return superp_container_of(ibcq, struct superp_cq, vcq.cq);
+}
+
+struct superp_create_cq_ex_cmd_drv {
+	struct ibv_create_cq_ex ibv_cmd;
+	struct superp_create_cq_cmd drv;
+};
+
+struct superp_create_cq_ex_resp_drv {
+	struct ib_uverbs_ex_create_cq_resp ibv_resp;
+	struct superp_create_cq_resp drv;
+};
+
+struct superp_resize_cq_cmd_drv {
+	struct ibv_resize_cq ibv_cmd;
+	struct superp_resize_cq_cmd drv;
+};
+
+struct superp_resize_cq_resp_drv {
+	struct ib_uverbs_resize_cq_resp ibv_resp;
+	struct superp_resize_cq_resp drv;
+};
+
+_Static_assert(sizeof(struct superp_create_cq_ex_cmd_drv) ==
+	       sizeof(struct ibv_create_cq_ex) +
+	       sizeof(struct superp_create_cq_cmd) &&
+	       sizeof(struct superp_create_cq_ex_resp_drv) ==
+	       sizeof(struct ib_uverbs_ex_create_cq_resp) +
+	       sizeof(struct superp_create_cq_resp),
+	       "extended CREATE_CQ layouts");
+_Static_assert(sizeof(struct superp_resize_cq_cmd_drv) ==
+	       sizeof(struct ibv_resize_cq) +
+	       sizeof(struct superp_resize_cq_cmd) &&
+	       sizeof(struct superp_resize_cq_resp_drv) ==
+	       sizeof(struct ib_uverbs_resize_cq_resp) +
+	       sizeof(struct superp_resize_cq_resp),
+	       "RESIZE_CQ layouts");
 
 struct superp_create_cq_cmd_drv {
 	struct ibv_create_cq ibv_cmd;
@@ -98,6 +145,13 @@ int superp_dereg_mr(struct verbs_mr *vmr);
 struct ibv_cq *superp_create_cq(struct ibv_context *ibctx, int cqe,
 				struct ibv_comp_channel *channel,
 				int comp_vector);
+/* cq.c, for cq_ex.c */
+struct superp_cq *superp_cq_new(struct ibv_context *ibctx,
+				struct ibv_cq_init_attr_ex *attr, bool ex);
+void superp_cqe_to_wc(const struct superp_cqe *e, struct ibv_wc *wc);
+struct ibv_cq_ex *superp_create_cq_ex(struct ibv_context *ibctx,
+				      struct ibv_cq_init_attr_ex *attr);
+int superp_resize_cq(struct ibv_cq *ibcq, int cqe);
 int superp_destroy_cq(struct ibv_cq *ibcq);
 int superp_poll_cq(struct ibv_cq *ibcq, int num, struct ibv_wc *wc);
 int superp_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);

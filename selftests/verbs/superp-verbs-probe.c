@@ -39,10 +39,17 @@
  *                                      too large), poll and arm them,
  *                                      check that no mmap() offset but a
  *                                      ring's maps, destroy them
+ *   superp-verbs-probe cq-resize DEV   ibv_resize_cq with completions
+ *                                      waiting (delivered by the module
+ *                                      superp_cq_probe): grow, shrink,
+ *                                      refusals
+ *   superp-verbs-probe cq-ex DEV       ibv_create_cq_ex and its poll API
+ *                                      on completions of superp_cq_probe
  *
  * Results the selftests look for go to stdout, other diagnostics to
  * stderr. The exit status is 0 on success, 1 on failure, 2 for bad usage.
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -730,8 +737,10 @@ static int show_usage(const char *prog)
 	fprintf(stderr,
 		"usage: %s pd DEV N | context DEV COMP_MASK |\n"
 		"       %*s mr DEV N SIZE ACCESS | mr-bad DEV | hold DEV SECONDS |\n"
-		"       %*s mr-cycle DEV N | mr-iova DEV LENGTH IOVA | udata DEV | cq DEV\n",
-		prog, (int)strlen(prog), "", (int)strlen(prog), "");
+		"       %*s mr-cycle DEV N | mr-iova DEV LENGTH IOVA | udata DEV | cq DEV |\n"
+		"       %*s cq-resize DEV | cq-ex DEV\n",
+		prog, (int)strlen(prog), "", (int)strlen(prog), "",
+		(int)strlen(prog), "");
 	return 2;
 }
 
@@ -827,6 +836,435 @@ out:
 	return ret;
 }
 
+/*
+ * Completions for user CQs come from the test module superp_cq_probe
+ * (kunit/superp_cq_probe.c) until user QPs make them: this process's one
+ * CQ is found by its cqn in `rdma resource show cq`.
+ */
+static int cq_number(const char *dev, unsigned int *cqn)
+{
+	char cmd[128], line[512];
+	int found = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "rdma resource show cq dev %s pid %d",
+		 dev, (int)getpid());
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, " cqn ");
+
+		if (p && sscanf(p, " cqn %u", cqn) == 1)
+			found++;
+	}
+	pclose(f);
+	if (found != 1) {
+		fprintf(stderr, "%d CQs of this process in `%s`\n", found, cmd);
+		return -1;
+	}
+	return 0;
+}
+
+/* COUNT completions, wr_id FIRST on; 0 or the errno of the write. */
+static int cq_inject(const char *dev, unsigned int cqn, unsigned int count,
+		     uint64_t first)
+{
+	char buf[128];
+	int fd, len, err = 0;
+
+	fd = open("/sys/module/superp_cq_probe/parameters/inject", O_WRONLY);
+	if (fd < 0)
+		return errno;
+	len = snprintf(buf, sizeof(buf), "%s %u %u %llu", dev, cqn, count,
+		       (unsigned long long)first);
+	if (write(fd, buf, len) != len)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* What superp_cq_probe_wc() delivers as completion k. */
+static struct ibv_wc cq_expected(uint64_t k)
+{
+	struct ibv_wc wc = {
+		.wr_id = k,
+		.status = k % 5 == 4 ? IBV_WC_REM_ACCESS_ERR : IBV_WC_SUCCESS,
+		.vendor_err = k % 5 == 4 ? 0x50 + (k & 0xf) : 0,
+		.opcode = k & 1 ? IBV_WC_RECV : IBV_WC_SEND,
+		.byte_len = (uint32_t)k * 7,
+		.qp_num = 0x100 + (k & 0xff),
+		.src_qp = (uint32_t)k + 1,
+	};
+
+	if (k & 1) {
+		wc.wc_flags = IBV_WC_WITH_IMM;
+		wc.imm_data = htobe32(0xabcd0000 ^ (uint32_t)k);
+	}
+	return wc;
+}
+
+static int cq_check_wc(const struct ibv_wc *wc, uint64_t k)
+{
+	struct ibv_wc e = cq_expected(k);
+
+	if (wc->wr_id != e.wr_id || wc->status != e.status ||
+	    wc->vendor_err != e.vendor_err || wc->opcode != e.opcode ||
+	    wc->byte_len != e.byte_len || wc->qp_num != e.qp_num ||
+	    wc->src_qp != e.src_qp || wc->wc_flags != e.wc_flags ||
+	    (e.wc_flags & IBV_WC_WITH_IMM && wc->imm_data != e.imm_data)) {
+		fprintf(stderr, "#%llu: id %llu st %d op %d len %u qp %u src %u fl %x imm %x\n",
+			(unsigned long long)k, (unsigned long long)wc->wr_id,
+			wc->status, wc->opcode, wc->byte_len, wc->qp_num,
+			wc->src_qp, wc->wc_flags, be32toh(wc->imm_data));
+		return -1;
+	}
+	return 0;
+}
+
+/* Polls exactly completions first..first+n-1, in order, then nothing. */
+static int cq_poll_expect(struct ibv_cq *cq, uint64_t first, int n)
+{
+	struct ibv_wc wc[16];
+	int got = 0, i, r;
+
+	while (got < n) {
+		r = ibv_poll_cq(cq, 1 + got % 16, wc);
+		if (r <= 0) {
+			fprintf(stderr, "poll: %d after %d of %d\n", r, got, n);
+			return -1;
+		}
+		for (i = 0; i < r; i++)
+			if (got + i >= n || cq_check_wc(&wc[i], first + got + i))
+				return -1;
+		got += r;
+	}
+	if (ibv_poll_cq(cq, 1, wc) != 0) {
+		fprintf(stderr, "poll: more than %d completions\n", n);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * RESIZE_CQ straight to the uverbs file with the consumer index given:
+ * the kernel must not believe one that the ring cannot have.
+ */
+static int cq_resize_raw(struct ibv_cq *cq, int cqe, uint32_t consumer)
+{
+	struct {
+		struct ib_uverbs_resize_cq_resp core;
+		struct superp_resize_cq_resp drv;
+	} resp;
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_resize_cq core;
+		struct superp_resize_cq_cmd drv;
+	} cmd = {
+		.hdr.command = IB_USER_VERBS_CMD_RESIZE_CQ,
+		.hdr.in_words = sizeof(cmd) / 4,
+		.hdr.out_words = sizeof(resp) / 4,
+		.core.response = (uintptr_t)&resp,
+		.core.cq_handle = cq->handle,
+		.core.cqe = cqe,
+		.drv.consumer = consumer,
+	};
+
+	if (write(cq->context->cmd_fd, &cmd, sizeof(cmd)) != sizeof(cmd))
+		return errno;
+	return 0;
+}
+
+/*
+ * ibv_resize_cq of a user CQ: completions waiting survive growing and
+ * shrinking and are polled in order across the resize; a size below them,
+ * 0, max_cqe + 1 and a consumer index the ring cannot have are refused
+ * with EINVAL.
+ */
+static int probe_cq_resize(const char *name)
+{
+	struct ibv_device_attr attr;
+	struct ibv_context *ctx;
+	struct ibv_cq *cq = NULL;
+	unsigned int cqn;
+	int err, ret = 1;
+
+	ctx = open_device(name);
+	if (!ctx)
+		return 1;
+	if (ibv_query_device(ctx, &attr)) {
+		perror("ibv_query_device");
+		goto out;
+	}
+	cq = ibv_create_cq(ctx, 8, NULL, NULL, 0);
+	if (!cq || cq->cqe != 8 || cq_number(name, &cqn)) {
+		fprintf(stderr, "CQ of 8: %s\n", strerror(errno));
+		goto out;
+	}
+	/* 0, 1 polled: the indices are not where a new ring's start. */
+	err = cq_inject(name, cqn, 6, 0);
+	if (err) {
+		fprintf(stderr, "inject: %s\n", strerror(err));
+		goto out;
+	}
+	{
+		struct ibv_wc wc[2];
+
+		if (ibv_poll_cq(cq, 2, wc) != 2 || cq_check_wc(&wc[0], 0) ||
+		    cq_check_wc(&wc[1], 1))
+			goto out;
+	}
+	printf("6 completions delivered, 2 polled\n");
+
+	err = ibv_resize_cq(cq, 3);
+	if (err != EINVAL || cq->cqe != 8) {
+		fprintf(stderr, "resize to 3 with 4 waiting: %s, cqe %d\n",
+			strerror(err), cq->cqe);
+		goto out;
+	}
+	if (ibv_resize_cq(cq, 0) != EINVAL ||
+	    ibv_resize_cq(cq, attr.max_cqe + 1) != EINVAL) {
+		fprintf(stderr, "resize to 0 or max_cqe + 1 not EINVAL\n");
+		goto out;
+	}
+	if (cq_resize_raw(cq, 16, 2 + 5) != EINVAL ||
+	    cq_resize_raw(cq, 16, 2 - 9) != EINVAL ||
+	    cq_resize_raw(cq, 16, 0x80000000u) != EINVAL) {
+		fprintf(stderr, "resize with a bad consumer index accepted\n");
+		goto out;
+	}
+	printf("resize refused with EINVAL: too small, 0, max_cqe + 1, bad consumer index\n");
+
+	err = ibv_resize_cq(cq, 100);
+	if (err || cq->cqe < 100) {
+		fprintf(stderr, "resize to 100: %s, cqe %d\n", strerror(err),
+			cq->cqe);
+		goto out;
+	}
+	err = cq_inject(name, cqn, 100, 6);
+	if (err) {
+		fprintf(stderr, "inject 100 after growing: %s\n", strerror(err));
+		goto out;
+	}
+	if (cq_poll_expect(cq, 2, 104))
+		goto out;
+	printf("grown to %d with 4 waiting: 104 polled in order\n", cq->cqe);
+
+	err = cq_inject(name, cqn, 3, 106);
+	if (!err) {
+		struct ibv_wc wc;
+
+		if (ibv_poll_cq(cq, 1, &wc) != 1 || cq_check_wc(&wc, 106))
+			goto out;
+		err = ibv_resize_cq(cq, 2);
+	}
+	if (err || cq->cqe != 2) {
+		fprintf(stderr, "shrink to 2 with 2 waiting: %s, cqe %d\n",
+			strerror(err), cq->cqe);
+		goto out;
+	}
+	if (cq_inject(name, cqn, 1, 999) != ENOSPC) {
+		fprintf(stderr, "a third completion fitted a ring of 2\n");
+		goto out;
+	}
+	if (cq_poll_expect(cq, 107, 2) || cq_inject(name, cqn, 2, 109) ||
+	    cq_poll_expect(cq, 109, 2))
+		goto out;
+	printf("shrunk to 2 with 2 waiting: polled in order, full at 2\n");
+	ret = 0;
+out:
+	if (cq && ibv_destroy_cq(cq)) {
+		fprintf(stderr, "ibv_destroy_cq failed\n");
+		ret = 1;
+	}
+	ibv_close_device(ctx);
+	return ret;
+}
+
+/* One ibv_cq_ex completion against what superp_cq_probe_wc() sent. */
+static int cq_ex_check(struct ibv_cq_ex *cq, uint64_t k)
+{
+	struct ibv_wc e = cq_expected(k);
+	unsigned int flags = ibv_wc_read_wc_flags(cq);
+
+	if (cq->wr_id != e.wr_id || cq->status != e.status ||
+	    ibv_wc_read_opcode(cq) != e.opcode ||
+	    ibv_wc_read_vendor_err(cq) != e.vendor_err ||
+	    ibv_wc_read_byte_len(cq) != e.byte_len ||
+	    ibv_wc_read_qp_num(cq) != e.qp_num ||
+	    ibv_wc_read_src_qp(cq) != e.src_qp ||
+	    flags != e.wc_flags ||
+	    (flags & IBV_WC_WITH_IMM && ibv_wc_read_imm_data(cq) != e.imm_data) ||
+	    ibv_wc_read_slid(cq) || ibv_wc_read_sl(cq) ||
+	    ibv_wc_read_dlid_path_bits(cq)) {
+		fprintf(stderr, "cq_ex #%llu: wr_id %llu status %d opcode %d flags 0x%x\n",
+			(unsigned long long)k, (unsigned long long)cq->wr_id,
+			cq->status, ibv_wc_read_opcode(cq), flags);
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads exactly first..first+n-1 in one start/next/end batch. */
+static int cq_ex_poll_expect(struct ibv_cq_ex *cq, uint64_t first, int n)
+{
+	struct ibv_poll_cq_attr pa = {};
+	int i, err;
+
+	err = ibv_start_poll(cq, &pa);
+	for (i = 0; !err; i++) {
+		if (i >= n || cq_ex_check(cq, first + i)) {
+			ibv_end_poll(cq);
+			return -1;
+		}
+		err = ibv_next_poll(cq);
+	}
+	if (i)
+		ibv_end_poll(cq);
+	if (err != ENOENT || i != n) {
+		fprintf(stderr, "cq_ex: %d of %d, then %s\n", i, n,
+			strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+static int cq_ex_refused(struct ibv_context *ctx, uint64_t wc_flags,
+			 uint32_t comp_mask, uint32_t flags)
+{
+	struct ibv_cq_init_attr_ex a = {
+		.cqe = 4,
+		.wc_flags = wc_flags,
+		.comp_mask = comp_mask,
+		.flags = flags,
+	};
+	struct ibv_cq_ex *cq;
+
+	errno = 0;
+	cq = ibv_create_cq_ex(ctx, &a);
+	if (cq || errno != EOPNOTSUPP) {
+		fprintf(stderr, "cq_ex wc_flags 0x%llx comp_mask 0x%x flags 0x%x: %s\n",
+			(unsigned long long)wc_flags, comp_mask, flags,
+			cq ? "created" : strerror(errno));
+		if (cq)
+			ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * ibv_create_cq_ex: wc_flags, comp_mask and flags we cannot serve are
+ * refused with EOPNOTSUPP; start_poll of an empty CQ is ENOENT; a
+ * completion channel is signalled; every field reads as delivered, also
+ * after a resize and mixed with ibv_poll_cq.
+ */
+static int probe_cq_ex(const char *name)
+{
+	struct ibv_cq_init_attr_ex a = {
+		.cqe = 16,
+		.wc_flags = IBV_WC_STANDARD_FLAGS,
+		.comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS,
+		.flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED,
+	};
+	struct ibv_poll_cq_attr pa = {};
+	struct ibv_comp_channel *ch;
+	struct ibv_cq_ex *cq = NULL;
+	struct ibv_context *ctx;
+	struct ibv_cq *ev_cq;
+	struct pollfd pfd;
+	unsigned int cqn;
+	void *ev_ctx;
+	int err, ret = 1;
+
+	ctx = open_device(name);
+	if (!ctx)
+		return 1;
+	ch = ibv_create_comp_channel(ctx);
+	if (!ch)
+		goto out;
+	if (cq_ex_refused(ctx, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP, 0, 0) ||
+	    cq_ex_refused(ctx, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK, 0, 0) ||
+	    cq_ex_refused(ctx, IBV_WC_EX_WITH_CVLAN, 0, 0) ||
+	    cq_ex_refused(ctx, IBV_WC_EX_WITH_FLOW_TAG, 0, 0) ||
+	    cq_ex_refused(ctx, 0, IBV_CQ_INIT_ATTR_MASK_PD, 0) ||
+	    cq_ex_refused(ctx, 0, 1u << 7, 0) ||
+	    cq_ex_refused(ctx, 0, IBV_CQ_INIT_ATTR_MASK_FLAGS,
+			  IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN) ||
+	    cq_ex_refused(ctx, 0, IBV_CQ_INIT_ATTR_MASK_FLAGS, 1u << 9))
+		goto out;
+	printf("cq_ex: unsupported wc_flags, comp_mask and flags refused with EOPNOTSUPP\n");
+
+	a.channel = ch;
+	cq = ibv_create_cq_ex(ctx, &a);
+	if (!cq || cq_number(name, &cqn)) {
+		fprintf(stderr, "ibv_create_cq_ex: %s\n", strerror(errno));
+		goto out;
+	}
+	err = ibv_start_poll(cq, &pa);
+	if (err != ENOENT) {
+		fprintf(stderr, "start_poll of an empty CQ: %s\n", strerror(err));
+		if (!err)
+			ibv_end_poll(cq);
+		goto out;
+	}
+	printf("cq_ex: start_poll of an empty CQ returns ENOENT\n");
+
+	if (ibv_req_notify_cq(ibv_cq_ex_to_cq(cq), 0)) {
+		fprintf(stderr, "ibv_req_notify_cq failed\n");
+		goto out;
+	}
+	err = cq_inject(name, cqn, 7, 1000);
+	if (err) {
+		fprintf(stderr, "inject: %s\n", strerror(err));
+		goto out;
+	}
+	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
+	if (poll(&pfd, 1, 10000) != 1 ||
+	    ibv_get_cq_event(ch, &ev_cq, &ev_ctx) ||
+	    ev_cq != ibv_cq_ex_to_cq(cq)) {
+		fprintf(stderr, "no completion event\n");
+		goto out;
+	}
+	ibv_ack_cq_events(ev_cq, 1);
+	printf("cq_ex: completion channel signalled\n");
+	if (cq_ex_poll_expect(cq, 1000, 7))
+		goto out;
+	printf("cq_ex: 7 completions polled, every field as delivered\n");
+
+	/* a batch, then ibv_poll_cq, then a resize: one consumer index */
+	if (cq_inject(name, cqn, 5, 1007))
+		goto out;
+	if (ibv_start_poll(cq, &pa) || cq_ex_check(cq, 1007))
+		goto out;
+	ibv_end_poll(cq);
+	{
+		struct ibv_wc wc;
+
+		if (ibv_poll_cq(ibv_cq_ex_to_cq(cq), 1, &wc) != 1 ||
+		    cq_check_wc(&wc, 1008))
+			goto out;
+	}
+	err = ibv_resize_cq(ibv_cq_ex_to_cq(cq), 64);
+	if (err) {
+		fprintf(stderr, "cq_ex resize: %s\n", strerror(err));
+		goto out;
+	}
+	if (cq_ex_poll_expect(cq, 1009, 3))
+		goto out;
+	printf("cq_ex: mixed with ibv_poll_cq and across a resize, in order\n");
+	ret = 0;
+out:
+	if (cq && ibv_destroy_cq(ibv_cq_ex_to_cq(cq))) {
+		fprintf(stderr, "ibv_destroy_cq failed\n");
+		ret = 1;
+	}
+	if (ch && ibv_destroy_comp_channel(ch))
+		ret = 1;
+	ibv_close_device(ctx);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	long n, size, access;
@@ -856,6 +1294,10 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "cq"))
 		return probe_cq(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "cq-resize"))
+		return probe_cq_resize(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "cq-ex"))
+		return probe_cq_ex(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "udata"))
 		return probe_udata(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "hold")) {

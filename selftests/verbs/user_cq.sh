@@ -5,13 +5,16 @@
 # "Rings"), polls them without the kernel, arms them (with and without a
 # completion channel) and destroys them; sizes outside 1..max_cqe are
 # refused, mmap() of the uverbs file maps rings only, and nothing is left
-# behind. Completions through these rings come with user QPs.
+# behind. Until user QPs exist, the test module superp_cq_probe delivers
+# completions into a CQ's ring through the kernel's CQ path, for resize
+# (grow and shrink with completions waiting, refusals) and ibv_create_cq_ex
+# (its poll API, a completion channel, refused wc_flags).
 # superp-topology: single
 # superp-kernel: test
-# superp-timeout: 120
+# superp-timeout: 180
 . "$SUPERP_ROOT/selftests/lib.sh"
 
-tap_plan 9
+tap_plan 19
 
 check "modprobe ib_superp" modprobe ib_superp
 check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
@@ -24,6 +27,38 @@ check "0 and max_cqe + 1 entries are refused with EINVAL" \
 check "mmap() of the uverbs file at an offset no ring was given fails" \
 	grep -q '^mmap() at an unknown offset refused$' /tmp/cq.out
 check "every CQ destroyed" grep -q '^destroyed all CQs$' /tmp/cq.out
+
+# ibv_resize_cq on completions the test module delivers.
+resize_cases() {
+	superp-verbs-probe cq-resize superp0 > /tmp/cq-resize.out 2>&1
+	sed "s/^/# /" /tmp/cq-resize.out
+	check "resize: grow with 4 completions waiting, all polled in order" \
+		grep -q '^grown to 128 with 4 waiting: 104 polled in order$' /tmp/cq-resize.out
+	check "resize: shrink to the completions waiting, polled in order, then full" \
+		grep -q '^shrunk to 2 with 2 waiting: polled in order, full at 2$' /tmp/cq-resize.out
+	check "resize: below the completions waiting, 0, max_cqe + 1, bad consumer index: EINVAL" \
+		grep -q '^resize refused with EINVAL: too small, 0, max_cqe + 1, bad consumer index$' /tmp/cq-resize.out
+}
+
+# ibv_create_cq_ex and the ibv_cq_ex poll API.
+cq_ex_cases() {
+	superp-verbs-probe cq-ex superp0 > /tmp/cq-ex.out 2>&1
+	sed "s/^/# /" /tmp/cq-ex.out
+	check "cq_ex: unsupported wc_flags, comp_mask and flags: EOPNOTSUPP" \
+		grep -q '^cq_ex: unsupported wc_flags, comp_mask and flags refused with EOPNOTSUPP$' /tmp/cq-ex.out
+	check "cq_ex: start_poll of an empty CQ returns ENOENT" \
+		grep -q '^cq_ex: start_poll of an empty CQ returns ENOENT$' /tmp/cq-ex.out
+	check "cq_ex: the completion channel is signalled" \
+		grep -q '^cq_ex: completion channel signalled$' /tmp/cq-ex.out
+	check "cq_ex: every field of 7 completions reads as delivered" \
+		grep -q '^cq_ex: 7 completions polled, every field as delivered$' /tmp/cq-ex.out
+	check "cq_ex: mixed with ibv_poll_cq and across a resize, in order" \
+		grep -q '^cq_ex: mixed with ibv_poll_cq and across a resize, in order$' /tmp/cq-ex.out
+}
+
+check "modprobe superp_cq_probe" modprobe superp_cq_probe
+resize_cases
+cq_ex_cases
 no_cq_left() {
 	local out
 	out=$(rdma resource show superp0) || return 1
@@ -31,6 +66,7 @@ no_cq_left() {
 		printf '%s\n' "$out" | grep -Eq ' ctx 0( |$)' || { printf '%s\n' "$out"; return 1; }
 }
 check "no CQ or context left behind" no_cq_left
+check "rmmod superp_cq_probe" rmmod superp_cq_probe
 check "rdma link delete superp0" rdma link delete superp0
 check "rmmod ib_superp" rmmod ib_superp
 tap_exit
