@@ -2036,6 +2036,45 @@ static void cq_uring_full_untrusted(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, superp_cq_uring_full(0, 1, 65536));
 }
 
+/*
+ * Resizing a user CQ: entry i of the old ring lands at entry i of the new
+ * one whatever the 32-bit indices wrap to; a consumer index ahead of the
+ * producer or more than the old ring behind it, or more completions
+ * waiting than the size asked for, is refused and copies nothing.
+ */
+static void cq_uring_move_untrusted(struct kunit *test)
+{
+	struct superp_cqe old[4] = {}, new[8] = {};
+	struct superp_cq *cq;
+	u32 i;
+
+	cq = kunit_kzalloc(test, sizeof(*cq), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cq);
+	cq->ibcq.cqe = 4;
+	cq->ucqe = old;
+	cq->uprod = 2;			/* entries 0xfffffffe .. 1 wait */
+	for (i = 0xfffffffe; i != 2; i++)
+		old[i & 3].wr_id = 100 + (u8)i;
+
+	KUNIT_EXPECT_EQ(test, superp_cq_uring_move(cq, 3, 8, new, 8), -EINVAL);
+	KUNIT_EXPECT_EQ(test, superp_cq_uring_move(cq, 0xfffffffd, 8, new, 8),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, superp_cq_uring_move(cq, 0x80000000, 8, new, 8),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, superp_cq_uring_move(cq, 0xfffffffe, 3, new, 4),
+			-EINVAL);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, new[i].wr_id, 0);
+
+	KUNIT_ASSERT_EQ(test, superp_cq_uring_move(cq, 0xfffffffe, 5, new, 8), 0);
+	for (i = 0xfffffffe; i != 2; i++)
+		KUNIT_EXPECT_EQ(test, new[i & 7].wr_id, 100 + (u8)i);
+	for (i = 2; i < 6; i++)
+		KUNIT_EXPECT_EQ(test, new[i].wr_id, 0);
+	/* Nothing waiting: any size will do. */
+	KUNIT_EXPECT_EQ(test, superp_cq_uring_move(cq, 2, 1, new, 1), 0);
+}
+
 static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(cq_create_checks),
 	KUNIT_CASE(cq_poll_order),
@@ -2044,6 +2083,7 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(cq_resize),
 	KUNIT_CASE(cq_resize_armed_after_overflow),
 	KUNIT_CASE(cq_uring_full_untrusted),
+	KUNIT_CASE(cq_uring_move_untrusted),
 	KUNIT_CASE(qp_create_checks),
 	KUNIT_CASE(qp_state_machine),
 	KUNIT_CASE(qp_transition_masks),

@@ -43,6 +43,8 @@
  *                                      waiting (delivered by the module
  *                                      superp_cq_probe): grow, shrink,
  *                                      refusals
+ *   superp-verbs-probe cq-resize-race DEV  resizes while a child process
+ *                                      delivers completions
  *   superp-verbs-probe cq-ex DEV       ibv_create_cq_ex and its poll API
  *                                      on completions of superp_cq_probe
  *
@@ -59,6 +61,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <poll.h>
+#include <sys/wait.h>
 #include <sys/mman.h>
 #include <infiniband/verbs.h>
 #include <rdma/ib_user_verbs.h>
@@ -738,7 +741,7 @@ static int show_usage(const char *prog)
 		"usage: %s pd DEV N | context DEV COMP_MASK |\n"
 		"       %*s mr DEV N SIZE ACCESS | mr-bad DEV | hold DEV SECONDS |\n"
 		"       %*s mr-cycle DEV N | mr-iova DEV LENGTH IOVA | udata DEV | cq DEV |\n"
-		"       %*s cq-resize DEV | cq-ex DEV\n",
+		"       %*s cq-resize DEV | cq-resize-race DEV | cq-ex DEV\n",
 		prog, (int)strlen(prog), "", (int)strlen(prog), "",
 		(int)strlen(prog), "");
 	return 2;
@@ -1081,6 +1084,111 @@ out:
 	return ret;
 }
 
+/*
+ * The child of probe_cq_resize_race(): 16 completions from `first` on for
+ * every byte read from `fd`, until EOF.
+ */
+static int cq_race_child(const char *name, unsigned int cqn, int fd,
+			 uint64_t first)
+{
+	char token;
+	int err;
+
+	while (read(fd, &token, 1) == 1) {
+		err = cq_inject(name, cqn, 16, first);
+		if (err) {
+			fprintf(stderr, "child: inject at %llu: %s\n",
+				(unsigned long long)first, strerror(err));
+			return 1;
+		}
+		first += 16;
+	}
+	return 0;
+}
+
+/*
+ * Resizes racing deliveries: a child process delivers completions in
+ * batches of 16 (at most 64 unpolled, by credits through a pipe) while
+ * this one polls and resizes between 128 and 2048 entries; every
+ * completion arrives once, in order.
+ */
+static int probe_cq_resize_race(const char *name)
+{
+	const int batches = 64, total = batches * 16;
+	int sent = 0, got = 0, resizes = 0, idle = 0, iter = 0, pfd[2];
+	struct ibv_context *ctx;
+	struct ibv_cq *cq;
+	struct ibv_wc wc[16];
+	unsigned int cqn;
+	int i, n, status, ret = 1;
+	pid_t child;
+
+	ctx = open_device(name);
+	if (!ctx)
+		return 1;
+	cq = ibv_create_cq(ctx, 128, NULL, NULL, 0);
+	if (!cq || cq_number(name, &cqn) || pipe(pfd)) {
+		fprintf(stderr, "CQ of 128: %s\n", strerror(errno));
+		goto out_cq;
+	}
+	child = fork();
+	if (child < 0)
+		goto out_pipe;
+	if (!child) {
+		close(pfd[1]);
+		_exit(cq_race_child(name, cqn, pfd[0], 5000));
+	}
+	close(pfd[0]);
+	pfd[0] = -1;
+	while (got < total && idle < 20000) {
+		if (sent < batches && sent * 16 - got <= 48) {
+			if (write(pfd[1], "x", 1) != 1)
+				break;
+			sent++;
+		}
+		n = ibv_poll_cq(cq, 16, wc);
+		if (n < 0)
+			break;
+		for (i = 0; i < n; i++)
+			if (cq_check_wc(&wc[i], 5000 + got + i))
+				goto out_child;
+		got += n;
+		idle = n ? 0 : idle + 1;
+		if (!n)
+			usleep(500);
+		if (++iter % 4 == 0 && resizes < 400) {
+			if (ibv_resize_cq(cq, resizes % 2 ? 128 : 2048)) {
+				fprintf(stderr, "resize #%d failed\n", resizes);
+				goto out_child;
+			}
+			resizes++;
+		}
+	}
+	if (got == total && ibv_poll_cq(cq, 1, wc) == 0)
+		ret = 0;
+	else
+		fprintf(stderr, "%d of %d completions\n", got, total);
+out_child:
+	close(pfd[1]);
+	pfd[1] = -1;
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		ret = 1;
+	if (!ret)
+		printf("%d completions polled in order across %d resizes racing the deliveries\n",
+		       total, resizes);
+out_pipe:
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+out_cq:
+	if (cq && ibv_destroy_cq(cq))
+		ret = 1;
+	ibv_close_device(ctx);
+	return ret;
+}
+
 /* One ibv_cq_ex completion against what superp_cq_probe_wc() sent. */
 static int cq_ex_check(struct ibv_cq_ex *cq, uint64_t k)
 {
@@ -1296,6 +1404,8 @@ int main(int argc, char **argv)
 		return probe_cq(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "cq-resize"))
 		return probe_cq_resize(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "cq-resize-race"))
+		return probe_cq_resize_race(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "cq-ex"))
 		return probe_cq_ex(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "udata"))

@@ -7,14 +7,15 @@
 # refused, mmap() of the uverbs file maps rings only, and nothing is left
 # behind. Until user QPs exist, the test module superp_cq_probe delivers
 # completions into a CQ's ring through the kernel's CQ path, for resize
-# (grow and shrink with completions waiting, refusals) and ibv_create_cq_ex
+# (grow and shrink with completions waiting, refusals, resizes racing
+# deliveries from another process) and ibv_create_cq_ex
 # (its poll API, a completion channel, refused wc_flags).
 # superp-topology: single
 # superp-kernel: test
 # superp-timeout: 180
 . "$SUPERP_ROOT/selftests/lib.sh"
 
-tap_plan 19
+tap_plan 20
 
 check "modprobe ib_superp" modprobe ib_superp
 check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
@@ -40,6 +41,14 @@ resize_cases() {
 		grep -q '^resize refused with EINVAL: too small, 0, max_cqe + 1, bad consumer index$' /tmp/cq-resize.out
 }
 
+# Resizes while another process delivers completions: none lost, in order.
+resize_race_case() {
+	superp-verbs-probe cq-resize-race superp0 > /tmp/cq-race.out 2>&1
+	sed "s/^/# /" /tmp/cq-race.out
+	check "resize: 1024 completions in order across resizes racing their delivery" \
+		grep -Eq '^1024 completions polled in order across [1-9][0-9]* resizes racing the deliveries$' /tmp/cq-race.out
+}
+
 # ibv_create_cq_ex and the ibv_cq_ex poll API.
 cq_ex_cases() {
 	superp-verbs-probe cq-ex superp0 > /tmp/cq-ex.out 2>&1
@@ -58,6 +67,7 @@ cq_ex_cases() {
 
 check "modprobe superp_cq_probe" modprobe superp_cq_probe
 resize_cases
+resize_race_case
 cq_ex_cases
 no_cq_left() {
 	local out

@@ -191,8 +191,9 @@ int superp_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
  * Return: 0, or -EINVAL when @cons is ahead of our producer index or more
  * than the old ring's size behind it, or more completions wait than @cqe.
  */
-static int superp_cq_uring_move(struct superp_cq *cq, u32 cons, u32 cqe,
-				struct superp_cqe *ucqe, u32 n)
+VISIBLE_IF_KUNIT int superp_cq_uring_move(struct superp_cq *cq, u32 cons,
+					  u32 cqe, struct superp_cqe *ucqe,
+					  u32 n)
 {
 	u32 old_n = cq->ibcq.cqe, i;
 
@@ -204,6 +205,7 @@ static int superp_cq_uring_move(struct superp_cq *cq, u32 cons, u32 cqe,
 		ucqe[i & (n - 1)] = cq->ucqe[i & (old_n - 1)];
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_cq_uring_move);
 
 /*
  * A user CQ's new ring. The response goes out before the switch, since

@@ -50,6 +50,8 @@ void superp_cq_kick(struct superp_cq *cq, unsigned int todo);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 bool superp_cq_uring_full(u32 prod, u32 cons, u32 n);
+int superp_cq_uring_move(struct superp_cq *cq, u32 cons, u32 cqe,
+			 struct superp_cqe *ucqe, u32 n);
 #endif
 
 /* Verbs */
