@@ -1329,11 +1329,13 @@ lost:
 	return err;
 }
 
-/* A QP pair of its own; rnr_retry 0 on both sides if @once, else 7. */
-static int rnr_pair(struct probe *p, struct probe_qp *q, bool once)
+/*
+ * A QP pair of its own, connected, for a step that may leave it in ERR:
+ * the server tells its QPN and PSN first, then the client.
+ */
+static int scratch_open(struct probe *p, struct probe_qp *q)
 {
-	u32 a, b;
-	int err;
+	int err = 0;
 
 	q->qp = create_qp(p);
 	if (IS_ERR(q->qp)) {
@@ -1342,29 +1344,28 @@ static int rnr_pair(struct probe *p, struct probe_qp *q, bool once)
 		return err;
 	}
 	q->psn = get_random_u32() & 0xffffff;
-	q->rnr_once = once;
 	if (p->server) {
 		err = ctl_send(p, q->qp->qp_num);
 		if (!err)
 			err = ctl_send(p, q->psn);
-		if (!err)
-			err = ctl_recv(p, &a);
-		if (!err)
-			err = ctl_recv(p, &b);
-	} else {
-		err = ctl_recv(p, &a);
-		if (!err)
-			err = ctl_recv(p, &b);
-		if (!err)
-			err = ctl_send(p, q->qp->qp_num);
+	}
+	if (!err)
+		err = ctl_recv(p, &q->rqpn);
+	if (!err)
+		err = ctl_recv(p, &q->rpsn);
+	if (!err && !p->server) {
+		err = ctl_send(p, q->qp->qp_num);
 		if (!err)
 			err = ctl_send(p, q->psn);
 	}
-	if (err)
-		return err;
-	q->rqpn = a;
-	q->rpsn = b;
-	return connect_qp(p, q);
+	return err ?: connect_qp(p, q);
+}
+
+/* A QP pair of its own; rnr_retry 0 on both sides if @once, else 7. */
+static int rnr_pair(struct probe *p, struct probe_qp *q, bool once)
+{
+	q->rnr_once = once;
+	return scratch_open(p, q);
 }
 
 /*
@@ -1682,35 +1683,6 @@ static int step_atomic_fadd(struct probe *p)
 lost:
 	report(p, "atomic-fadd", false, "%d", err);
 	return err;
-}
-
-/* A QP pair of its own for a step that leaves it in ERR; connected. */
-static int scratch_open(struct probe *p, struct probe_qp *q)
-{
-	int err = 0;
-
-	q->qp = create_qp(p);
-	if (IS_ERR(q->qp)) {
-		err = PTR_ERR(q->qp);
-		q->qp = NULL;
-		return err;
-	}
-	q->psn = get_random_u32() & 0xffffff;
-	if (p->server) {
-		err = ctl_send(p, q->qp->qp_num);
-		if (!err)
-			err = ctl_send(p, q->psn);
-	}
-	if (!err)
-		err = ctl_recv(p, &q->rqpn);
-	if (!err)
-		err = ctl_recv(p, &q->rpsn);
-	if (!err && !p->server) {
-		err = ctl_send(p, q->qp->qp_num);
-		if (!err)
-			err = ctl_send(p, q->psn);
-	}
-	return err ?: connect_qp(p, q);
 }
 
 /* Server: an MR over our buffer without remote atomic access, on @qp. */
