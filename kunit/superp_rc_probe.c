@@ -31,7 +31,7 @@
  *   atomic-fadd        `atomics` FETCH_AND_ADDs of 1, 2, ..., every 8th
  *                      signalled: each signalled one returns the sum so
  *                      far (executed once each, in posted order), the
- *                      server checks the total
+ *                      server checks the total; `fadd_rounds` times
  *   atomic-unaligned   on a QP pair of its own: FETCH_AND_ADD at an
  *                      address 4 bytes off: IB_WC_REM_INV_REQ_ERR, the
  *                      SEND behind it flushed, the QP in ERR, the word
@@ -112,6 +112,9 @@ MODULE_PARM_DESC(tput_ms, "duration of each throughput figure, 0 for none");
 static uint atomics = 1000;
 module_param(atomics, uint, 0444);
 MODULE_PARM_DESC(atomics, "FETCH_AND_ADDs of the atomic-fadd step");
+static uint fadd_rounds = 1;
+module_param(fadd_rounds, uint, 0444);
+MODULE_PARM_DESC(fadd_rounds, "times the atomic-fadd step runs (a soak)");
 
 #define PROBE_MAGIC	0x53524350	/* "SRCP" */
 #define PROBE_MAX_QPS	64
@@ -1844,7 +1847,7 @@ static int run_steps(struct probe *p)
 	}
 	if (!err)
 		err = step_atomic_cas(p);
-	if (!err)
+	for (i = 0; i < fadd_rounds && !err; i++)
 		err = step_atomic_fadd(p);
 	if (!err)
 		err = step_atomic_refused(p, true);
