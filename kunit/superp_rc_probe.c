@@ -51,18 +51,20 @@
  *   rnr-destroy        a new QP pair; the client's SEND waits on RNR and
  *                      the client destroys its QP: destroy returns within
  *                      a second, whatever the peer does
- *   peer-gone          only this step, when gone_ms is set (rc.sh): two
+ *   peer-gone          only this step, when gone_ms is set (rc.sh): four
  *                      new QP pairs; the client keeps WRITEs in flight
  *                      on the first, the server prints "gone-ready" and
  *                      the shell deletes its device (rdma link delete,
  *                      rmmod), which the probe, an ib_client, sees in
  *                      remove(): it frees everything and tells the
- *                      client. The client's QP toward the silent peer
- *                      with a WRITE pending is destroyed in under
- *                      gone_ms / 4, and every WRITE of the first QP (one
- *                      more posted after the peer went) completes in
- *                      posted order within gone_ms, the last in error,
- *                      the QP in ERR
+ *                      client. Every WRITE of the first QP (one more
+ *                      posted after the peer went) completes in posted
+ *                      order within gone_ms, the last in error, the QP
+ *                      in ERR. Once a WRITE of another QP goes
+ *                      unanswered (the peer is silent), that QP is
+ *                      destroyed in under gone_ms / 4, and a WRITE of
+ *                      the next, pending toward the silent peer,
+ *                      completes in error within gone_ms
  *   bad-rkey           WRITE with a wrong rkey: IB_WC_REM_ACCESS_ERR, the
  *                      WRs behind it IB_WC_WR_FLUSH_ERR, the QP in ERR.
  *                      Last, since it leaves both QPs in ERR.
@@ -150,8 +152,13 @@ MODULE_PARM_DESC(fadd_rounds, "times the atomic-fadd step runs (a soak)");
 #define PROBE_QP_TIMEOUT 16
 /* rnr-*: how long the server holds its receives back (min_rnr_timer 12). */
 #define PROBE_RNR_DELAY_MS 100
-/* peer-gone: wr_id of the WRITE of the QP destroyed toward a silent peer. */
+/*
+ * peer-gone: QP pairs (one with WRITEs in flight, then tries at a silent
+ * peer), wr_id base of the latter, how long a WRITE waits unanswered.
+ */
+#define PROBE_GONE_QPS 4
 #define PROBE_GONE_SILENT 1000
+#define PROBE_GONE_QUIET_MS 500
 
 /* What each side tells the other per QP pair, little-endian on the wire. */
 struct probe_wire {
@@ -1895,7 +1902,7 @@ static int gone_server(struct probe *p, struct probe_qp *q, char *why,
 	t0 = ktime_get();
 	left = wait_event_timeout(probe_gone_wq, READ_ONCE(p->gone),
 				  msecs_to_jiffies(timeout_ms));
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < PROBE_GONE_QPS; i++) {
 		if (q[i].qp)
 			ib_destroy_qp(q[i].qp);
 		q[i].qp = NULL;
@@ -1950,22 +1957,76 @@ static bool gone_reap(struct probe *p, u32 n, ktime_t until, u32 *first_bad,
 	return true;
 }
 
+/*
+ * peer-gone, client, once the peer went: a QP whose WRITE gets no answer
+ * for PROBE_GONE_QUIET_MS (the peer is silent; before, its QPs destroyed,
+ * it may still answer INVALID/NO_QP) is destroyed: *@d_ms. A WRITE of the
+ * next QP, posted before, then completes in error within @bound_ms (the
+ * connection breaks): *@fail_ms, *@fail.
+ */
+static bool gone_silent(struct probe *p, struct probe_qp *q, u32 bound_ms,
+			s64 *d_ms, s64 *fail_ms, enum ib_wc_status *fail,
+			char *why, size_t whylen)
+{
+	ktime_t t0, until;
+	struct ib_wc wc;
+	unsigned int i;
+	int n;
+
+	for (i = 1; i + 1 < PROBE_GONE_QPS; i++) {
+		if (post_send(p, q[i].qp, PROBE_GONE_SILENT + i,
+			      IB_WR_RDMA_WRITE, 0, SZ_4K, 0, p->rkey, 0, true))
+			break;
+		msleep(PROBE_GONE_QUIET_MS);
+		n = ib_poll_cq(p->cq, 1, &wc);
+		if (n > 0)
+			continue;	/* answered: not silent yet */
+		if (post_send(p, q[i + 1].qp, PROBE_GONE_SILENT + i + 1,
+			      IB_WR_RDMA_WRITE, 0, SZ_4K, 0, p->rkey, 0, true))
+			break;
+		t0 = ktime_get();
+		ib_destroy_qp(q[i].qp);
+		q[i].qp = NULL;
+		*d_ms = ktime_ms_delta(ktime_get(), t0);
+		until = ktime_add_ms(t0, bound_ms);
+		/* A late answer to the destroyed QP's WRITE is not ours. */
+		while (ib_poll_cq(p->cq, 1, &wc) <= 0 ||
+		       wc.wr_id != PROBE_GONE_SILENT + i + 1) {
+			if (ktime_after(ktime_get(), until)) {
+				snprintf(why, whylen, "silent peer: WRITE not done in %u ms",
+					 bound_ms);
+				return false;
+			}
+			msleep(20);
+		}
+		*fail_ms = ktime_ms_delta(ktime_get(), t0);
+		*fail = wc.status;
+		if (wc.status == IB_WC_SUCCESS) {
+			snprintf(why, whylen, "a WRITE toward the silent peer succeeded");
+			return false;
+		}
+		return true;
+	}
+	snprintf(why, whylen, "the peer kept answering");
+	return false;
+}
+
 static int step_gone(struct probe *p)
 {
 	u32 len = min_t(u32, size, SZ_1M), n = PROBE_SQ - 16, v, bad_wr = 0;
-	enum ib_wc_status bad = IB_WC_SUCCESS;
-	struct probe_qp q[2] = {};
+	enum ib_wc_status bad = IB_WC_SUCCESS, fail = IB_WC_SUCCESS;
+	struct probe_qp q[PROBE_GONE_QPS] = {};
+	s64 done_ms, d_ms = 0, fail_ms = 0;
 	struct ib_qp_init_attr init;
-	ktime_t t_gone, t0;
 	struct ib_qp_attr a;
-	char why[192] = "";
-	s64 done_ms, d_ms;
+	char why[256] = "";
 	bool ok = false;
+	ktime_t t_gone;
 	unsigned int i;
 	int err = 0;
 
 	p->step++;
-	for (i = 0; i < 2 && !err; i++)
+	for (i = 0; i < PROBE_GONE_QPS && !err; i++)
 		err = scratch_open(p, &q[i]);
 	if (err)
 		goto lost;
@@ -1989,18 +2050,6 @@ static int step_gone(struct probe *p)
 		snprintf(why, sizeof(why), "the server's device did not go");
 		goto out;
 	}
-	/* A QP with a WRITE toward the silent peer: destroy returns soon. */
-	err = post_send(p, q[1].qp, PROBE_GONE_SILENT, IB_WR_RDMA_WRITE, 0,
-			SZ_4K, 0, p->rkey, 0, true);
-	if (err) {
-		snprintf(why, sizeof(why), "post on the second QP: %d", err);
-		goto out;
-	}
-	msleep(100);
-	t0 = ktime_get();
-	ib_destroy_qp(q[1].qp);
-	q[1].qp = NULL;
-	d_ms = ktime_ms_delta(ktime_get(), t0);
 	/* One more WRITE after the peer went: it cannot succeed. */
 	if (!post_send(p, q[0].qp, n + 1, IB_WR_RDMA_WRITE, 0, SZ_4K, 0,
 		       p->rkey, 0, true))
@@ -2010,18 +2059,26 @@ static int step_gone(struct probe *p)
 		goto out;
 	done_ms = ktime_ms_delta(ktime_get(), t_gone);
 	err = ib_query_qp(q[0].qp, &a, IB_QP_STATE, &init);
-	ok = !err && a.qp_state == IB_QPS_ERR && d_ms < gone_ms / 4;
+	if (err || a.qp_state != IB_QPS_ERR) {
+		snprintf(why, sizeof(why), "QP state %d (%d), expected ERR",
+			 a.qp_state, err);
+		goto out;
+	}
+	if (!gone_silent(p, q, gone_ms, &d_ms, &fail_ms, &fail, why,
+			 sizeof(why)))
+		goto out;
+	ok = d_ms < gone_ms / 4;
 	snprintf(why, sizeof(why),
-		 "%u WRITEs: %u ok, then %s; all done %lld ms after the peer went (bound %u), QP state %d; destroy with a silent peer %lld ms (bound %u)",
-		 n, bad_wr - 1, ib_wc_status_msg(bad), done_ms, gone_ms,
-		 err ? -1 : a.qp_state, d_ms, gone_ms / 4);
+		 "%u WRITEs: %u ok, then %s, all done %lld ms after the peer went; toward the silent peer: destroy %lld ms (bound %u), a WRITE %s after %lld ms (bound %u)",
+		 n, bad_wr - 1, ib_wc_status_msg(bad), done_ms, d_ms,
+		 gone_ms / 4, ib_wc_status_msg(fail), fail_ms, gone_ms);
 out:
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < PROBE_GONE_QPS; i++)
 		if (q[i].qp)
 			ib_destroy_qp(q[i].qp);
 	return finish(p, "peer-gone", ok, why);
 lost:
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < PROBE_GONE_QPS; i++)
 		if (q[i].qp)
 			ib_destroy_qp(q[i].qp);
 	report(p, "peer-gone", false, "%d", err);
