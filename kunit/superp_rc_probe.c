@@ -31,7 +31,7 @@
  *   atomic-fadd        `atomics` FETCH_AND_ADDs of 1, 2, ..., every 8th
  *                      signalled: each signalled one returns the sum so
  *                      far (executed once each, in posted order), the
- *                      server checks the total
+ *                      server checks the total; `fadd_rounds` times
  *   atomic-unaligned   on a QP pair of its own: FETCH_AND_ADD at an
  *                      address 4 bytes off: IB_WC_REM_INV_REQ_ERR, the
  *                      SEND behind it flushed, the QP in ERR, the word
@@ -51,6 +51,20 @@
  *   rnr-destroy        a new QP pair; the client's SEND waits on RNR and
  *                      the client destroys its QP: destroy returns within
  *                      a second, whatever the peer does
+ *   peer-gone          only this step, when gone_ms is set (rc.sh): four
+ *                      new QP pairs; the client keeps WRITEs in flight
+ *                      on the first, the server prints "gone-ready" and
+ *                      the shell deletes its device (rdma link delete,
+ *                      rmmod), which the probe, an ib_client, sees in
+ *                      remove(): it frees everything and tells the
+ *                      client. Every WRITE of the first QP (one more
+ *                      posted after the peer went) completes in posted
+ *                      order within gone_ms, the last in error, the QP
+ *                      in ERR. Once a WRITE of another QP goes
+ *                      unanswered (the peer is silent), that QP is
+ *                      destroyed in under gone_ms / 4, and a WRITE of
+ *                      the next, pending toward the silent peer,
+ *                      completes in error within gone_ms
  *   bad-rkey           WRITE with a wrong rkey: IB_WC_REM_ACCESS_ERR, the
  *                      WRs behind it IB_WC_WR_FLUSH_ERR, the QP in ERR.
  *                      Last, since it leaves both QPs in ERR.
@@ -62,7 +76,9 @@
  * a whole message, and is checked on the DMA addresses.
  *
  * Locking: none. Everything runs in the loading task; the CQ is polled
- * (IB_POLL_DIRECT), never armed.
+ * (IB_POLL_DIRECT), never armed. The ib_client's remove() only sets
+ * probe->gone (READ_ONCE/WRITE_ONCE) and wakes the task, which frees the
+ * device's objects: the unregistration waits for its reference.
  */
 #include <linux/delay.h>
 #include <linux/gfp.h>
@@ -75,6 +91,7 @@
 #include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
 #include <rdma/ib_cache.h>
@@ -112,6 +129,12 @@ MODULE_PARM_DESC(tput_ms, "duration of each throughput figure, 0 for none");
 static uint atomics = 1000;
 module_param(atomics, uint, 0444);
 MODULE_PARM_DESC(atomics, "FETCH_AND_ADDs of the atomic-fadd step");
+static uint gone_ms;
+module_param(gone_ms, uint, 0444);
+MODULE_PARM_DESC(gone_ms, "run only peer-gone, bounded by this many ms (see rc.sh)");
+static uint fadd_rounds = 1;
+module_param(fadd_rounds, uint, 0444);
+MODULE_PARM_DESC(fadd_rounds, "times the atomic-fadd step runs (a soak)");
 
 #define PROBE_MAGIC	0x53524350	/* "SRCP" */
 #define PROBE_MAX_QPS	64
@@ -129,6 +152,13 @@ MODULE_PARM_DESC(atomics, "FETCH_AND_ADDs of the atomic-fadd step");
 #define PROBE_QP_TIMEOUT 16
 /* rnr-*: how long the server holds its receives back (min_rnr_timer 12). */
 #define PROBE_RNR_DELAY_MS 100
+/*
+ * peer-gone: QP pairs (one with WRITEs in flight, then tries at a silent
+ * peer), wr_id base of the latter, how long a WRITE waits unanswered.
+ */
+#define PROBE_GONE_QPS 4
+#define PROBE_GONE_SILENT 1000
+#define PROBE_GONE_QUIET_MS 500
 
 /* What each side tells the other per QP pair, little-endian on the wire. */
 struct probe_wire {
@@ -183,7 +213,12 @@ struct probe {
 	unsigned int step;
 	unsigned int passed;
 	unsigned int failed;
+	bool gone;		/* the device is being unregistered */
 };
+
+/* peer-gone: the ib_client's remove() tells the loading task. */
+static struct probe *probe_cur;
+static DECLARE_WAIT_QUEUE_HEAD(probe_gone_wq);
 
 static void report(struct probe *p, const char *name, bool ok,
 		   const char *fmt, ...) __printf(4, 5);
@@ -1329,11 +1364,13 @@ lost:
 	return err;
 }
 
-/* A QP pair of its own; rnr_retry 0 on both sides if @once, else 7. */
-static int rnr_pair(struct probe *p, struct probe_qp *q, bool once)
+/*
+ * A QP pair of its own, connected, for a step that may leave it in ERR:
+ * the server tells its QPN and PSN first, then the client.
+ */
+static int scratch_open(struct probe *p, struct probe_qp *q)
 {
-	u32 a, b;
-	int err;
+	int err = 0;
 
 	q->qp = create_qp(p);
 	if (IS_ERR(q->qp)) {
@@ -1342,29 +1379,28 @@ static int rnr_pair(struct probe *p, struct probe_qp *q, bool once)
 		return err;
 	}
 	q->psn = get_random_u32() & 0xffffff;
-	q->rnr_once = once;
 	if (p->server) {
 		err = ctl_send(p, q->qp->qp_num);
 		if (!err)
 			err = ctl_send(p, q->psn);
-		if (!err)
-			err = ctl_recv(p, &a);
-		if (!err)
-			err = ctl_recv(p, &b);
-	} else {
-		err = ctl_recv(p, &a);
-		if (!err)
-			err = ctl_recv(p, &b);
-		if (!err)
-			err = ctl_send(p, q->qp->qp_num);
+	}
+	if (!err)
+		err = ctl_recv(p, &q->rqpn);
+	if (!err)
+		err = ctl_recv(p, &q->rpsn);
+	if (!err && !p->server) {
+		err = ctl_send(p, q->qp->qp_num);
 		if (!err)
 			err = ctl_send(p, q->psn);
 	}
-	if (err)
-		return err;
-	q->rqpn = a;
-	q->rpsn = b;
-	return connect_qp(p, q);
+	return err ?: connect_qp(p, q);
+}
+
+/* A QP pair of its own; rnr_retry 0 on both sides if @once, else 7. */
+static int rnr_pair(struct probe *p, struct probe_qp *q, bool once)
+{
+	q->rnr_once = once;
+	return scratch_open(p, q);
 }
 
 /*
@@ -1684,35 +1720,6 @@ lost:
 	return err;
 }
 
-/* A QP pair of its own for a step that leaves it in ERR; connected. */
-static int scratch_open(struct probe *p, struct probe_qp *q)
-{
-	int err = 0;
-
-	q->qp = create_qp(p);
-	if (IS_ERR(q->qp)) {
-		err = PTR_ERR(q->qp);
-		q->qp = NULL;
-		return err;
-	}
-	q->psn = get_random_u32() & 0xffffff;
-	if (p->server) {
-		err = ctl_send(p, q->qp->qp_num);
-		if (!err)
-			err = ctl_send(p, q->psn);
-	}
-	if (!err)
-		err = ctl_recv(p, &q->rqpn);
-	if (!err)
-		err = ctl_recv(p, &q->rpsn);
-	if (!err && !p->server) {
-		err = ctl_send(p, q->qp->qp_num);
-		if (!err)
-			err = ctl_send(p, q->psn);
-	}
-	return err ?: connect_qp(p, q);
-}
-
 /* Server: an MR over our buffer without remote atomic access, on @qp. */
 static struct ib_mr *noatomic_mr(struct probe *p, struct ib_qp *qp)
 {
@@ -1846,6 +1853,238 @@ free:
 	return err;
 }
 
+/* Everything of the device, and our reference to it; may run twice. */
+static void release_device(struct probe *p)
+{
+	unsigned int i;
+
+	for (i = 0; p->qp && i < qps; i++)
+		if (p->qp[i].qp)
+			ib_destroy_qp(p->qp[i].qp);
+	kfree(p->qp);
+	p->qp = NULL;
+	if (p->mr)
+		ib_dereg_mr(p->mr);
+	p->mr = NULL;
+	if (p->nents)
+		ib_dma_unmap_sg(p->ibdev, p->sgt.sgl, p->sgt.orig_nents,
+				DMA_BIDIRECTIONAL);
+	p->nents = 0;
+	sg_free_table(&p->sgt);
+	if (p->pages)
+		__free_pages(p->pages, p->order);
+	p->pages = NULL;
+	if (p->cq)
+		ib_free_cq(p->cq);
+	p->cq = NULL;
+	if (p->pd)
+		ib_dealloc_pd(p->pd);
+	p->pd = NULL;
+	if (p->ibdev)
+		ib_device_put(p->ibdev);
+	p->ibdev = NULL;
+}
+
+/* peer-gone, server: wait for the shell to delete the device, let go. */
+static int gone_server(struct probe *p, struct probe_qp *q, char *why,
+		       size_t whylen, bool *ok)
+{
+	unsigned int i;
+	long left;
+	ktime_t t0;
+	u32 v;
+	int err;
+
+	err = ctl_recv(p, &v);		/* the client's WRITEs run */
+	if (err)
+		return err;
+	pr_info(PFX "gone-ready\n");
+	t0 = ktime_get();
+	left = wait_event_timeout(probe_gone_wq, READ_ONCE(p->gone),
+				  msecs_to_jiffies(timeout_ms));
+	for (i = 0; i < PROBE_GONE_QPS; i++) {
+		if (q[i].qp)
+			ib_destroy_qp(q[i].qp);
+		q[i].qp = NULL;
+	}
+	release_device(p);
+	*ok = left > 0;
+	snprintf(why, whylen, "device %s %lld ms after gone-ready",
+		 *ok ? "went" : "still there", ktime_ms_delta(ktime_get(), t0));
+	return ctl_send(p, *ok);
+}
+
+/*
+ * peer-gone, client: did WRs 1..@n of the first QP complete once each, in
+ * posted order, none well after a failure, at least one failed, before
+ * @until? *@first_bad: the first that failed, with status *@bad.
+ */
+static bool gone_reap(struct probe *p, u32 n, ktime_t until, u32 *first_bad,
+		      enum ib_wc_status *bad, char *why, size_t whylen)
+{
+	struct ib_wc wc;
+	u32 next = 1;
+
+	*first_bad = 0;
+	while (next <= n) {
+		if (ktime_after(ktime_get(), until)) {
+			snprintf(why, whylen, "WR %u of %u not complete in time",
+				 next, n);
+			return false;
+		}
+		if (ib_poll_cq(p->cq, 1, &wc) <= 0) {
+			usleep_range(100, 1000);
+			continue;
+		}
+		if (wc.wr_id >= PROBE_GONE_SILENT)
+			continue;	/* the destroyed QP's flush */
+		if (wc.wr_id != next ||
+		    (*first_bad && wc.status == IB_WC_SUCCESS)) {
+			snprintf(why, whylen, "WR %llu %s, expected WR %u",
+				 wc.wr_id, ib_wc_status_msg(wc.status), next);
+			return false;
+		}
+		if (!*first_bad && wc.status != IB_WC_SUCCESS) {
+			*first_bad = next;
+			*bad = wc.status;
+		}
+		next++;
+	}
+	if (!*first_bad) {
+		snprintf(why, whylen, "all %u WRITEs succeeded, the peer gone", n);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * peer-gone, client, once the peer went: a QP whose WRITE gets no answer
+ * for PROBE_GONE_QUIET_MS (the peer is silent; before, its QPs destroyed,
+ * it may still answer INVALID/NO_QP) is destroyed: *@d_ms. A WRITE of the
+ * next QP, posted before, then completes in error within @bound_ms (the
+ * connection breaks): *@fail_ms, *@fail.
+ */
+static bool gone_silent(struct probe *p, struct probe_qp *q, u32 bound_ms,
+			s64 *d_ms, s64 *fail_ms, enum ib_wc_status *fail,
+			char *why, size_t whylen)
+{
+	ktime_t t0, until;
+	struct ib_wc wc;
+	unsigned int i;
+	int n;
+
+	for (i = 1; i + 1 < PROBE_GONE_QPS; i++) {
+		if (post_send(p, q[i].qp, PROBE_GONE_SILENT + i,
+			      IB_WR_RDMA_WRITE, 0, SZ_4K, 0, p->rkey, 0, true))
+			break;
+		msleep(PROBE_GONE_QUIET_MS);
+		n = ib_poll_cq(p->cq, 1, &wc);
+		if (n > 0)
+			continue;	/* answered: not silent yet */
+		if (post_send(p, q[i + 1].qp, PROBE_GONE_SILENT + i + 1,
+			      IB_WR_RDMA_WRITE, 0, SZ_4K, 0, p->rkey, 0, true))
+			break;
+		t0 = ktime_get();
+		ib_destroy_qp(q[i].qp);
+		q[i].qp = NULL;
+		*d_ms = ktime_ms_delta(ktime_get(), t0);
+		until = ktime_add_ms(t0, bound_ms);
+		/* A late answer to the destroyed QP's WRITE is not ours. */
+		while (ib_poll_cq(p->cq, 1, &wc) <= 0 ||
+		       wc.wr_id != PROBE_GONE_SILENT + i + 1) {
+			if (ktime_after(ktime_get(), until)) {
+				snprintf(why, whylen, "silent peer: WRITE not done in %u ms",
+					 bound_ms);
+				return false;
+			}
+			msleep(20);
+		}
+		*fail_ms = ktime_ms_delta(ktime_get(), t0);
+		*fail = wc.status;
+		if (wc.status == IB_WC_SUCCESS) {
+			snprintf(why, whylen, "a WRITE toward the silent peer succeeded");
+			return false;
+		}
+		return true;
+	}
+	snprintf(why, whylen, "the peer kept answering");
+	return false;
+}
+
+static int step_gone(struct probe *p)
+{
+	u32 len = min_t(u32, size, SZ_1M), n = PROBE_SQ - 16, v, bad_wr = 0;
+	enum ib_wc_status bad = IB_WC_SUCCESS, fail = IB_WC_SUCCESS;
+	struct probe_qp q[PROBE_GONE_QPS] = {};
+	s64 done_ms, d_ms = 0, fail_ms = 0;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr a;
+	char why[256] = "";
+	bool ok = false;
+	ktime_t t_gone;
+	unsigned int i;
+	int err = 0;
+
+	p->step++;
+	for (i = 0; i < PROBE_GONE_QPS && !err; i++)
+		err = scratch_open(p, &q[i]);
+	if (err)
+		goto lost;
+	if (p->server) {
+		err = gone_server(p, q, why, sizeof(why), &ok);
+		if (err)
+			goto lost;
+		goto out;
+	}
+	for (i = 1; i <= n && !err; i++)
+		err = post_send(p, q[0].qp, i, IB_WR_RDMA_WRITE, 0, len, 0,
+				p->rkey, 0, true);
+	if (!err)
+		err = ctl_send(p, 0);
+	if (!err)
+		err = ctl_recv(p, &v);	/* the server's device went */
+	if (err)
+		goto lost;
+	t_gone = ktime_get();
+	if (!v) {
+		snprintf(why, sizeof(why), "the server's device did not go");
+		goto out;
+	}
+	/* One more WRITE after the peer went: it cannot succeed. */
+	if (!post_send(p, q[0].qp, n + 1, IB_WR_RDMA_WRITE, 0, SZ_4K, 0,
+		       p->rkey, 0, true))
+		n++;
+	if (!gone_reap(p, n, ktime_add_ms(t_gone, gone_ms), &bad_wr, &bad,
+		       why, sizeof(why)))
+		goto out;
+	done_ms = ktime_ms_delta(ktime_get(), t_gone);
+	err = ib_query_qp(q[0].qp, &a, IB_QP_STATE, &init);
+	if (err || a.qp_state != IB_QPS_ERR) {
+		snprintf(why, sizeof(why), "QP state %d (%d), expected ERR",
+			 a.qp_state, err);
+		goto out;
+	}
+	if (!gone_silent(p, q, gone_ms, &d_ms, &fail_ms, &fail, why,
+			 sizeof(why)))
+		goto out;
+	ok = d_ms < gone_ms / 4;
+	snprintf(why, sizeof(why),
+		 "%u WRITEs: %u ok, then %s, all done %lld ms after the peer went; toward the silent peer: destroy %lld ms (bound %u), a WRITE %s after %lld ms (bound %u)",
+		 n, bad_wr - 1, ib_wc_status_msg(bad), done_ms, d_ms,
+		 gone_ms / 4, ib_wc_status_msg(fail), fail_ms, gone_ms);
+out:
+	for (i = 0; i < PROBE_GONE_QPS; i++)
+		if (q[i].qp)
+			ib_destroy_qp(q[i].qp);
+	return finish(p, "peer-gone", ok, why);
+lost:
+	for (i = 0; i < PROBE_GONE_QPS; i++)
+		if (q[i].qp)
+			ib_destroy_qp(q[i].qp);
+	report(p, "peer-gone", false, "%d", err);
+	return err;
+}
+
 static int run_steps(struct probe *p)
 {
 	u32 sizes[] = { 1, SZ_4K, size };
@@ -1872,7 +2111,7 @@ static int run_steps(struct probe *p)
 	}
 	if (!err)
 		err = step_atomic_cas(p);
-	if (!err)
+	for (i = 0; i < fadd_rounds && !err; i++)
 		err = step_atomic_fadd(p);
 	if (!err)
 		err = step_atomic_refused(p, true);
@@ -1901,29 +2140,26 @@ static int run_steps(struct probe *p)
 
 static void teardown(struct probe *p)
 {
-	unsigned int i;
-
-	for (i = 0; p->qp && i < qps; i++)
-		if (p->qp[i].qp)
-			ib_destroy_qp(p->qp[i].qp);
-	kfree(p->qp);
-	if (p->mr)
-		ib_dereg_mr(p->mr);
-	if (p->nents)
-		ib_dma_unmap_sg(p->ibdev, p->sgt.sgl, p->sgt.orig_nents,
-				DMA_BIDIRECTIONAL);
-	sg_free_table(&p->sgt);
-	if (p->pages)
-		__free_pages(p->pages, p->order);
-	if (p->cq)
-		ib_free_cq(p->cq);
-	if (p->pd)
-		ib_dealloc_pd(p->pd);
+	release_device(p);
 	if (p->sock)
 		sock_release(p->sock);
-	if (p->ibdev)
-		ib_device_put(p->ibdev);
 }
+
+/* A device goes away: if ours, the loading task lets go of it. */
+static void probe_remove(struct ib_device *ibdev, void *client_data)
+{
+	struct probe *p = READ_ONCE(probe_cur);
+
+	if (p && p->ibdev == ibdev) {
+		WRITE_ONCE(p->gone, true);
+		wake_up(&probe_gone_wq);
+	}
+}
+
+static struct ib_client probe_client = {
+	.name = "superp_rc_probe",
+	.remove = probe_remove,
+};
 
 static int setup(struct probe *p)
 {
@@ -2007,12 +2243,22 @@ static int __init probe_init(void)
 	if (!p)
 		return -ENOMEM;
 	p->server = !strcmp(role, "server");
+	WRITE_ONCE(probe_cur, p);
+	err = ib_register_client(&probe_client);
+	if (err) {
+		kfree(p);
+		return err;
+	}
 	err = setup(p);
 	if (err)
 		report(p, "setup", false, "%d", err);
+	else if (gone_ms)
+		step_gone(p);
 	else
 		run_steps(p);
 	teardown(p);
+	ib_unregister_client(&probe_client);
+	WRITE_ONCE(probe_cur, NULL);
 	pr_info(PFX "summary %u passed, %u failed\n", p->passed, p->failed);
 	if (!err && (p->failed || !p->passed))
 		err = -EIO;

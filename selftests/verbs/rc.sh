@@ -11,7 +11,11 @@
 # before their receives, another QP going on meanwhile, rnr_retry 0,
 # destroy during the wait); then again under netem (loss,
 # reordering, duplication on both guests; the device's counters are
-# shown), and the probe's error paths (unknown device, no server). Guest 1
+# shown), and the probe's error paths (unknown device, no server); then,
+# on ib_superp over SUNH and UDP/IPv4, the peer goes while WRITEs run
+# (its device deleted with rdma link delete, or rmmod ib_superp): the
+# probe's peer-gone step bounds everything by the connection's
+# retransmission budget, and no object is left behind. Guest 1
 # loads the probe as server, guest 2 as client; each turns the probe's
 # step lines into TAP.
 # For every provider in RC_DEVS: rxe (soft-RoCE, the reference the probe
@@ -139,6 +143,66 @@ hw_stats_ok() {
 }
 
 
+# peer-gone (superp only): how the server's device goes under traffic.
+gone_how() {
+	case $1 in
+	superp_sunh) echo "rdma link delete superp0" ;;
+	superp_udp4) echo "rmmod ib_superp" ;;
+	esac
+}
+# Its bound: the connection's retransmission budget ($superp_slow:
+# pdl_retrans_time_out 200 ms, pdl_max_rtx 8, the timeout doubling up to
+# 64 times: 200 ms * (1 + 2 + ... + 64 + 64 + 64) = 51 s), twice over.
+GONE_MS=$((200 * 255 * 2))
+# The server's device afterwards: gone (rdma link delete) or unloaded.
+teardown_gone_superp_sunh() { rmmod ib_superp && sunh subnet del; }
+teardown_gone_superp_udp4() { ! grep -q '^ib_superp ' /proc/modules; }
+
+# gone_action NAME CMD...: once the probe run NAME says gone-ready, CMD.
+gone_action() {
+	local name=$1 i=0
+	shift
+	until dmesg | awk -v m="rc probe run $name" 'index($0, m) { on = 1; next } on' |
+		grep -q 'superp_rc_probe: gone-ready'; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || { echo "no gone-ready"; return 1; }
+		sleep 0.2
+	done
+	timeout 60 "$@"
+}
+
+# resources DEV: its object counts, e.g. "pd 1 cq 1 qp 1 ...".
+resources() { rdma resource show "$1" | sed 's/^[0-9]*: [^ ]* //'; }
+no_superp_left() {
+	! rdma resource show 2>/dev/null | grep -q superp0
+}
+
+# gone_run D DEV: the peer-gone run of provider D (the server's device
+# goes by $(gone_how D)); the client's objects back to what they were.
+gone_run() {
+	local d=$1 dev=$2 how gpid grc before
+	how=$(gone_how "$d")
+	before=$(resources "$dev")
+	if [ "$role" = server ]; then
+		# shellcheck disable=SC2086 # $how is a command line
+		gone_action "$d-gone" $how > "/tmp/rc-$d-gone.action" 2>&1 &
+		gpid=$!
+	fi
+	# shellcheck disable=SC2046 # probe_args gives whole words
+	probe "$d-gone" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_SIZE" \
+		gone_ms="$GONE_MS" timeout_ms=$((GONE_MS + 60000)) $(probe_args "$d")
+	if [ "$role" = server ]; then
+		wait "$gpid"
+		grc=$?
+		check "$d-gone: $how under traffic returned ($(tr '\n' ' ' < "/tmp/rc-$d-gone.action"))" \
+			test "$grc" -eq 0
+		check "$d-gone: rdma resource show: no $dev left" no_superp_left
+	else
+		check "$d-gone: rdma resource show $dev as before ($before)" \
+			test "$(resources "$dev")" = "$before"
+	fi
+}
+
 for d in $RC_DEVS; do
 	dev=$(ibdev "$d")
 	check "$d: set up $dev" "setup_$d"
@@ -166,7 +230,16 @@ for d in $RC_DEVS; do
 		modprobe superp_rc_probe dev="$dev" role=client peer=127.0.0.1 \
 		port=18599 timeout_ms=2000
 
-	check "$d: tear down $dev" "teardown_$d"
+	if [ -n "$(gone_how "$d")" ]; then
+		gone_run "$d" "$dev"
+		if [ "$role" = server ]; then
+			check "$d: tear down what is left" "teardown_gone_$d"
+		else
+			check "$d: tear down $dev" "teardown_$d"
+		fi
+	else
+		check "$d: tear down $dev" "teardown_$d"
+	fi
 	barrier "rc-$d-gone"
 done
 tap_exit

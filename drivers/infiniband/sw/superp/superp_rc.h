@@ -38,6 +38,7 @@ static inline u32 superp_rc_slot_index(u32 slots, u16 xid)
 struct work_struct;
 struct superp_conn_entry;
 struct superp_mr;
+struct superp_op;
 struct superp_pkt;
 struct superp_qp;
 struct superp_recv_wqe;
@@ -133,6 +134,9 @@ void superp_rc_kick(struct superp_qp *qp);
 void superp_rc_kick_work(struct work_struct *work);
 void superp_rc_qp_drop(struct superp_qp *qp);
 void superp_rc_qp_cancel(struct superp_qp *qp);
+bool superp_rc_qp_locked(struct superp_qp *qp,
+			 void (*fn)(struct superp_conn_entry *e,
+				    struct superp_qp *qp));
 void superp_rc_tx_ready(struct superp_conn *c);
 void superp_rc_rnr_timer(struct timer_list *t);
 u32 superp_rc_rnr_usecs(u8 min_rnr_timer);
@@ -144,6 +148,9 @@ int superp_rc_target_request(struct superp_conn *c, u16 xid, u8 opcode);
 void superp_rc_target_done(struct superp_conn *c, u16 xid, void *cookie,
 			   int status);
 
+/* Shared by both sides: one operation header into a packet's tail. */
+int superp_rc_put_op(struct sk_buff *skb, u8 opcode,
+		     const struct superp_op *op);
 /* Shared by both sides: SGE lists as page pieces (superp_rc_send.c). */
 int superp_rc_sge_walk(struct superp_dev *sdev, struct ib_pd *pd,
 		       const struct ib_sge *sge, u32 nsge, u64 offset, u32 len,

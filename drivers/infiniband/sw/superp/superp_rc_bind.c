@@ -208,6 +208,37 @@ static void superp_rc_detach(struct superp_conn_entry *e, struct superp_qp *qp)
 }
 
 /**
+ * superp_rc_qp_locked - run @fn on @qp under the lock of its entry
+ * @qp: the QP
+ * @fn: what to do, called with the entry's lock held (BH)
+ *
+ * qp->conn is read under RCU (its entry's free waits for the section),
+ * then checked again under the entry's lock: a QP unbound meanwhile is
+ * left alone. Process context, no spinlock held.
+ *
+ * Return: true when @fn ran.
+ */
+bool superp_rc_qp_locked(struct superp_qp *qp,
+			 void (*fn)(struct superp_conn_entry *e,
+				    struct superp_qp *qp))
+{
+	struct superp_conn_entry *e;
+	bool ran = false;
+
+	rcu_read_lock();
+	e = READ_ONCE(qp->conn);
+	if (e) {
+		spin_lock_bh(&e->lock);
+		ran = qp->conn == e;
+		if (ran)
+			fn(e, qp);
+		spin_unlock_bh(&e->lock);
+	}
+	rcu_read_unlock();
+	return ran;
+}
+
+/**
  * superp_qp_unbind - leave the connection (RESET, destroy)
  * @qp: the QP, qp->mutex held
  *
@@ -216,18 +247,8 @@ static void superp_rc_detach(struct superp_conn_entry *e, struct superp_qp *qp)
  */
 void superp_qp_unbind(struct superp_qp *qp)
 {
-	struct superp_conn_entry *e;
-
 	superp_rc_qp_cancel(qp);
-	rcu_read_lock();
-	e = READ_ONCE(qp->conn);
-	if (e) {
-		spin_lock_bh(&e->lock);
-		if (qp->conn == e)
-			superp_rc_detach(e, qp);
-		spin_unlock_bh(&e->lock);
-	}
-	rcu_read_unlock();
+	superp_rc_qp_locked(qp, superp_rc_detach);
 	/* Off the connection, the timer does nothing; it must not run late. */
 	if (qp->rc.rnr_timer_ready)
 		del_timer_sync(&qp->rc.rnr_timer);

@@ -404,14 +404,10 @@ static int superp_rc_atomic_fill(struct superp_xact_src *src,
 {
 	struct superp_rc_tgt *slot = container_of(src, struct superp_rc_tgt,
 						  src);
-	int hlen = superp_op_hlen(SUPERP_OP_ATOMIC_RESP);
 	struct superp_op op = { .orig = slot->orig };
 
-	if (hlen < 0 || hlen > skb_tailroom(skb))
-		return -EINVAL;
 	/* The request's only operation: seqno 0, opnum 0. */
-	return min(0, superp_op_encode(SUPERP_OP_ATOMIC_RESP, &op,
-				       skb_put(skb, hlen)));
+	return superp_rc_put_op(skb, SUPERP_OP_ATOMIC_RESP, &op);
 }
 
 static const struct superp_xact_ops superp_rc_atomic_ops = {

@@ -241,6 +241,27 @@ int superp_rc_skb_append(struct sk_buff *skb, u32 len, u8 pad,
 	return 0;
 }
 
+/**
+ * superp_rc_put_op - one operation header at the tail of a packet
+ * @skb: the packet being filled
+ * @opcode: the operation's opcode
+ * @op: its fields
+ *
+ * Return: 0, or -EINVAL when the header does not fit (or @opcode has
+ * none) or does not encode.
+ */
+int superp_rc_put_op(struct sk_buff *skb, u8 opcode,
+		     const struct superp_op *op)
+{
+	int hlen = superp_op_hlen(opcode);
+	int err;
+
+	if (hlen < 0 || hlen > skb_tailroom(skb))
+		return -EINVAL;
+	err = superp_op_encode(opcode, op, skb_put(skb, hlen));
+	return err < 0 ? err : 0;	/* else the header's length */
+}
+
 /* What superp_rc_walk_wr() walks: bytes of a WR's SGEs or inline data. */
 struct superp_rc_wr_range {
 	struct superp_rc_wr *wr;
@@ -274,7 +295,7 @@ static int superp_rc_fill(struct superp_xact_src *src,
 	struct superp_rc_wr_range range;
 	struct superp_msg_pkt mp;
 	struct superp_op op = {};
-	int hlen, err;
+	int err;
 
 	superp_msg_pkt(&wr->msg, &x->mx, p->seqno, &mp);
 	op.qpn = wr->dqpn;
@@ -306,11 +327,8 @@ static int superp_rc_fill(struct superp_xact_src *src,
 		op.swap = wr->wqe.atomic.swap;
 		break;
 	}
-	hlen = superp_op_hlen(x->mx.opcode);
-	if (hlen < 0 || hlen > skb_tailroom(skb))
-		return -EINVAL;
-	err = superp_op_encode(x->mx.opcode, &op, skb_put(skb, hlen));
-	if (err < 0)	/* else the header's length */
+	err = superp_rc_put_op(skb, x->mx.opcode, &op);
+	if (err)
 		return err;
 	if (!superp_op_has_data(x->mx.opcode))
 		return 0;
@@ -701,14 +719,9 @@ static int superp_rc_resume_fill(struct superp_xact_src *src,
 {
 	struct superp_rc_resume *r = container_of(src, struct superp_rc_resume,
 						  src);
-	int hlen = superp_op_hlen(SUPERP_OP_QP_RESUME);
 	struct superp_op op = { .qpn = r->dqpn };
-	int err;
 
-	if (hlen < 0 || hlen > skb_tailroom(skb))
-		return -EINVAL;
-	err = superp_op_encode(SUPERP_OP_QP_RESUME, &op, skb_put(skb, hlen));
-	return err < 0 ? err : 0;
+	return superp_rc_put_op(skb, SUPERP_OP_QP_RESUME, &op);
 }
 
 /* Whatever the answer: the WRs behind it carry their own. */
@@ -936,15 +949,5 @@ void superp_rc_qp_drop(struct superp_qp *qp)
  */
 void superp_rc_qp_cancel(struct superp_qp *qp)
 {
-	struct superp_conn_entry *e;
-
-	rcu_read_lock();
-	e = READ_ONCE(qp->conn);
-	if (e) {
-		spin_lock_bh(&e->lock);
-		if (qp->conn == e)
-			superp_rc_qp_cancel_locked(e, qp);
-		spin_unlock_bh(&e->lock);
-	}
-	rcu_read_unlock();
+	superp_rc_qp_locked(qp, superp_rc_qp_cancel_locked);
 }
