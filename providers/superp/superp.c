@@ -19,13 +19,17 @@ static void superp_free_context(struct ibv_context *ibctx)
 static const struct verbs_context_ops superp_ctx_ops = {
 	.alloc_pd = superp_alloc_pd,
 	.create_cq = superp_create_cq,
+	.create_qp = superp_create_qp,
 	.dealloc_pd = superp_dealloc_pd,
 	.destroy_cq = superp_destroy_cq,
+	.destroy_qp = superp_destroy_qp,
 	.dereg_mr = superp_dereg_mr,
 	.free_context = superp_free_context,
+	.modify_qp = superp_modify_qp,
 	.poll_cq = superp_poll_cq,
 	.query_device_ex = superp_query_device_ex,
 	.query_port = superp_query_port,
+	.query_qp = superp_query_qp,
 	.reg_mr = superp_reg_mr,
 	.req_notify_cq = superp_req_notify_cq,
 };
