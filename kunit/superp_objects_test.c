@@ -2075,6 +2075,46 @@ static void cq_uring_move_untrusted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, superp_cq_uring_move(cq, 2, 1, new, 1), 0);
 }
 
+/*
+ * A user QP's rings (include/uapi/rdma/superp-abi.h): at least max_wr
+ * entries, a power of two; a stride that holds the header and the larger
+ * of the SGEs and the inline data, in whole cache lines; whole pages.
+ */
+static void uqp_ring_geometry(struct kunit *test)
+{
+	size_t shdr = sizeof(struct superp_uwqe_send);
+	size_t rhdr = sizeof(struct superp_uwqe_recv);
+	struct superp_uwq_geom g;
+
+	superp_uwq_geometry(1, 1, 0, rhdr, &g);
+	KUNIT_EXPECT_EQ(test, g.entries, 1);
+	KUNIT_EXPECT_EQ(test, g.stride, 64);
+	KUNIT_EXPECT_EQ(test, g.size, PAGE_SIZE);
+
+	/* header and one SGE do not fit one cache line: two */
+	superp_uwq_geometry(1, 1, 0, shdr, &g);
+	KUNIT_EXPECT_EQ(test, g.stride, ALIGN(shdr + sizeof(struct superp_usge), 64));
+	KUNIT_EXPECT_EQ(test, g.stride, 128);
+
+	superp_uwq_geometry(100, 2, 200, shdr, &g);
+	KUNIT_EXPECT_EQ(test, g.entries, 128);
+	KUNIT_EXPECT_GE(test, g.stride, shdr + 200);
+	KUNIT_EXPECT_EQ(test, g.stride % 64, 0);
+	KUNIT_EXPECT_EQ(test, g.size % PAGE_SIZE, 0);
+	KUNIT_EXPECT_GE(test, g.size, sizeof(struct superp_wq_ring) +
+			(size_t)g.entries * g.stride);
+
+	/* no WRs asked for: still one entry */
+	superp_uwq_geometry(0, 0, 0, rhdr, &g);
+	KUNIT_EXPECT_EQ(test, g.entries, 1);
+
+	superp_uwq_geometry(SUPERP_MAX_QP_WR, SUPERP_MAX_SGE, 0, rhdr, &g);
+	KUNIT_EXPECT_EQ(test, g.entries, SUPERP_MAX_QP_WR);
+	KUNIT_EXPECT_GE(test, g.stride,
+			rhdr + SUPERP_MAX_SGE * sizeof(struct superp_usge));
+	KUNIT_EXPECT_EQ(test, g.stride % 64, 0);
+}
+
 static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(cq_create_checks),
 	KUNIT_CASE(cq_poll_order),
@@ -2106,6 +2146,7 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(rc_bind_rules),
 	KUNIT_CASE(rc_unbind_on_reset),
 	KUNIT_CASE(rc_tgt_slots_across_xid_wrap),
+	KUNIT_CASE(uqp_ring_geometry),
 	{}
 };
 

@@ -61,6 +61,25 @@ _Static_assert(sizeof(enum ibv_mr_type) == sizeof(int) &&
 	       sizeof(struct ibv_mr) + sizeof(int),
 	       "verbs_mr layout");
 
+/* Only XRC QPs point at one; the provider never looks inside. */
+struct verbs_xrcd;
+
+/*
+ * The provider allocates every QP as this (ibv_qp_ex begins with the
+ * ibv_qp): libibverbs reaches comp_mask and xrcd behind an ibv_qp.
+ */
+struct verbs_qp {
+	union {
+		struct ibv_qp qp;
+		struct ibv_qp_ex qp_ex;
+	};
+	uint32_t comp_mask;
+	struct verbs_xrcd *xrcd;
+};
+
+_Static_assert(offsetof(struct ibv_qp_ex, qp_base) == 0,
+	       "ibv_qp_ex begins with its ibv_qp");
+
 /* Values of verbs_match_ent.kind that we use. */
 enum {
 	VERBS_MATCH_SENTINEL = 0,	/* ends a match table */
@@ -315,6 +334,21 @@ _Static_assert(offsetof(struct ibv_create_cq_ex, core_payload) ==
 	       sizeof(struct ex_hdr) + sizeof(struct ib_uverbs_ex_create_cq),
 	       "ibv_create_cq_ex has padding");
 
+struct ibv_create_qp {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_create_qp core_payload;
+};
+
+struct ibv_modify_qp {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_modify_qp core_payload;
+};
+
+struct ibv_query_qp {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_query_qp core_payload;
+};
+
 #define CHECK_CMD_LAYOUT(cmd, core)					\
 	_Static_assert(offsetof(struct cmd, core_payload) ==		\
 		       sizeof(struct ib_uverbs_cmd_hdr) &&		\
@@ -327,6 +361,9 @@ CHECK_CMD_LAYOUT(ibv_alloc_pd, ib_uverbs_alloc_pd);
 CHECK_CMD_LAYOUT(ibv_reg_mr, ib_uverbs_reg_mr);
 CHECK_CMD_LAYOUT(ibv_create_cq, ib_uverbs_create_cq);
 CHECK_CMD_LAYOUT(ibv_resize_cq, ib_uverbs_resize_cq);
+CHECK_CMD_LAYOUT(ibv_create_qp, ib_uverbs_create_qp);
+CHECK_CMD_LAYOUT(ibv_modify_qp, ib_uverbs_modify_qp);
+CHECK_CMD_LAYOUT(ibv_query_qp, ib_uverbs_query_qp);
 #undef CHECK_CMD_LAYOUT
 
 /*
@@ -419,5 +456,21 @@ int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd,
 		      size_t resp_size);
 int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 int ibv_cmd_destroy_cq(struct ibv_cq *cq);
+/*
+ * Fills in the CREATE_QP command from pd and attr and on success qp's
+ * handle, qp_num, context, pd, CQs, SRQ, type and state, and attr->cap
+ * with what the kernel granted; driver data as for CREATE_CQ.
+ */
+int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
+		      struct ibv_qp_init_attr *attr,
+		      struct ibv_create_qp *cmd, size_t cmd_size,
+		      struct ib_uverbs_create_qp_resp *resp, size_t resp_size);
+int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
+		     int attr_mask, struct ibv_qp_init_attr *qp_init_attr,
+		     struct ibv_query_qp *cmd, size_t cmd_size);
+int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+		      int attr_mask, struct ibv_modify_qp *cmd,
+		      size_t cmd_size);
+int ibv_cmd_destroy_qp(struct ibv_qp *qp);
 
 #endif /* SUPERP_IBVERBS_PROVIDER_H */

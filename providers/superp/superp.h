@@ -3,7 +3,7 @@
  * superp: the rdma-core (libibverbs) provider of the ib_superp soft-RDMA
  * device. superp.c binds devices and opens user contexts, verbs.c has the
  * queries and PDs, mr.c memory registration, cq.c completion queues and
- * cq_ex.c their ibv_cq_ex poll API.
+ * cq_ex.c their ibv_cq_ex poll API, qp.c queue pairs.
  */
 #ifndef SUPERP_H
 #define SUPERP_H
@@ -132,6 +132,39 @@ _Static_assert(sizeof(struct superp_create_cq_cmd_drv) ==
 	       sizeof(struct superp_create_cq_resp),
 	       "CREATE_CQ layouts");
 
+/* A work queue ring this process fills (include/uapi/rdma/superp-abi.h). */
+struct superp_uwq {
+	struct superp_wq_ring *ring;	/* mapped, size bytes; NULL: none */
+	size_t size;
+	uint32_t entries;		/* power of two */
+	uint32_t stride;		/* bytes per WQE */
+};
+
+/* A QP: the kernel's, plus its rings. */
+struct superp_qp {
+	struct verbs_qp vqp;
+	struct superp_uwq sq;
+	struct superp_uwq rq;		/* none with an SRQ */
+};
+
+struct superp_create_qp_cmd_drv {
+	struct ibv_create_qp ibv_cmd;
+	struct superp_create_qp_cmd drv;
+};
+
+struct superp_create_qp_resp_drv {
+	struct ib_uverbs_create_qp_resp ibv_resp;
+	struct superp_create_qp_resp drv;
+};
+
+_Static_assert(sizeof(struct superp_create_qp_cmd_drv) ==
+	       sizeof(struct ibv_create_qp) +
+	       sizeof(struct superp_create_qp_cmd) &&
+	       sizeof(struct superp_create_qp_resp_drv) ==
+	       sizeof(struct ib_uverbs_create_qp_resp) +
+	       sizeof(struct superp_create_qp_resp),
+	       "CREATE_QP layouts");
+
 int superp_query_device_ex(struct ibv_context *ibctx,
 			   const struct ibv_query_device_ex_input *input,
 			   struct ibv_device_attr_ex *attr, size_t attr_size);
@@ -155,5 +188,12 @@ int superp_resize_cq(struct ibv_cq *ibcq, int cqe);
 int superp_destroy_cq(struct ibv_cq *ibcq);
 int superp_poll_cq(struct ibv_cq *ibcq, int num, struct ibv_wc *wc);
 int superp_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);
+struct ibv_qp *superp_create_qp(struct ibv_pd *pd,
+				struct ibv_qp_init_attr *attr);
+int superp_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
+		     int attr_mask);
+int superp_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
+		    int attr_mask, struct ibv_qp_init_attr *init_attr);
+int superp_destroy_qp(struct ibv_qp *ibqp);
 
 #endif /* SUPERP_H */

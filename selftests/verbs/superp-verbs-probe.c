@@ -33,6 +33,14 @@
  *                                      device going away), print it, then
  *                                      release everything
  *
+ *   superp-verbs-probe qp DEV          create user QPs through the provider
+ *                                      (several sizes, inline data, an
+ *                                      SRQ-less RC QP each), take one to
+ *                                      INIT, query it, check that the
+ *                                      kernel refuses a POST_RECV work
+ *                                      request list for it (prints the
+ *                                      error), destroy them
+ *
  *   superp-verbs-probe cq DEV          create CQs through the provider
  *                                      (with and without a completion
  *                                      channel, the smallest, max_cqe and
@@ -741,7 +749,7 @@ static int show_usage(const char *prog)
 		"usage: %s pd DEV N | context DEV COMP_MASK |\n"
 		"       %*s mr DEV N SIZE ACCESS | mr-bad DEV | hold DEV SECONDS |\n"
 		"       %*s mr-cycle DEV N | mr-iova DEV LENGTH IOVA | udata DEV | cq DEV |\n"
-		"       %*s cq-resize DEV | cq-resize-race DEV | cq-ex DEV\n",
+		"       %*s cq-resize DEV | cq-resize-race DEV | cq-ex DEV | qp DEV\n",
 		prog, (int)strlen(prog), "", (int)strlen(prog), "",
 		(int)strlen(prog), "");
 	return 2;
@@ -1373,6 +1381,156 @@ out:
 	return ret;
 }
 
+/*
+ * POST_RECV of one work request with one SGE straight to the uverbs file,
+ * as an old provider would send it. Returns 0 or the errno.
+ */
+static int raw_post_recv(int fd, uint32_t qp_handle, void *buf,
+			 uint32_t len, uint32_t lkey)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_post_recv cmd;
+		struct ib_uverbs_recv_wr wr;
+		struct ib_uverbs_sge sge;
+	} __attribute__((packed)) c;
+	struct ib_uverbs_post_recv_resp resp = {};
+
+	memset(&c, 0, sizeof(c));
+	c.hdr.command = IB_USER_VERBS_CMD_POST_RECV;
+	c.hdr.in_words = sizeof(c) / 4;
+	c.hdr.out_words = sizeof(resp) / 4;
+	c.cmd.response = (uintptr_t)&resp;
+	c.cmd.qp_handle = qp_handle;
+	c.cmd.wr_count = 1;
+	c.cmd.sge_count = 1;
+	c.cmd.wqe_size = sizeof(c.wr);
+	c.wr.wr_id = 7;
+	c.wr.num_sge = 1;
+	c.sge.addr = (uintptr_t)buf;
+	c.sge.length = len;
+	c.sge.lkey = lkey;
+	if (write(fd, &c, sizeof(c)) != (ssize_t)sizeof(c))
+		return errno;
+	return 0;
+}
+
+/* To INIT, then the attributes query_qp gives back must be those. */
+static int qp_to_init(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+	};
+	struct ibv_qp_init_attr init;
+	int err;
+
+	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+	if (err) {
+		fprintf(stderr, "ibv_modify_qp to INIT: %s\n", strerror(err));
+		return 0;
+	}
+	memset(&a, 0, sizeof(a));
+	err = ibv_query_qp(qp, &a, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &init);
+	if (err) {
+		fprintf(stderr, "ibv_query_qp: %s\n", strerror(err));
+		return 0;
+	}
+	if (a.qp_state != IBV_QPS_INIT ||
+	    a.qp_access_flags != IBV_ACCESS_REMOTE_WRITE) {
+		fprintf(stderr, "query_qp: state %d access 0x%x\n",
+			a.qp_state, a.qp_access_flags);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * User QPs on rings: the provider maps both rings of each (it checks
+ * their geometry against what the kernel granted and fails the create
+ * otherwise); modify and query work; the kernel takes no work request
+ * list for a user QP, whose WQEs come through its rings.
+ */
+static int probe_qp(const char *name)
+{
+	static const struct ibv_qp_cap caps[] = {
+		{ .max_send_wr = 1, .max_recv_wr = 1,
+		  .max_send_sge = 1, .max_recv_sge = 1 },
+		{ .max_send_wr = 100, .max_recv_wr = 500,
+		  .max_send_sge = 4, .max_recv_sge = 2,
+		  .max_inline_data = 256 },
+		{ .max_send_wr = 16384, .max_recv_wr = 16384,
+		  .max_send_sge = 32, .max_recv_sge = 32 },
+	};
+	struct ibv_qp *qp[ARRAY_SIZE(caps)] = {};
+	struct ibv_context *ctx;
+	struct ibv_mr *mr = NULL;
+	struct ibv_cq *cq = NULL;
+	struct ibv_pd *pd;
+	static char buf[4096];
+	int i, err, ret = 1;
+
+	pd = open_pd(name, &ctx);
+	if (!pd)
+		return 1;
+	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	mr = ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
+	if (!cq || !mr) {
+		perror("ibv_create_cq/ibv_reg_mr");
+		goto out;
+	}
+	for (i = 0; i < (int)ARRAY_SIZE(caps); i++) {
+		struct ibv_qp_init_attr init = {
+			.send_cq = cq,
+			.recv_cq = cq,
+			.cap = caps[i],
+			.qp_type = IBV_QPT_RC,
+		};
+
+		qp[i] = ibv_create_qp(pd, &init);
+		if (!qp[i]) {
+			fprintf(stderr, "ibv_create_qp #%d: %s\n", i,
+				strerror(errno));
+			goto out;
+		}
+		if (init.cap.max_send_wr < caps[i].max_send_wr ||
+		    init.cap.max_recv_wr < caps[i].max_recv_wr ||
+		    init.cap.max_inline_data < caps[i].max_inline_data) {
+			fprintf(stderr, "QP #%d: granted less than asked\n", i);
+			goto out;
+		}
+	}
+	printf("created %zu user QPs with their rings\n", ARRAY_SIZE(qp));
+	if (!qp_to_init(qp[1]))
+		goto out;
+	printf("modified to INIT and queried\n");
+	err = raw_post_recv(ctx->cmd_fd, qp[1]->handle, buf, sizeof(buf),
+			    mr->lkey);
+	printf("POST_RECV work request list: %s\n",
+	       err ? strerror(err) : "accepted");
+	if (err)
+		ret = 0;
+out:
+	for (i = 0; i < (int)ARRAY_SIZE(qp); i++)
+		if (qp[i] && ibv_destroy_qp(qp[i])) {
+			fprintf(stderr, "ibv_destroy_qp #%d failed\n", i);
+			ret = 1;
+		}
+	if (mr && ibv_dereg_mr(mr))
+		ret = 1;
+	if (cq && ibv_destroy_cq(cq))
+		ret = 1;
+	if (dealloc_pd(pd))
+		ret = 1;
+	ibv_close_device(ctx);
+	if (!ret)
+		printf("destroyed all QPs\n");
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	long n, size, access;
@@ -1406,6 +1564,8 @@ int main(int argc, char **argv)
 		return probe_cq_resize(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "cq-resize-race"))
 		return probe_cq_resize_race(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "qp"))
+		return probe_qp(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "cq-ex"))
 		return probe_cq_ex(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "udata"))

@@ -116,4 +116,75 @@ struct superp_resize_cq_resp {
 	__u32 reserved;
 };
 
+/*
+ * Queue pairs (Documentation/provider.rst, "Rings").
+ *
+ * A user QP's send queue and receive queue are rings the kernel allocates
+ * at create_qp and the process maps like a CQ ring: a struct
+ * superp_wq_ring followed by num_entries WQEs of stride bytes each,
+ * num_entries a power of two. Indices run freely over all 32 bits.
+ *
+ * The process writes WQEs at its producer index, then stores producer
+ * with release semantics. The kernel copies each WQE out once, checks it,
+ * and stores consumer when it is done with the slot. A QP with an SRQ has
+ * no receive ring (rq_size 0).
+ */
+struct superp_create_qp_cmd {
+	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
+};
+
+struct superp_create_qp_resp {
+	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
+	__aligned_u64 sq_offset;	/* mmap() offset of the send ring */
+	__aligned_u64 sq_size;		/* bytes to map, a multiple of pages */
+	__aligned_u64 rq_offset;	/* mmap() offset of the receive ring */
+	__aligned_u64 rq_size;		/* 0: no receive ring (SRQ) */
+	__u32 sq_entries;		/* power of two, >= max_send_wr */
+	__u32 sq_stride;		/* bytes per send WQE */
+	__u32 rq_entries;		/* power of two, >= max_recv_wr */
+	__u32 rq_stride;		/* bytes per receive WQE */
+};
+
+/* A work queue's indices, on cache lines of their own. */
+struct superp_wq_ring {
+	__u32 producer;			/* written by the process only */
+	__u32 reserved0[15];
+	__u32 consumer;			/* written by the kernel only */
+	__u32 reserved1[15];
+	/* WQEs follow, stride bytes each */
+};
+
+struct superp_usge {
+	__aligned_u64 addr;
+	__u32 length;
+	__u32 lkey;
+};
+
+/*
+ * A send WQE. opcode and send_flags use the values of enum ibv_wr_opcode
+ * and enum ibv_send_flags; imm_data is in network byte order. With
+ * IBV_SEND_INLINE, inline_len bytes of data follow the header instead of
+ * num_sge struct superp_usge.
+ */
+struct superp_uwqe_send {
+	__aligned_u64 wr_id;
+	__u32 opcode;
+	__u32 send_flags;
+	__u32 num_sge;
+	__u32 inline_len;
+	__u32 imm_data;			/* or the rkey to invalidate */
+	__u32 rkey;
+	__aligned_u64 remote_addr;
+	__aligned_u64 compare_add;	/* atomics */
+	__aligned_u64 swap;
+	/* struct superp_usge sge[num_sge], or inline data */
+};
+
+/* A receive WQE: num_sge struct superp_usge follow. */
+struct superp_uwqe_recv {
+	__aligned_u64 wr_id;
+	__u32 num_sge;
+	__u32 reserved;
+};
+
 #endif /* _UAPI_RDMA_SUPERP_ABI_H */

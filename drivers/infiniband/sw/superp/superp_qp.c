@@ -3,7 +3,8 @@
  * ib_superp: RC queue pairs, their numbers and their state machine.
  *
  * Only IB_QPT_RC exists (no GSI/SMI: the port has neither MAD nor CM).
- * Work queues, posting and flushing are in superp_queue.c.
+ * Work queues, posting and flushing are in superp_queue.c; the rings a
+ * user QP shares with its process in superp_uqp.c.
  *
  * State machine. modify_qp accepts exactly the transitions and attribute
  * masks of the IB specification (ib_modify_qp_is_ok() for RC), validates
@@ -96,10 +97,6 @@ int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	u32 qpn;
 	int err;
 
-	if (udata) {
-		ibdev_dbg(ibqp->device, "create_qp: user QPs need the shared rings (not yet)\n");
-		return -EOPNOTSUPP;
-	}
 	if (init->qp_type != IB_QPT_RC) {
 		ibdev_dbg(ibqp->device, "create_qp: QP type %d not supported (RC only)\n",
 			  init->qp_type);
@@ -145,16 +142,23 @@ int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->srq = init->srq ? to_ssrq(init->srq) : NULL;
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->unused);
+	if (udata) {
+		err = superp_uqp_create(qp, udata);
+		if (err)
+			goto err_rq;
+	}
 
 	/* Published complete: lookups may find it from here on. */
 	err = xa_alloc_cyclic(&sdev->qps, &qpn, qp,
 			      XA_LIMIT(SUPERP_QPN_MIN, SUPERP_QPN_MAX),
 			      &sdev->qpn_next, GFP_KERNEL);
 	if (err < 0)
-		goto err_rq;
+		goto err_uqp;
 	ibqp->qp_num = qpn;
 	return 0;
 
+err_uqp:
+	superp_uqp_destroy(qp);
 err_rq:
 	superp_wq_free(&qp->rq);
 err_sq:
@@ -470,6 +474,7 @@ int superp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	superp_qp_unlock(qp, flags);
 	mutex_unlock(&qp->mutex);
 
+	superp_uqp_destroy(qp);
 	superp_wq_free(&qp->rq);
 	superp_wq_free(&qp->sq);
 	mutex_destroy(&qp->mutex);

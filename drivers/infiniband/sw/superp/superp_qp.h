@@ -12,7 +12,9 @@
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/superp-abi.h>
 
+#include "superp_mmap.h"
 #include "superp_rc.h"
 
 struct superp_dev;
@@ -114,6 +116,20 @@ static inline struct ib_sge *superp_send_sge(struct superp_send_wqe *wqe)
 	return (struct ib_sge *)wqe->data;
 }
 
+/* A user QP's ring shared with the process (superp_uqp.c). */
+struct superp_uqp_ring {
+	struct superp_wq_ring	*ring;		/* NULL: none */
+	struct superp_ring_map	*map;
+	u32			entries;	/* power of two */
+	u32			stride;		/* bytes per WQE */
+};
+
+struct superp_uwq_geom {
+	u32	entries;
+	u32	stride;
+	size_t	size;
+};
+
 struct superp_qp {
 	struct ib_qp		ibqp;
 	/*
@@ -139,6 +155,8 @@ struct superp_qp {
 	struct superp_rc_qp	rc;		/* under conn's lock */
 	refcount_t		ref;		/* the QP table's, plus lookups */
 	struct completion	unused;
+	struct superp_uqp_ring	usq;		/* user QPs only */
+	struct superp_uqp_ring	urq;		/* user QPs without an SRQ */
 };
 
 static inline struct superp_qp *to_sqp(struct ib_qp *ibqp)
@@ -162,6 +180,14 @@ int superp_qp_bind(struct superp_qp *qp);
 void superp_qp_unbind(struct superp_qp *qp);
 void superp_qp_error(struct superp_qp *qp);
 void superp_qp_event(struct superp_qp *qp, enum ib_event_type type);
+
+/* superp_uqp.c: a user QP's rings */
+int superp_uqp_create(struct superp_qp *qp, struct ib_udata *udata);
+void superp_uqp_destroy(struct superp_qp *qp);
+#if IS_ENABLED(CONFIG_KUNIT)
+void superp_uwq_geometry(u32 max_wr, u32 max_sge, u32 max_inline, size_t hdr,
+			 struct superp_uwq_geom *g);
+#endif
 
 /* superp_queue.c: verbs */
 int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,

@@ -42,6 +42,10 @@
  *    copied out (from the SRQ when the QP has one); -ENOENT means none is
  *    posted (the verbs answer: RNR).
  *
+ * A user QP takes no work request lists (ib_uverbs_post_send/recv): their
+ * SGE addresses and inline data would be user addresses; its WQEs come
+ * through the rings of superp_uqp.c.
+ *
  * Keys in SGEs are checked at post time (PD, local write access for what
  * the device writes, bounds); the data path looks them up again when it
  * uses them, since a key may be invalidated in between.
@@ -425,6 +429,10 @@ int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	bool broke = false;
 	int err = 0;
 
+	if (ibqp->uobject && wr) {
+		*bad_wr = wr;
+		return -EINVAL;	/* user QPs post through their rings */
+	}
 	spin_lock_irqsave(&sq->lock, flags);
 	state = qp->state;
 	if (state == IB_QPS_RESET || state == IB_QPS_INIT ||
@@ -518,9 +526,9 @@ int superp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	unsigned long flags;
 	int err;
 
-	if (ibqp->srq) {
+	if (ibqp->srq || ibqp->uobject) {
 		*bad_wr = wr;
-		return -EINVAL;	/* its receives come from the SRQ */
+		return -EINVAL;	/* from the SRQ, or a user QP's ring */
 	}
 	spin_lock_irqsave(&rq->lock, flags);
 	if (qp->state == IB_QPS_RESET) {

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Queue pairs of user space: the provider creates RC QPs whose send and
+# receive rings the kernel allocates and the process maps
+# (Documentation/provider.rst, "Rings"), modifies and queries them and
+# destroys them; the kernel refuses a work request list for a user QP
+# (its WQEs come through the rings), and nothing is left behind.
+# superp-topology: single
+# superp-kernel: test
+# superp-timeout: 120
+. "$SUPERP_ROOT/selftests/lib.sh"
+
+tap_plan 8
+
+check "modprobe ib_superp" modprobe ib_superp
+check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
+superp-verbs-probe qp superp0 > /tmp/qp.out 2>&1
+sed "s/^/# /" /tmp/qp.out
+check "3 user QPs (1, 100/500 and max_qp_wr WRs, inline data) created and mapped" \
+	grep -q '^created 3 user QPs with their rings$' /tmp/qp.out
+check "a user QP goes to INIT and is queried" \
+	grep -q '^modified to INIT and queried$' /tmp/qp.out
+# The device does not enable the POST_RECV command (receives come through
+# the ring; superp_post_recv() refuses lists for user QPs as well).
+check "POST_RECV with a work request list is refused (EOPNOTSUPP)" \
+	grep -q '^POST_RECV work request list: Operation not supported$' /tmp/qp.out
+no_qp_left() {
+	local out
+	grep -q '^destroyed all QPs$' /tmp/qp.out || return 1
+	out=$(rdma resource show superp0) || return 1
+	printf '%s\n' "$out" | grep -Eq ' qp 0( |$)' &&
+		printf '%s\n' "$out" | grep -Eq ' cq 0( |$)' &&
+		printf '%s\n' "$out" | grep -Eq ' mr 0( |$)' || { printf '%s\n' "$out"; return 1; }
+}
+check "every QP destroyed, no QP, CQ or MR left behind" no_qp_left
+check "rdma link delete superp0" rdma link delete superp0
+check "rmmod ib_superp" rmmod ib_superp
+tap_exit
