@@ -7,7 +7,8 @@
 # what it sends covers what a hostile peer must try (decoded with
 # tools/wireshark/superp.lua): every opcode of the table, PSNs in, at the
 # edge of and outside the window and behind it, cuts at each header
-# boundary, block sizes below 16, random SACK bits, both directions' XIDs.
+# boundary, block sizes below 16, random SACK bits, both directions' XIDs;
+# and --learn reads a connection's state from a capture.
 # Needs: make -C tools/superp-gen, and tshark.
 
 set -u
@@ -76,5 +77,23 @@ check "cut after the PDL header" cut_at 38
 check "cut one byte short of the TAL header's end" cut_at 45
 check "cut after the TAL header" cut_at 46
 check "block sizes below 16" grep -Eq ' block ([1-9]|1[0-5])$' "$tmp/a.txt"
+
+# --learn: the victim (SUNH 2) sent PSNs 70..79 acknowledging 40 and
+# started XID 5 acknowledging our 11; we (1) sent PSNs 41..45, requests of
+# XID 12, to its CID 9. It expects PSN 46 and XID 13 next.
+learned() {
+	"$GEN" -w "$tmp/cap.pcap" --saddr 2 --daddr 1 --dcid 4 --psn 70 \
+		--ack-psn 40 --opcode write --xid 5 --ack-xid 11 -n 10 \
+		--op addr=1,payload=4 &&
+	"$GEN" -w "$tmp/cap.pcap" --append --saddr 1 --daddr 2 --dcid 9 \
+		--psn 41 --opcode send --xid 12 -n 5 --op key=1,payload=4 &&
+	"$GEN" --learn "$tmp/cap.pcap" --saddr 1 --daddr 2 --dcid 9 --peer 1 \
+		-n 1 -v -x | head -1
+}
+check "--learn takes the state from a capture" output_has \
+	'^learned psn 46 ack-psn 79 xid 13 ack-xid 5$' learned
+check_fail "--learn refuses a file that is no pcap" "$GEN" --learn "$0" --peer 1 -x
+check_fail "--learn refuses a capture without the connection" \
+	"$GEN" --learn "$tmp/cap.pcap" --saddr 5 --daddr 6 --peer 1 -x
 
 tap_exit

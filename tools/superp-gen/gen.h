@@ -91,6 +91,7 @@ int out_udp_send(int fd, const struct gen_frame *f, const uint8_t *buf,
 
 void gen_describe(FILE *out);
 
+int gen_learn(const char *path, struct gen_frame *f);
 void gen_peer(uint64_t *s, const struct gen_frame *base, struct gen_frame *f,
 	      int *damage);
 size_t gen_peer_damage(uint64_t *s, int damage, uint8_t *buf, size_t len,

@@ -129,6 +129,11 @@ static const char help[] =
 "                         after the encapsulation header. Frames longer\n"
 "                         than --mtu (default 1500) are cut to it.\n"
 "    --mtu N              the link's MTU for --peer\n"
+"    --learn FILE.pcap    take --psn, --ack-psn, --xid and --ack-xid from a\n"
+"                         capture of the link (classic pcap, Ethernet): the\n"
+"                         frames the victim (--daddr, --dst-ip) sent to the\n"
+"                         peer (--saddr, --src-ip) and those on --dcid to it;\n"
+"                         -v prints what was learned\n"
 "\n"
 "EXAMPLES\n"
 "    superp-gen -w w.pcap --opcode rdma-write --psn 7 --eom \\\n"
@@ -142,7 +147,7 @@ enum {
 	O_TTL, O_NOCSUM, O_DCID, O_RWIN, O_PSN, O_ACKPSN, O_SACK, O_OPCODE,
 	O_EOM, O_XID, O_SEQNO, O_ACKXID, O_OP, O_PATTERN, O_NUMOPS, O_BLOCK,
 	O_RAWOPLEN, O_TALRSVD, O_EXTRA, O_TRUNCATE, O_NOPAD, O_DESCRIBE,
-	O_FUZZ, O_PEER, O_UDP, O_MTU,
+	O_FUZZ, O_PEER, O_UDP, O_MTU, O_LEARN,
 };
 
 static const struct option longopts[] = {
@@ -193,6 +198,7 @@ static const struct option longopts[] = {
 	{ "peer", required_argument, NULL, O_PEER },
 	{ "udp", no_argument, NULL, O_UDP },
 	{ "mtu", required_argument, NULL, O_MTU },
+	{ "learn", required_argument, NULL, O_LEARN },
 	{ "no-pad", no_argument, NULL, O_NOPAD },
 	{ NULL, 0, NULL, 0 }
 };
@@ -457,7 +463,7 @@ static void check_pads(const struct gen_frame *f, unsigned int block)
 int main(int argc, char **argv)
 {
 	static uint8_t buf[GEN_MAX_FRAME];
-	const char *wfile = NULL, *ifname = NULL;
+	const char *wfile = NULL, *ifname = NULL, *learn = NULL;
 	int c, append = 0, verbose = 0, dump = 0, fd = -1, ifindex = 0;
 	unsigned long count = 1, n;
 	uint64_t fuzz_state = 0, peer_state = 0;
@@ -512,6 +518,9 @@ int main(int argc, char **argv)
 		case O_MTU:
 			mtu = num(optarg, GEN_MAX_FRAME - 18);
 			break;
+		case O_LEARN:
+			learn = optarg;
+			break;
 		default:
 			frame_opt(&f, c, optarg);
 			break;
@@ -525,6 +534,17 @@ int main(int argc, char **argv)
 		die("--udp needs --encap ipv4 or ipv6%s", "");
 	if (peer && fuzz)
 		die("--peer and --fuzz are two different attacks%s", "");
+	if (learn) {
+		c = gen_learn(learn, &f);
+		if (c < 0)
+			die("not a pcap of Ethernet frames: %s", learn);
+		if (!c)
+			die("the capture shows nothing of the connection: %s",
+			    learn);
+		if (verbose)
+			printf("learned psn %u ack-psn %u xid %u ack-xid %u\n",
+			       f.psn, f.ack_psn, f.xid, f.ack_xid);
+	}
 	/* Lite is a per-connection mode: the same next header as SUPERp. */
 	if (!f.nexthdr_set)
 		f.nexthdr = SUNH_NEXTHDR_SUPERP;
