@@ -102,15 +102,36 @@ identity_holds() {
 	hw
 	return 1
 }
-# The attack arrived: all but what a full queue on the way may drop (the
-# rest of rx_packets is connection 1's, and a few packets of guest 2's
-# connections 9 and 10 answering ours).
+# The same per connection (superp -s conn show), for each of them.
+conn_identity() {
+	superp -j -s conn show dev superp0 | jq -e 'all(.[]; .stats |
+		.rx_pkts == .rx_processed + .rx_dup + .rx_holding +
+		([to_entries[] | select(.key | startswith("rx_drop_")) |
+		  .value] | add) and
+		.rx_dropped == ([to_entries[] |
+				 select(.key | startswith("rx_drop_")) |
+				 .value] | add))' > /dev/null
+}
+conn_identity_holds() {
+	local i=0
+	while [ $i -lt 20 ]; do
+		conn_identity && return 0
+		sleep 0.5
+		i=$((i + 1))
+	done
+	superp -j -s conn show dev superp0
+	return 1
+}
+# Most of the attack arrived. A loaded host drops some on the way (a full
+# tap queue: 16% in one run where the boot took 754 s, none in a 328 s
+# one); the rest of rx_packets is connection 1's, and a few packets of
+# guest 2's connections 9 and 10 answering ours.
 received_most() {
 	local all legit
 	all=$(hw | jq '.rx_packets')
 	legit=$(superp -j -s conn show dev superp0 lcid 1 | jq '.[0].stats.rx_pkts')
 	tap_diag "received $all packets, $legit of them on connection 1"
-	[ $((all - legit)) -ge $((FUZZ_COUNT * 95 / 100)) ]
+	[ $((all - legit)) -ge $((FUZZ_COUNT / 2)) ]
 }
 reached() { # counter...
 	local c
@@ -121,9 +142,11 @@ reached() { # counter...
 }
 if is_coordinator; then
 	tap_diag "superp0: $(hw)"
-	check "the attacked device received 95% of the attack or more" received_most
+	check "the attacked device received half of the attack or more" received_most
 	check "every packet processed, duplicate or dropped and counted once" \
 		identity_holds
+	check "per connection too: rx_pkts = the sum of its terms" \
+		conn_identity_holds
 	check "the attack reached every stage" reached rx_processed \
 		rx_duplicates rx_drop_short rx_drop_malformed \
 		rx_drop_psn_window rx_drop_ack_window rx_drop_tal
