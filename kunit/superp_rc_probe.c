@@ -135,12 +135,16 @@ MODULE_PARM_DESC(gone_ms, "run only peer-gone, bounded by this many ms (see rc.s
 static uint fadd_rounds = 1;
 module_param(fadd_rounds, uint, 0444);
 MODULE_PARM_DESC(fadd_rounds, "times the atomic-fadd step runs (a soak)");
+static bool canary;
+module_param(canary, bool, 0444);
+MODULE_PARM_DESC(canary, "fill pages around the registered buffer and check them at the end");
 
 #define PROBE_MAGIC	0x53524350	/* "SRCP" */
 #define PROBE_MAX_QPS	64
 #define PROBE_SQ	64
 #define PROBE_RQ	32
 #define PROBE_OFF	100		/* write offset into the server's buffer */
+#define PROBE_CANARY	0xc5		/* bytes of the pages around the MR */
 #define PROBE_IMM	0x5eed0000
 #define PROBE_BATCH	16
 #define PROBE_TPUT_BYTES SZ_256K
@@ -200,6 +204,7 @@ struct probe {
 	struct probe_qp *qp;
 	struct page *pages;
 	unsigned int order;
+	unsigned int skip;	/* canary pages before the buffer's first */
 	void *buf;
 	size_t buflen;		/* size + PROBE_OFF margin, page aligned */
 	size_t ctl_off;		/* small control area after the data */
@@ -432,6 +437,37 @@ static int find_gid(struct probe *p)
 	return -ENOENT;
 }
 
+/*
+ * The canary: memory next to the registered buffer, in the same block of
+ * pages, that no remote operation may reach. Filled before the MR exists
+ * and checked after the last step (a hostile peer runs meanwhile in
+ * selftests/verbs/fuzz.sh).
+ */
+static void canary_fill(struct probe *p)
+{
+	u8 *block = page_address(p->pages);
+
+	memset(block, PROBE_CANARY, PAGE_SIZE);
+	memset(p->buf + p->buflen, PROBE_CANARY,
+	       (PAGE_SIZE << p->order) - PAGE_SIZE - p->buflen);
+}
+
+static void canary_check(struct probe *p)
+{
+	u8 *block = page_address(p->pages), *bad;
+	size_t after = (PAGE_SIZE << p->order) - PAGE_SIZE - p->buflen;
+
+	bad = memchr_inv(block, PROBE_CANARY, PAGE_SIZE);
+	if (!bad)
+		bad = memchr_inv(p->buf + p->buflen, PROBE_CANARY, after);
+	if (bad)
+		report(p, "canary", false, "byte %td of the block changed",
+		       bad - block);
+	else
+		report(p, "canary", true, "%zu bytes around the buffer unchanged",
+		       PAGE_SIZE + after);
+}
+
 static int setup_buffer(struct probe *p)
 {
 	struct scatterlist *sg;
@@ -441,7 +477,9 @@ static int setup_buffer(struct probe *p)
 	p->ctl_off = PAGE_ALIGN(size + PROBE_OFF);
 	p->buflen = p->ctl_off + PAGE_SIZE;
 	npages = p->buflen >> PAGE_SHIFT;
-	p->order = get_order(p->buflen);
+	/* canary: a page before the buffer, the rest of the block after it */
+	p->skip = canary;
+	p->order = get_order(p->buflen + (canary ? 2 * PAGE_SIZE : 0));
 	if (p->order > MAX_ORDER - 1) {
 		pr_err(PFX "size %u: more than one contiguous allocation\n",
 		       size);
@@ -455,11 +493,13 @@ static int setup_buffer(struct probe *p)
 	p->pages = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, p->order);
 	if (!p->pages)
 		return -ENOMEM;
-	p->buf = page_address(p->pages);
+	p->buf = page_address(p->pages + p->skip);
+	if (canary)
+		canary_fill(p);
 	if (sg_alloc_table(&p->sgt, npages, GFP_KERNEL))
 		return -ENOMEM;
 	for_each_sg(p->sgt.sgl, sg, npages, i)
-		sg_set_page(sg, p->pages + i, PAGE_SIZE, 0);
+		sg_set_page(sg, p->pages + p->skip + i, PAGE_SIZE, 0);
 	n = ib_dma_map_sg(p->ibdev, p->sgt.sgl, npages, DMA_BIDIRECTIONAL);
 	if (n <= 0)
 		return -EIO;
@@ -2256,6 +2296,8 @@ static int __init probe_init(void)
 		step_gone(p);
 	else
 		run_steps(p);
+	if (canary && p->pages)
+		canary_check(p);
 	teardown(p);
 	ib_unregister_client(&probe_client);
 	WRITE_ONCE(probe_cur, NULL);

@@ -85,7 +85,17 @@ int out_pcap_write(FILE *fp, const uint8_t *buf, size_t len);
 int out_packet_open(const char *ifname, int *fd, int *ifindex);
 int out_packet_send(int fd, int ifindex, const uint8_t *buf, size_t len);
 
+int out_udp_open(const struct gen_frame *f, int *fd);
+int out_udp_send(int fd, const struct gen_frame *f, const uint8_t *buf,
+		 size_t len);
+
 void gen_describe(FILE *out);
+
+int gen_learn(const char *path, struct gen_frame *f);
+void gen_peer(uint64_t *s, const struct gen_frame *base, struct gen_frame *f,
+	      int *damage);
+size_t gen_peer_damage(uint64_t *s, int damage, uint8_t *buf, size_t len,
+		       const struct gen_frame *f, const struct gen_result *r);
 
 void gen_fuzz_seed(uint64_t *state, uint64_t seed);
 size_t gen_fuzz(uint64_t *state, uint8_t *buf, size_t len, size_t l2len,

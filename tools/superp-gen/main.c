@@ -15,6 +15,7 @@ static const char help[] =
 "SYNOPSIS\n"
 "    superp-gen [OPTION]... -w FILE.pcap [--append]\n"
 "    superp-gen [OPTION]... -i IFNAME\n"
+"    superp-gen [OPTION]... --peer SEED -n N -i IFNAME | --udp | -w FILE\n"
 "    superp-gen --describe\n"
 "\n"
 "DESCRIPTION\n"
@@ -32,6 +33,9 @@ static const char help[] =
 "    -n, --count N        N frames, PSN and seqno +1 each (default 1)\n"
 "    -v, --verbose        print length, data offset and block size\n"
 "    -x, --hexdump        print the frame in hex\n"
+"        --udp            send the SUPERp part of each frame (ipv4, ipv6)\n"
+"                         through a UDP socket from --sport to --dst-ip\n"
+"                         --dport: the kernel adds IP and UDP headers\n"
 "        --describe       print the header layout (constants, opcodes and\n"
 "                         struct fields: offset size) and exit\n"
 "\n"
@@ -108,6 +112,29 @@ static const char help[] =
 "                         kept; after it a few bytes changed, a cut, or\n"
 "                         random bytes of random length\n"
 "\n"
+"HOSTILE PEER\n"
+"    --peer SEED          speak as the peer of a live connection, one\n"
+"                         frame per --count, reproducible from SEED. The\n"
+"                         options above give the connection: addresses,\n"
+"                         --dcid (the victim's local CID), --psn (the next\n"
+"                         PSN it expects), --ack-psn (the last PSN it sent),\n"
+"                         --xid (the next XID its target expects), --ack-xid\n"
+"                         (the last XID it started). Each frame draws PSNs\n"
+"                         and ACK PSNs in, at the edge of and outside the\n"
+"                         window, SACK bits, seqnos, eom, XIDs, every\n"
+"                         opcode, operation fields (keys, addresses,\n"
+"                         offsets, lengths, QPNs), block sizes below 16 or\n"
+"                         not dividing the data; one in ten is cut at a\n"
+"                         header boundary, one in ten has random bytes\n"
+"                         after the encapsulation header. Frames longer\n"
+"                         than --mtu (default 1500) are cut to it.\n"
+"    --mtu N              the link's MTU for --peer\n"
+"    --learn FILE.pcap    take --psn, --ack-psn, --xid and --ack-xid from a\n"
+"                         capture of the link (classic pcap, Ethernet): the\n"
+"                         frames the victim (--daddr, --dst-ip) sent to the\n"
+"                         peer (--saddr, --src-ip) and those on --dcid to it;\n"
+"                         -v prints what was learned\n"
+"\n"
 "EXAMPLES\n"
 "    superp-gen -w w.pcap --opcode rdma-write --psn 7 --eom \\\n"
 "        --op qpn=17,rkey=0x1234,addr=0x10000,payload=1\n"
@@ -120,7 +147,7 @@ enum {
 	O_TTL, O_NOCSUM, O_DCID, O_RWIN, O_PSN, O_ACKPSN, O_SACK, O_OPCODE,
 	O_EOM, O_XID, O_SEQNO, O_ACKXID, O_OP, O_PATTERN, O_NUMOPS, O_BLOCK,
 	O_RAWOPLEN, O_TALRSVD, O_EXTRA, O_TRUNCATE, O_NOPAD, O_DESCRIBE,
-	O_FUZZ,
+	O_FUZZ, O_PEER, O_UDP, O_MTU, O_LEARN,
 };
 
 static const struct option longopts[] = {
@@ -168,6 +195,10 @@ static const struct option longopts[] = {
 	{ "extra", required_argument, NULL, O_EXTRA },
 	{ "truncate", required_argument, NULL, O_TRUNCATE },
 	{ "fuzz", required_argument, NULL, O_FUZZ },
+	{ "peer", required_argument, NULL, O_PEER },
+	{ "udp", no_argument, NULL, O_UDP },
+	{ "mtu", required_argument, NULL, O_MTU },
+	{ "learn", required_argument, NULL, O_LEARN },
 	{ "no-pad", no_argument, NULL, O_NOPAD },
 	{ NULL, 0, NULL, 0 }
 };
@@ -432,13 +463,14 @@ static void check_pads(const struct gen_frame *f, unsigned int block)
 int main(int argc, char **argv)
 {
 	static uint8_t buf[GEN_MAX_FRAME];
-	const char *wfile = NULL, *ifname = NULL;
+	const char *wfile = NULL, *ifname = NULL, *learn = NULL;
 	int c, append = 0, verbose = 0, dump = 0, fd = -1, ifindex = 0;
 	unsigned long count = 1, n;
-	uint64_t fuzz_state = 0;
-	int fuzz = 0;
+	uint64_t fuzz_state = 0, peer_state = 0;
+	int fuzz = 0, peer = 0, udp = 0, damage = 0;
+	unsigned int mtu = 1500;
 	struct gen_result r;
-	struct gen_frame f;
+	struct gen_frame f, base;
 	FILE *fp = NULL;
 
 	defaults(&f);
@@ -476,6 +508,19 @@ int main(int argc, char **argv)
 			fuzz = 1;
 			gen_fuzz_seed(&fuzz_state, strtoull(optarg, NULL, 0));
 			break;
+		case O_PEER:
+			peer = 1;
+			peer_state = num(optarg, UINT64_MAX);
+			break;
+		case O_UDP:
+			udp = 1;
+			break;
+		case O_MTU:
+			mtu = num(optarg, GEN_MAX_FRAME - 18);
+			break;
+		case O_LEARN:
+			learn = optarg;
+			break;
 		default:
 			frame_opt(&f, c, optarg);
 			break;
@@ -483,8 +528,23 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		die("unexpected argument: %s", argv[optind]);
-	if (!wfile && !ifname && !dump)
-		die("nothing to do: give -w FILE, -i IFNAME or -x%s", "");
+	if (!wfile && !ifname && !dump && !udp)
+		die("nothing to do: give -w FILE, -i IFNAME, --udp or -x%s", "");
+	if (udp && f.encap != ENCAP_IPV4 && f.encap != ENCAP_IPV6)
+		die("--udp needs --encap ipv4 or ipv6%s", "");
+	if (peer && fuzz)
+		die("--peer and --fuzz are two different attacks%s", "");
+	if (learn) {
+		c = gen_learn(learn, &f);
+		if (c < 0)
+			die("not a pcap of Ethernet frames: %s", learn);
+		if (!c)
+			die("the capture shows nothing of the connection: %s",
+			    learn);
+		if (verbose)
+			printf("learned psn %u ack-psn %u xid %u ack-xid %u\n",
+			       f.psn, f.ack_psn, f.xid, f.ack_xid);
+	}
 	/* Lite is a per-connection mode: the same next header as SUPERp. */
 	if (!f.nexthdr_set)
 		f.nexthdr = SUNH_NEXTHDR_SUPERP;
@@ -494,11 +554,28 @@ int main(int argc, char **argv)
 		die("cannot write %s", wfile);
 	if (ifname && out_packet_open(ifname, &fd, &ifindex))
 		die("cannot open an AF_PACKET socket on %s", ifname);
+	if (udp && out_udp_open(&f, &fd))
+		die("cannot open a UDP socket from port %s", "--sport");
+	base = f;
 
 	for (n = 0; n < count; n++) {
-		if (gen_build(&f, buf, &r))
-			die("frame too long%s", "");
-		check_pads(&f, r.block);
+		if (peer)
+			gen_peer(&peer_state, &base, &f, &damage);
+		if (gen_build(&f, buf, &r)) {
+			if (!peer)
+				die("frame too long%s", "");
+			f.nops = 1;	/* too many ops for one frame: fewer */
+			if (gen_build(&f, buf, &r))
+				die("frame too long%s", "");
+		}
+		if (peer) {
+			r.len = gen_peer_damage(&peer_state, damage, buf,
+						r.len, &f, &r);
+			if (r.len > mtu + (f.vlan >= 0 ? 18 : 14))
+				r.len = mtu + (f.vlan >= 0 ? 18 : 14);
+		} else {
+			check_pads(&f, r.block);
+		}
 		if (fuzz)
 			r.len = gen_fuzz(&fuzz_state, buf, r.len,
 					 f.vlan >= 0 ? 18 : 14, sizeof(buf));
@@ -509,8 +586,14 @@ int main(int argc, char **argv)
 			hexdump(buf, r.len);
 		if (fp && out_pcap_write(fp, buf, r.len))
 			die("cannot write %s", wfile);
-		if (fd >= 0 && out_packet_send(fd, ifindex, buf, r.len))
+		if (fd >= 0 && udp &&
+		    out_udp_send(fd, &f, buf + r.superp_off,
+				 r.len - r.superp_off))
+			die("cannot send to %s", "--dst-ip");
+		if (fd >= 0 && !udp && out_packet_send(fd, ifindex, buf, r.len))
 			die("cannot send on %s", ifname);
+		if (peer)
+			continue;
 		if (f.opcode != SUPERP_OP_PURE_ACK)
 			f.psn++;
 		f.seqno++;

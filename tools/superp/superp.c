@@ -114,6 +114,15 @@ static const char *const stat_names[__SUPERP_STAT_MAX] = {
 	[SUPERP_STAT_RX_HELD] = "rx_held",
 	[SUPERP_STAT_RX_DROPPED] = "rx_dropped",
 	[SUPERP_STAT_DELIVERED] = "delivered",
+	[SUPERP_STAT_RX_PROCESSED] = "rx_processed",
+	[SUPERP_STAT_RX_HOLDING] = "rx_holding",
+	[SUPERP_STAT_RX_DROP_PSN_WINDOW] = "rx_drop_psn_window",
+	[SUPERP_STAT_RX_DROP_ACK_WINDOW] = "rx_drop_ack_window",
+	[SUPERP_STAT_RX_DROP_ACK_XID_WINDOW] = "rx_drop_ack_xid_window",
+	[SUPERP_STAT_RX_DROP_BROKEN] = "rx_drop_broken",
+	[SUPERP_STAT_RX_DROP_NO_HOLD] = "rx_drop_no_hold",
+	[SUPERP_STAT_RX_DROP_FLUSHED] = "rx_drop_flushed",
+	[SUPERP_STAT_RX_DROP_TAL] = "rx_drop_tal",
 };
 
 static const char *const encap_names[] = { "sunh", "udp4", "udp6" };
@@ -450,7 +459,11 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	       mnl_attr_get_u64(attrs[SUPERP_A_EVENT_DROPS]),
 	       attr_u64(SUPERP_A_MEM_LIMIT), attr_u64(SUPERP_A_MEM_USED));
 	print_params(attrs[SUPERP_A_PARAMS]);
-	/* Received packets that reached no connection, by reason. */
+	/* Every packet received, then those that reached no connection. */
+	if ((stats || json) && attrs[SUPERP_A_RX_PACKETS])
+		printf(json ? ",\"rx_packets\":%" PRIu64 :
+		       "\n    rx_packets %" PRIu64,
+		       attr_u64(SUPERP_A_RX_PACKETS));
 	if ((stats || json) && attrs[SUPERP_A_DROPS])
 		print_u64_nest(attrs[SUPERP_A_DROPS], "drops", drop_names,
 			       __SUPERP_DROP_MAX);

@@ -40,7 +40,7 @@
  *	superp devices: SUPERP_A_DEV_NAME, SUPERP_A_DEV_INDEX,
  *	SUPERP_A_IFINDEX, SUPERP_A_IFNAME, SUPERP_A_PARAMS (defaults of new
  *	connections), SUPERP_A_CONN_COUNT, SUPERP_A_EVENT_DROPS,
- *	SUPERP_A_DROPS.
+ *	SUPERP_A_DROPS, SUPERP_A_RX_PACKETS.
  * @SUPERP_CMD_DEV_SET: change the defaults SUPERP_A_PARAMS of
  *	SUPERP_A_DEV_NAME; all or nothing. pdl_conn_per_xpu (the size of the
  *	CID table) changes only while the device has no connection (-EBUSY).
@@ -110,6 +110,9 @@ enum superp_cmd {
  * @SUPERP_A_MEM_USED: bytes its connections take now (u64, read only)
  * @SUPERP_A_DROPS: nest of u64 counters of received packets that reached
  *	no connection, attribute type = enum superp_drop_reason + 1 (read only)
+ * @SUPERP_A_RX_PACKETS: every packet the device's receive path took (u64,
+ *	read only): the SUPERP_A_DROPS plus the RX_PKTS of its connections
+ *	(those deleted included)
  * @__SUPERP_A_MAX: internal
  */
 enum superp_attr {
@@ -146,6 +149,7 @@ enum superp_attr {
 	SUPERP_A_MEM_LIMIT,
 	SUPERP_A_MEM_USED,
 	SUPERP_A_DROPS,
+	SUPERP_A_RX_PACKETS,
 
 	__SUPERP_A_MAX
 };
@@ -251,12 +255,26 @@ enum superp_param {
  * @SUPERP_STAT_TX_ERR: packets lost in transmission (any other transmit
  *	error; until the data path exists, every packet)
  * @SUPERP_STAT_TX_PROBE: ACK XID probes sent
- * @SUPERP_STAT_RX_PKTS: packets the engine received (before its checks)
+ * @SUPERP_STAT_RX_PKTS: packets the engine received (before its checks);
+ *	each is in exactly one of RX_PROCESSED, RX_DUP, RX_HOLDING or an
+ *	RX_DROP_* counter
  * @SUPERP_STAT_RX_DUP: duplicates received
- * @SUPERP_STAT_RX_HELD: packets held for in-order delivery
- * @SUPERP_STAT_RX_DROPPED: packets dropped by the engine (out of window,
- *	broken connection, nothing to hold them in)
+ * @SUPERP_STAT_RX_HELD: packets held for in-order delivery (a total)
+ * @SUPERP_STAT_RX_DROPPED: packets dropped by the engine: the sum of the
+ *	RX_DROP_* counters
  * @SUPERP_STAT_DELIVERED: packets delivered to the transaction layer
+ * @SUPERP_STAT_RX_PROCESSED: pure ACKs taken, and packets the transaction
+ *	layer handed to the operation layer
+ * @SUPERP_STAT_RX_HOLDING: packets held behind a PSN gap now (a level)
+ * @SUPERP_STAT_RX_DROP_PSN_WINDOW: PSN beyond the receive window
+ * @SUPERP_STAT_RX_DROP_ACK_WINDOW: ACK PSN beyond what was sent
+ * @SUPERP_STAT_RX_DROP_ACK_XID_WINDOW: ACK XID beyond what was started
+ * @SUPERP_STAT_RX_DROP_BROKEN: the connection was broken
+ * @SUPERP_STAT_RX_DROP_NO_HOLD: out of order on an ordered connection and
+ *	no memory to hold it
+ * @SUPERP_STAT_RX_DROP_FLUSHED: held, then the connection stopped
+ * @SUPERP_STAT_RX_DROP_TAL: acknowledged by the PDL, refused by a check of
+ *	the transaction layer (its event says which)
  * @__SUPERP_STAT_MAX: internal
  */
 enum superp_conn_stat {
@@ -274,6 +292,15 @@ enum superp_conn_stat {
 	SUPERP_STAT_RX_HELD,
 	SUPERP_STAT_RX_DROPPED,
 	SUPERP_STAT_DELIVERED,
+	SUPERP_STAT_RX_PROCESSED,
+	SUPERP_STAT_RX_HOLDING,
+	SUPERP_STAT_RX_DROP_PSN_WINDOW,
+	SUPERP_STAT_RX_DROP_ACK_WINDOW,
+	SUPERP_STAT_RX_DROP_ACK_XID_WINDOW,
+	SUPERP_STAT_RX_DROP_BROKEN,
+	SUPERP_STAT_RX_DROP_NO_HOLD,
+	SUPERP_STAT_RX_DROP_FLUSHED,
+	SUPERP_STAT_RX_DROP_TAL,
 
 	__SUPERP_STAT_MAX
 };

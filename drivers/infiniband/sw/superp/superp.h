@@ -112,6 +112,8 @@ struct superp_dev {
 	struct hlist_node	rx_node;
 	/* packets that reached no connection, by enum superp_drop_reason */
 	atomic64_t		rx_drops[__SUPERP_DROP_MAX];
+	/* every packet the receive path took for this device (identity) */
+	atomic64_t		rx_packets;
 };
 
 /* Every superp device; the netlink family looks devices up here by name. */

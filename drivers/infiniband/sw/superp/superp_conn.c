@@ -365,7 +365,8 @@ int superp_conn_rx(struct superp_conn *c, const struct superp_pkt *p,
 	if (c->depth)
 		return -EDEADLK;
 	if (c->state == SUPERP_ST_BROKEN) {
-		c->cold->stats.rx_dropped++;
+		c->cold->stats.rx_pkts++;
+		superp_rx_dropped(c, &c->cold->stats.rx_drop_broken);
 		return -ENOTCONN;
 	}
 	superp_conn_begin(c, now);
@@ -452,7 +453,11 @@ static void superp_conn_stop(struct superp_conn *c, int reason, bool report)
 		for (psn = c->next_acked_rpsn; psn != superp_max_rpsn(c); psn++) {
 			struct superp_held *h = superp_held(c, psn);
 
-			if (h->buf && c->ops->release)
+			if (!h->buf)
+				continue;
+			c->cold->stats.rx_holding--;
+			superp_rx_dropped(c, &c->cold->stats.rx_drop_flushed);
+			if (c->ops->release)
 				c->ops->release(c, h->buf);
 			h->buf = NULL;
 		}

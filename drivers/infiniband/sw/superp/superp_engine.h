@@ -316,8 +316,21 @@ struct superp_stats {
 	u64 rx_pkts;
 	u64 rx_dup;
 	u64 rx_held;
-	u64 rx_dropped;
+	u64 rx_dropped;		/* the sum of the rx_drop_* below */
 	u64 delivered;
+	/*
+	 * Receive accounting: every packet in rx_pkts is in exactly one of
+	 * rx_processed, rx_dup, the rx_drop_* or (for now) rx_holding.
+	 */
+	u64 rx_processed;	/* a pure ACK, or taken by the TAL */
+	u64 rx_holding;		/* held behind a gap now (not a total) */
+	u64 rx_drop_psn_window;	/* PDL receive 1.b */
+	u64 rx_drop_ack_window;	/* ACK PSN beyond what was sent */
+	u64 rx_drop_ack_xid_window;	/* ACK XID beyond next_ixid */
+	u64 rx_drop_broken;	/* the connection is broken */
+	u64 rx_drop_no_hold;	/* ordered, and hold() found no memory */
+	u64 rx_drop_flushed;	/* held, then the connection stopped */
+	u64 rx_drop_tal;	/* PDL accepted it, the TAL refused it */
 };
 
 /**

@@ -134,6 +134,13 @@ static inline void superp_bm_shift(unsigned long *bm, unsigned int bits,
 		bitmap_shift_right(bm, bm, n, bits);
 }
 
+/* Receive accounting: a packet dropped for the reason @why counts. */
+static inline void superp_rx_dropped(struct superp_conn *c, u64 *why)
+{
+	(*why)++;
+	c->cold->stats.rx_dropped++;
+}
+
 /* superp_conn.c */
 /* Tests only: start at chosen PSN and XID (wrap-around). */
 void superp_conn_set_base(struct superp_conn *c, u32 psn, u16 xid);
@@ -158,7 +165,7 @@ bool superp_pdl_ack_due(const struct superp_conn *c);
 /* superp_tal.c */
 int superp_tal_ack_xid_check(struct superp_conn *c, u16 ack_xid);
 void superp_tal_ack_xid(struct superp_conn *c, u16 ack_xid);
-void superp_tal_rx(struct superp_conn *c, const struct superp_pkt *p,
+bool superp_tal_rx(struct superp_conn *c, const struct superp_pkt *p,
 		   void *buf);
 void superp_tal_psn_acked(struct superp_conn *c,
 			  const struct superp_spsn *s);

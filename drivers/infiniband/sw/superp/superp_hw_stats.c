@@ -5,7 +5,9 @@
  * counters (struct superp_stats, which the engine bumps under each
  * connection's lock) over the installed connections plus the counters
  * folded in when a connection was deleted, and the receive path's per
- * device drop counters (packets that reached no connection).
+ * device counters (every packet it took, and those that reached no
+ * connection): rx_packets = rx_processed + rx_duplicates + rx_holding +
+ * every rx_drop_* (Documentation/superp-admin.rst, "Receive accounting").
  *
  * Locking: superp_conns_stats() takes the connection table's mutex and
  * each entry's lock in turn, only for a copy; nothing here is on the
@@ -32,6 +34,15 @@ enum superp_hw_stat {
 	SUPERP_HW_DROP_UNKNOWN_DCID,
 	SUPERP_HW_DROP_WRONG_PEER,
 	SUPERP_HW_DROP_WRONG_ENCAP,
+	SUPERP_HW_RX_PROCESSED,
+	SUPERP_HW_RX_HOLDING,
+	SUPERP_HW_DROP_PSN_WINDOW,
+	SUPERP_HW_DROP_ACK_WINDOW,
+	SUPERP_HW_DROP_ACK_XID_WINDOW,
+	SUPERP_HW_DROP_BROKEN,
+	SUPERP_HW_DROP_NO_HOLD,
+	SUPERP_HW_DROP_FLUSHED,
+	SUPERP_HW_DROP_TAL,
 	__SUPERP_HW_MAX
 };
 
@@ -53,6 +64,15 @@ static const struct rdma_stat_desc superp_hw_descs[] = {
 	[SUPERP_HW_DROP_UNKNOWN_DCID] = { .name = "rx_drop_unknown_dcid" },
 	[SUPERP_HW_DROP_WRONG_PEER] = { .name = "rx_drop_wrong_peer" },
 	[SUPERP_HW_DROP_WRONG_ENCAP] = { .name = "rx_drop_wrong_encap" },
+	[SUPERP_HW_RX_PROCESSED] = { .name = "rx_processed" },
+	[SUPERP_HW_RX_HOLDING] = { .name = "rx_holding" },
+	[SUPERP_HW_DROP_PSN_WINDOW] = { .name = "rx_drop_psn_window" },
+	[SUPERP_HW_DROP_ACK_WINDOW] = { .name = "rx_drop_ack_window" },
+	[SUPERP_HW_DROP_ACK_XID_WINDOW] = { .name = "rx_drop_ack_xid_window" },
+	[SUPERP_HW_DROP_BROKEN] = { .name = "rx_drop_broken" },
+	[SUPERP_HW_DROP_NO_HOLD] = { .name = "rx_drop_no_hold" },
+	[SUPERP_HW_DROP_FLUSHED] = { .name = "rx_drop_flushed" },
+	[SUPERP_HW_DROP_TAL] = { .name = "rx_drop_tal" },
 };
 
 static struct rdma_hw_stats *superp_alloc_hw_port_stats(struct ib_device *ibdev,
@@ -82,7 +102,8 @@ static int superp_get_hw_stats(struct ib_device *ibdev,
 	v[SUPERP_HW_TX_PACKETS] = s.tx_new + s.tx_rtx_timer + s.tx_rtx_fast +
 				  s.tx_rtx_proactive + s.tx_pure_ack +
 				  s.tx_nack + s.tx_probe;
-	v[SUPERP_HW_RX_PACKETS] = s.rx_pkts;
+	/* counted on entry, before the device's drops: the identity's left */
+	v[SUPERP_HW_RX_PACKETS] = atomic64_read(&sdev->rx_packets);
 	v[SUPERP_HW_RX_DUPLICATES] = s.rx_dup;
 	v[SUPERP_HW_RX_CONN_DROPS] = s.rx_dropped;
 	/* No operation packing yet: kept so the name is stable. */
@@ -91,7 +112,17 @@ static int superp_get_hw_stats(struct ib_device *ibdev,
 		v[SUPERP_HW_DROP_SHORT + i] = atomic64_read(&sdev->rx_drops[i]);
 	BUILD_BUG_ON(SUPERP_HW_DROP_WRONG_ENCAP - SUPERP_HW_DROP_SHORT !=
 		     SUPERP_DROP_WRONG_ENCAP);
-	BUILD_BUG_ON(__SUPERP_HW_MAX - SUPERP_HW_DROP_SHORT != __SUPERP_DROP_MAX);
+	BUILD_BUG_ON(SUPERP_HW_RX_PROCESSED - SUPERP_HW_DROP_SHORT !=
+		     __SUPERP_DROP_MAX);
+	v[SUPERP_HW_RX_PROCESSED] = s.rx_processed;
+	v[SUPERP_HW_RX_HOLDING] = s.rx_holding;
+	v[SUPERP_HW_DROP_PSN_WINDOW] = s.rx_drop_psn_window;
+	v[SUPERP_HW_DROP_ACK_WINDOW] = s.rx_drop_ack_window;
+	v[SUPERP_HW_DROP_ACK_XID_WINDOW] = s.rx_drop_ack_xid_window;
+	v[SUPERP_HW_DROP_BROKEN] = s.rx_drop_broken;
+	v[SUPERP_HW_DROP_NO_HOLD] = s.rx_drop_no_hold;
+	v[SUPERP_HW_DROP_FLUSHED] = s.rx_drop_flushed;
+	v[SUPERP_HW_DROP_TAL] = s.rx_drop_tal;
 	return __SUPERP_HW_MAX;
 }
 

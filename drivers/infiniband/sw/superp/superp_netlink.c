@@ -264,6 +264,8 @@ static int superp_nl_put_dev(struct sk_buff *msg, struct superp_dev *sdev)
 	    nla_put_u64_64bit(msg, SUPERP_A_MEM_LIMIT, limit, SUPERP_A_PAD) ||
 	    nla_put_u64_64bit(msg, SUPERP_A_MEM_USED, used, SUPERP_A_PAD) ||
 	    superp_nl_put_drops(msg, sdev) ||
+	    nla_put_u64_64bit(msg, SUPERP_A_RX_PACKETS,
+			      atomic64_read(&sdev->rx_packets), SUPERP_A_PAD) ||
 	    superp_nl_put_params(msg, &p))
 		return -EMSGSIZE;
 	return 0;

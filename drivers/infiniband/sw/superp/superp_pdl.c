@@ -418,7 +418,10 @@ static void superp_pdl_deliver(struct superp_conn *c,
 			       const struct superp_pkt *p, void *buf)
 {
 	c->cold->stats.delivered++;
-	superp_tal_rx(c, p, buf);
+	if (superp_tal_rx(c, p, buf))
+		c->cold->stats.rx_processed++;
+	else
+		superp_rx_dropped(c, &c->cold->stats.rx_drop_tal);
 }
 
 /* Ordered connections: deliver held PSNs that the gap was hiding. */
@@ -433,7 +436,12 @@ static void superp_pdl_deliver_held(struct superp_conn *c, u32 from, u32 n)
 		h = superp_held(c, from + i);
 		buf = h->buf;
 		h->buf = NULL;
-		if (c->state != SUPERP_ST_BROKEN) {
+		if (!buf)
+			continue;	/* flushed (and counted) by a stop */
+		c->cold->stats.rx_holding--;
+		if (c->state == SUPERP_ST_BROKEN) {
+			superp_rx_dropped(c, &c->cold->stats.rx_drop_flushed);
+		} else {
 			memset(&q, 0, sizeof(q));
 			q.psn = from + i;
 			q.xid = h->xid;
@@ -473,7 +481,8 @@ static void superp_pdl_accept(struct superp_conn *c, const struct superp_pkt *p,
 			void *hb = c->ops->hold(c, buf);
 
 			if (!hb) {
-				c->cold->stats.rx_dropped++;
+				superp_rx_dropped(c,
+						  &c->cold->stats.rx_drop_no_hold);
 				return;
 			}
 			h = superp_held(c, p->psn);
@@ -484,6 +493,7 @@ static void superp_pdl_accept(struct superp_conn *c, const struct superp_pkt *p,
 			h->opcode = p->opcode;
 			h->eom_num_ops = (p->eom ? SUPERP_TAL_EOM : 0) | p->num_ops;
 			c->cold->stats.rx_held++;
+			c->cold->stats.rx_holding++;
 		}
 		__set_bit(off, rbm);
 		/* out of order: tell the sender now so it can repair */
@@ -532,7 +542,7 @@ int superp_pdl_rx(struct superp_conn *c, const struct superp_pkt *p,
 			dup = true;			/* 1.a: old PSN */
 		} else if (off >= c->window) {		/* 1.b */
 			superp_event(c, SUPERP_EV_PSN_OUT_OF_WINDOW, p->psn);
-			c->cold->stats.rx_dropped++;
+			superp_rx_dropped(c, &c->cold->stats.rx_drop_psn_window);
 			return -EINVAL;
 		} else if (test_bit(off, superp_rbm(c))) {
 			dup = true;			/* SACKed already */
@@ -540,20 +550,27 @@ int superp_pdl_rx(struct superp_conn *c, const struct superp_pkt *p,
 	}
 	ack = superp_pdl_ack_check(c, p);
 	if (ack < 0) {
-		c->cold->stats.rx_dropped++;
+		superp_rx_dropped(c, &c->cold->stats.rx_drop_ack_window);
 		return ack;
 	}
 	xack = superp_tal_ack_xid_check(c, p->ack_xid);
 	if (xack < 0) {
-		c->cold->stats.rx_dropped++;
+		superp_rx_dropped(c, &c->cold->stats.rx_drop_ack_xid_window);
 		return xack;
 	}
 	if (ack)
 		superp_pdl_ack(c, p, now);
 	if (xack)
 		superp_tal_ack_xid(c, p->ack_xid);
-	if (pure || c->state == SUPERP_ST_BROKEN)
+	if (pure) {
+		c->cold->stats.rx_processed++;
 		return 0;
+	}
+	if (c->state == SUPERP_ST_BROKEN) {
+		/* the ACK broke it (a completion aborted): nothing to take */
+		superp_rx_dropped(c, &c->cold->stats.rx_drop_broken);
+		return 0;
+	}
 	if (dup) {
 		/* our ACK was probably lost: repeat it at once */
 		c->cold->stats.rx_dup++;

@@ -7,7 +7,10 @@
  * receiving netdev, the connection by DCID, the source is checked against
  * the connection's peer and encapsulation, and the engine runs. Anything
  * that reaches no connection is counted per device by reason
- * (enum superp_drop_reason) and dropped.
+ * (enum superp_drop_reason) and dropped. Every packet of a device is
+ * counted in its rx_packets first, so that rx_packets = rx_processed +
+ * rx_dup + every rx_drop_* (+ packets held now) can be checked
+ * (Documentation/superp-admin.rst, "Receive accounting").
  *
  * Locking: superp_rx_devs is an RCU list changed under superp_rx_devs_lock
  * (device creation and removal only, process context). The receive path
@@ -154,6 +157,7 @@ void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src)
 	sdev = superp_rx_dev(skb->dev);
 	if (!sdev)
 		goto drop;	/* no superp device on this netdev */
+	atomic64_inc(&sdev->rx_packets);
 	why = superp_rx_parse(skb, &p);
 	if (why >= 0)
 		goto count;
@@ -166,6 +170,7 @@ void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src)
 	if (why >= 0)
 		goto count;
 	spin_lock(&e->lock);
+	/* counted by the engine: never -EDEADLK, no callback of it runs here */
 	ret = superp_conn_rx(&e->conn, &p, skb, ktime_get_ns());
 	spin_unlock(&e->lock);
 	rcu_read_unlock();
@@ -180,6 +185,25 @@ count:
 	net_dbg_ratelimited("%s: %s: packet dropped: %s\n", SUPERP_DRV_NAME,
 			    dev_name(&sdev->ibdev.dev), superp_drop_names[why]);
 drop:
+	rcu_read_unlock();
+	kfree_skb(skb);
+}
+
+/**
+ * superp_rx_short() - count and drop a packet too short for its
+ * encapsulation's own header.
+ * @skb: the packet, skb->dev the receiving netdev. Always consumed.
+ */
+void superp_rx_short(struct sk_buff *skb)
+{
+	struct superp_dev *sdev;
+
+	rcu_read_lock();
+	sdev = superp_rx_dev(skb->dev);
+	if (sdev) {
+		atomic64_inc(&sdev->rx_packets);
+		atomic64_inc(&sdev->rx_drops[SUPERP_DROP_SHORT]);
+	}
 	rcu_read_unlock();
 	kfree_skb(skb);
 }

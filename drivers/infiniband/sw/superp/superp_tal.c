@@ -247,8 +247,8 @@ static void superp_tal_tgt_refuse(struct superp_conn *c, u16 xid, u16 off,
 			       c->cold->now);
 }
 
-/* Receive target processing, steps 1-5. */
-static void superp_tal_tgt_rx(struct superp_conn *c, const struct superp_pkt *p,
+/* Receive target processing, steps 1-5: true when step 4 took it. */
+static bool superp_tal_tgt_rx(struct superp_conn *c, const struct superp_pkt *p,
 			      void *buf)
 {
 	const u32 bad_op = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_OPCODE);
@@ -259,16 +259,16 @@ static void superp_tal_tgt_rx(struct superp_conn *c, const struct superp_pkt *p,
 
 	if (off >= c->tal_window) {				/* 1.a */
 		superp_event(c, SUPERP_EV_TGT_XID_OUT_OF_WINDOW, p->xid);
-		return;
+		return false;
 	}
 	if (test_bit(off, superp_cbm(c))) {			/* 1.b */
 		superp_event(c, SUPERP_EV_TGT_XID_COMPLETED, p->xid);
-		return;
+		return false;
 	}
 	if (p->seqno >= c->max_pkts) {
 		superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
 		superp_tal_tgt_refuse(c, p->xid, off, bad_seq);
-		return;
+		return false;
 	}
 	t = superp_txid(c, p->xid);
 	seq = superp_tseq(c, p->xid);
@@ -278,22 +278,23 @@ static void superp_tal_tgt_rx(struct superp_conn *c, const struct superp_pkt *p,
 	} else if (test_bit(seq + p->seqno, superp_seqbm(c))) {	/* 2.b */
 		superp_event(c, SUPERP_EV_TGT_DUP_SEQNO, p->seqno);
 		superp_tal_tgt_refuse(c, p->xid, off, bad_seq);
-		return;
+		return false;
 	} else if (t->opcode != p->opcode) {
 		superp_event(c, SUPERP_EV_BAD_OPCODE, p->opcode);
 		superp_tal_tgt_refuse(c, p->xid, off, bad_op);
-		return;
+		return false;
 	}
 	if (!superp_tal_track_seqno(c, seq, &t->num_packets, p,	/* 3 */
 				    SUPERP_EV_TGT_DUP_EOM)) {
 		superp_tal_tgt_refuse(c, p->xid, off, bad_seq);
-		return;
+		return false;
 	}
 	t->rcvd++;
 	if (c->ops->target_pkt)
 		c->ops->target_pkt(c, p, buf);			/* 4 */
 	if (t->num_packets && t->rcvd == t->num_packets)	/* 5 */
 		superp_tal_tgt_complete(c, p->xid, off);
+	return true;
 }
 
 /*
@@ -329,8 +330,8 @@ static void superp_tal_ini_refuse(struct superp_conn *c, u16 xid)
 	superp_tal_ini_rdone(c, xid, 0);
 }
 
-/* Receive initiator processing, steps 1-5. */
-static void superp_tal_ini_rx(struct superp_conn *c, const struct superp_pkt *p,
+/* Receive initiator processing, steps 1-5: true when step 4 took it. */
+static bool superp_tal_ini_rx(struct superp_conn *c, const struct superp_pkt *p,
 			      void *buf)
 {
 	u16 off = xid_diff(p->xid, c->unacked_ixid);
@@ -339,11 +340,11 @@ static void superp_tal_ini_rx(struct superp_conn *c, const struct superp_pkt *p,
 
 	if (off >= xid_diff(c->next_ixid, c->unacked_ixid)) {	/* 1.a */
 		superp_event(c, SUPERP_EV_INI_XID_OUT_OF_WINDOW, p->xid);
-		return;
+		return false;
 	}
 	if (test_bit(off, superp_ibm(c))) {			/* 1.b */
 		superp_event(c, SUPERP_EV_INI_XID_RETIRED, p->xid);
-		return;
+		return false;
 	}
 	e = superp_ixid(c, p->xid);
 	if (p->opcode == SUPERP_OP_TRANS_ERROR) {
@@ -355,28 +356,28 @@ static void superp_tal_ini_rx(struct superp_conn *c, const struct superp_pkt *p,
 	} else if (e->sent < e->npkts) {			/* 2.a */
 		superp_event(c, SUPERP_EV_INI_EARLY_REPLY, p->xid);
 		superp_tal_ini_refuse(c, p->xid);
-		return;
+		return false;
 	} else if (p->opcode != superp_opcode_reply_of(e->opcode) &&
 		   !(e->flags & SUPERP_IX_CANCELLED)) {
 		superp_event(c, SUPERP_EV_BAD_OPCODE, p->opcode);
 		superp_tal_ini_refuse(c, p->xid);
-		return;
+		return false;
 	}
 	if (p->seqno >= c->max_pkts) {
 		superp_event(c, SUPERP_EV_SEQNO_RANGE, p->seqno);
 		superp_tal_ini_refuse(c, p->xid);
-		return;
+		return false;
 	}
 	seq = superp_iseq(c, p->xid);
 	if (test_bit(seq + p->seqno, superp_seqbm(c))) {	/* 2.b */
 		superp_event(c, SUPERP_EV_INI_DUP_SEQNO, p->seqno);
 		superp_tal_ini_refuse(c, p->xid);
-		return;
+		return false;
 	}
 	if (!superp_tal_track_seqno(c, seq, &e->rx_num, p,	/* 3, 4 */
 				    SUPERP_EV_INI_DUP_EOM)) {
 		superp_tal_ini_refuse(c, p->xid);
-		return;
+		return false;
 	}
 	e->rx_cnt++;
 	if (p->opcode == SUPERP_OP_TRANS_ERROR)
@@ -391,29 +392,31 @@ static void superp_tal_ini_rx(struct superp_conn *c, const struct superp_pkt *p,
 		superp_tal_ini_rdone(c, p->xid,
 				     p->opcode == SUPERP_OP_TRANS_ERROR ?
 				     p->err : 0);
+	return true;
 }
 
 /*
  * Receiving a packet, step 2: TAL processing by opcode. An unknown opcode
  * is answered with a Transaction Error (invalid request: opcode) when its
  * XID is an open one of the target window (Documentation/wire-format.rst).
+ * Returns true when the packet reached step 4 (target_pkt/initiator_pkt),
+ * false when a check refused it (an event says which).
  */
-void superp_tal_rx(struct superp_conn *c, const struct superp_pkt *p,
+bool superp_tal_rx(struct superp_conn *c, const struct superp_pkt *p,
 		   void *buf)
 {
 	u16 off = xid_diff(p->xid, c->next_acked_txid);
 
-	if (superp_opcode_is_reply(p->opcode)) {
-		superp_tal_ini_rx(c, p, buf);
-	} else if (superp_opcode_is_request(p->opcode)) {
-		superp_tal_tgt_rx(c, p, buf);
-	} else {
-		superp_event(c, SUPERP_EV_BAD_OPCODE, p->opcode);
-		if (off < c->tal_window && !test_bit(off, superp_cbm(c)))
-			superp_tal_tgt_refuse(c, p->xid, off,
-					      SUPERP_TERR(SUPERP_TERR_INVALID,
-							  SUPERP_TERR_OPCODE));
-	}
+	if (superp_opcode_is_reply(p->opcode))
+		return superp_tal_ini_rx(c, p, buf);
+	if (superp_opcode_is_request(p->opcode))
+		return superp_tal_tgt_rx(c, p, buf);
+	superp_event(c, SUPERP_EV_BAD_OPCODE, p->opcode);
+	if (off < c->tal_window && !test_bit(off, superp_cbm(c)))
+		superp_tal_tgt_refuse(c, p->xid, off,
+				      SUPERP_TERR(SUPERP_TERR_INVALID,
+						  SUPERP_TERR_OPCODE));
+	return false;
 }
 
 /* Initiating a new transaction, step 1 (packets go out in the pump). */

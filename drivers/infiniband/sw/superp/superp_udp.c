@@ -48,7 +48,7 @@ static int superp_udp_rcv(struct sock *sk, struct sk_buff *skb)
 
 	/* Header bytes only: the payload may stay in fragments. */
 	if (!pskb_may_pull(skb, sizeof(struct udphdr))) {
-		kfree_skb(skb);
+		superp_rx_short(skb);
 		return 0;
 	}
 	if (ip_hdr(skb)->version == 4) {
