@@ -2115,6 +2115,102 @@ static void uqp_ring_geometry(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, g.stride % 64, 0);
 }
 
+/*
+ * A send WQE from a user ring (superp_uqp.c), copied out: every field the
+ * process controls is checked before the WQE becomes a work request.
+ */
+static void uqp_wqe_to_wr(struct kunit *test)
+{
+	u32 stride = 128, room = stride - sizeof(struct superp_uwqe_send);
+	struct superp_uwqe_send *u;
+	struct superp_usge *sge;
+	struct superp_uwr w;
+
+	u = kunit_kzalloc(test, stride, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	sge = (struct superp_usge *)(u + 1);
+
+	/* RDMA WRITE with immediate, two SGEs used where they lie */
+	u->wr_id = 0x1234;
+	u->opcode = IB_UVERBS_WR_RDMA_WRITE_WITH_IMM;
+	u->send_flags = IB_SEND_SIGNALED;
+	u->num_sge = 2;
+	u->imm_data = (__force u32)cpu_to_be32(7);
+	u->remote_addr = 0x10000;
+	u->rkey = 0x55;
+	sge[1].addr = 0x2000;
+	sge[1].length = 64;
+	sge[1].lkey = 0x99;
+	KUNIT_ASSERT_EQ(test, superp_uwqe_to_wr(u, stride, 4, 0, &w),
+			IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, w.wr.opcode, IB_WR_RDMA_WRITE_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, w.wr.wr_id, 0x1234);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(w.wr.ex.imm_data), 7);
+	KUNIT_EXPECT_EQ(test, w.rdma.remote_addr, 0x10000);
+	KUNIT_EXPECT_EQ(test, w.rdma.rkey, 0x55);
+	KUNIT_EXPECT_EQ(test, w.wr.num_sge, 2);
+	KUNIT_EXPECT_EQ(test, w.wr.sg_list[1].addr, 0x2000);
+	KUNIT_EXPECT_EQ(test, w.wr.sg_list[1].length, 64);
+	KUNIT_EXPECT_EQ(test, w.wr.sg_list[1].lkey, 0x99);
+
+	/* atomics: remote address, operands and rkey where atomic_wr has them */
+	u->opcode = IB_UVERBS_WR_ATOMIC_CMP_AND_SWP;
+	u->compare_add = 0x1111222233334444ULL;
+	u->swap = 0x5555666677778888ULL;
+	u->num_sge = 1;
+	KUNIT_ASSERT_EQ(test, superp_uwqe_to_wr(u, stride, 4, 0, &w),
+			IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, w.atomic.remote_addr, 0x10000);
+	KUNIT_EXPECT_EQ(test, w.atomic.compare_add, 0x1111222233334444ULL);
+	KUNIT_EXPECT_EQ(test, w.atomic.swap, 0x5555666677778888ULL);
+	KUNIT_EXPECT_EQ(test, w.atomic.rkey, 0x55);
+
+	/* more SGEs than the QP has, or than the stride holds */
+	u->opcode = IB_UVERBS_WR_SEND;
+	u->num_sge = 5;
+	KUNIT_EXPECT_EQ(test, superp_uwqe_to_wr(u, stride, 4, 0, &w),
+			IB_WC_LOC_QP_OP_ERR);
+	u->num_sge = room / sizeof(*sge) + 1;
+	KUNIT_EXPECT_EQ(test, superp_uwqe_to_wr(u, stride, 32, 0, &w),
+			IB_WC_LOC_QP_OP_ERR);
+	u->num_sge = 0xffffffff;
+	KUNIT_EXPECT_EQ(test, superp_uwqe_to_wr(u, stride, 32, 0, &w),
+			IB_WC_LOC_QP_OP_ERR);
+
+	/* inline: within the QP's inline room and the stride only */
+	u->num_sge = 0;
+	u->send_flags = IB_SEND_INLINE;
+	u->inline_len = 16;
+	KUNIT_ASSERT_EQ(test, superp_uwqe_to_wr(u, stride, 1, 64, &w),
+			IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, w.wr.num_sge, 1);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)(uintptr_t)w.wr.sg_list[0].addr,
+			    (void *)(u + 1));
+	KUNIT_EXPECT_EQ(test, w.wr.sg_list[0].length, 16);
+	u->inline_len = 65;
+	KUNIT_EXPECT_EQ(test, superp_uwqe_to_wr(u, stride, 1, 64, &w),
+			IB_WC_LOC_LEN_ERR);
+	u->inline_len = room + 1;
+	KUNIT_EXPECT_EQ(test, superp_uwqe_to_wr(u, stride, 1, 4096, &w),
+			IB_WC_LOC_LEN_ERR);
+
+	/* opcodes a user QP may not use, unknown flags */
+	u->send_flags = 0;
+	u->opcode = IB_UVERBS_WR_LOCAL_INV;
+	KUNIT_EXPECT_EQ(test, superp_uwqe_to_wr(u, stride, 1, 0, &w),
+			IB_WC_LOC_QP_OP_ERR);
+	u->opcode = IB_WR_REG_MR;
+	KUNIT_EXPECT_EQ(test, superp_uwqe_to_wr(u, stride, 1, 0, &w),
+			IB_WC_LOC_QP_OP_ERR);
+	u->opcode = 0xdeadbeef;
+	KUNIT_EXPECT_EQ(test, superp_uwqe_to_wr(u, stride, 1, 0, &w),
+			IB_WC_LOC_QP_OP_ERR);
+	u->opcode = IB_UVERBS_WR_SEND;
+	u->send_flags = IB_SEND_IP_CSUM;
+	KUNIT_EXPECT_EQ(test, superp_uwqe_to_wr(u, stride, 1, 0, &w),
+			IB_WC_LOC_QP_OP_ERR);
+}
+
 static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(cq_create_checks),
 	KUNIT_CASE(cq_poll_order),
@@ -2147,6 +2243,7 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(rc_unbind_on_reset),
 	KUNIT_CASE(rc_tgt_slots_across_xid_wrap),
 	KUNIT_CASE(uqp_ring_geometry),
+	KUNIT_CASE(uqp_wqe_to_wr),
 	{}
 };
 

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * superp: queue pairs. The kernel gives each QP a send ring and (without
- * an SRQ) a receive ring that this process maps
- * (include/uapi/rdma/superp-abi.h); modify, query and destroy are the
- * plain commands. Posting work requests through the rings is the next
- * step: until then ibv_post_send() and ibv_post_recv() fail with
- * EOPNOTSUPP (libibverbs' default).
+ * an SRQ) a receive ring that this process maps; posting writes WQEs
+ * there (include/uapi/rdma/superp-abi.h has the protocol): a send list
+ * costs one doorbell, a receive list none. The kernel checks every WQE
+ * again; what is checked here is only what writing one needs. modify,
+ * query and destroy are the plain commands.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "superp.h"
@@ -38,14 +39,38 @@ static int superp_uwq_map(struct superp_uwq *wq, int fd, uint64_t offset,
 	wq->size = size;
 	wq->entries = entries;
 	wq->stride = stride;
+	wq->max_wr = max_wr;
+	wq->producer = 0;
+	pthread_spin_init(&wq->lock, PTHREAD_PROCESS_PRIVATE);
 	return 0;
 }
 
 static void superp_uwq_unmap(struct superp_uwq *wq)
 {
-	if (wq->ring)
-		munmap(wq->ring, wq->size);
+	if (!wq->ring)
+		return;
+	munmap(wq->ring, wq->size);
+	pthread_spin_destroy(&wq->lock);
 	wq->ring = NULL;
+}
+
+static void *superp_uwq_slot(struct superp_uwq *wq, uint32_t pos)
+{
+	return (char *)(wq->ring + 1) +
+	       (size_t)(pos & (wq->entries - 1)) * wq->stride;
+}
+
+/* Whether one more WQE would exceed what the QP was granted. */
+static bool superp_uwq_full(struct superp_uwq *wq)
+{
+	uint32_t cons = __atomic_load_n(&wq->ring->consumer, __ATOMIC_ACQUIRE);
+
+	return wq->producer - cons >= wq->max_wr;
+}
+
+static void superp_uwq_publish(struct superp_uwq *wq)
+{
+	__atomic_store_n(&wq->ring->producer, wq->producer, __ATOMIC_RELEASE);
 }
 
 struct ibv_qp *superp_create_qp(struct ibv_pd *pd,
@@ -72,6 +97,8 @@ struct ibv_qp *superp_create_qp(struct ibv_pd *pd,
 			     sizeof(struct superp_uwqe_send));
 	if (err)
 		goto err_destroy;
+	qp->sq.max_sge = attr->cap.max_send_sge;
+	qp->sq.max_inline = attr->cap.max_inline_data;
 	if (!attr->srq) {
 		err = superp_uwq_map(&qp->rq, fd, resp.drv.rq_offset,
 				     resp.drv.rq_size, resp.drv.rq_entries,
@@ -79,6 +106,7 @@ struct ibv_qp *superp_create_qp(struct ibv_pd *pd,
 				     sizeof(struct superp_uwqe_recv));
 		if (err)
 			goto err_unmap;
+		qp->rq.max_sge = attr->cap.max_recv_sge;
 	}
 	return &qp->vqp.qp;
 
@@ -92,12 +120,31 @@ err_free:
 	return NULL;
 }
 
+/* RESET empties both queues: the kernel starts its positions again at 0. */
+static void superp_uwq_reset(struct superp_uwq *wq)
+{
+	if (!wq->ring)
+		return;
+	pthread_spin_lock(&wq->lock);
+	wq->producer = 0;
+	superp_uwq_publish(wq);
+	pthread_spin_unlock(&wq->lock);
+}
+
 int superp_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 		     int attr_mask)
 {
+	struct superp_qp *qp = to_sqp(ibqp);
 	struct ibv_modify_qp cmd = {};
+	int err;
 
-	return ibv_cmd_modify_qp(ibqp, attr, attr_mask, &cmd, sizeof(cmd));
+	err = ibv_cmd_modify_qp(ibqp, attr, attr_mask, &cmd, sizeof(cmd));
+	if (!err && (attr_mask & IBV_QP_STATE) &&
+	    attr->qp_state == IBV_QPS_RESET) {
+		superp_uwq_reset(&qp->sq);
+		superp_uwq_reset(&qp->rq);
+	}
+	return err;
 }
 
 int superp_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
@@ -122,4 +169,179 @@ int superp_destroy_qp(struct ibv_qp *ibqp)
 	superp_uwq_unmap(&qp->sq);
 	free(qp);
 	return 0;
+}
+
+#define SUPERP_SEND_FLAGS (IBV_SEND_FENCE | IBV_SEND_SIGNALED | \
+			   IBV_SEND_SOLICITED | IBV_SEND_INLINE)
+
+/* Inline data: the bytes of every SGE, copied after the WQE header. */
+static int superp_wqe_inline(struct superp_uwq *sq, struct ibv_send_wr *wr,
+			     struct superp_uwqe_send *u)
+{
+	char *dst = (char *)(u + 1);
+	uint32_t total = 0;
+	int i, err = EINVAL;
+
+	for (i = 0; i < wr->num_sge; i++) {
+		uint32_t len = wr->sg_list[i].length;
+
+		if (len > sq->max_inline - total)
+			return err;
+		memcpy(dst + total, (void *)(uintptr_t)wr->sg_list[i].addr,
+		       len);
+		total += len;
+	}
+	u->inline_len = total;
+	return 0;
+}
+
+static int superp_wqe_send(struct superp_uwq *sq, struct ibv_send_wr *wr,
+			   struct superp_uwqe_send *u)
+{
+	int i, err = EINVAL;
+
+	if (wr->send_flags & ~SUPERP_SEND_FLAGS || wr->num_sge < 0)
+		return err;
+	memset(u, 0, sizeof(*u));
+	if (wr->opcode == IBV_WR_SEND_WITH_IMM ||
+	    wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
+		u->imm_data = wr->imm_data;
+	switch (wr->opcode) {
+	case IBV_WR_SEND_WITH_IMM:
+	case IBV_WR_SEND:
+		break;
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_READ:
+		u->remote_addr = wr->wr.rdma.remote_addr;
+		u->rkey = wr->wr.rdma.rkey;
+		break;
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		u->remote_addr = wr->wr.atomic.remote_addr;
+		u->compare_add = wr->wr.atomic.compare_add;
+		u->swap = wr->wr.atomic.swap;
+		u->rkey = wr->wr.atomic.rkey;
+		break;
+	default:
+		return err;
+	}
+	u->wr_id = wr->wr_id;
+	u->opcode = wr->opcode;
+	u->send_flags = wr->send_flags;
+	if (wr->send_flags & IBV_SEND_INLINE)
+		return superp_wqe_inline(sq, wr, u);
+	if ((uint32_t)wr->num_sge > sq->max_sge)
+		return err;
+	u->num_sge = wr->num_sge;
+	for (i = 0; i < wr->num_sge; i++) {
+		struct superp_usge *s = (struct superp_usge *)(u + 1) + i;
+
+		s->addr = wr->sg_list[i].addr;
+		s->length = wr->sg_list[i].length;
+		s->lkey = wr->sg_list[i].lkey;
+	}
+	return 0;
+}
+
+int superp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		     struct ibv_send_wr **bad_wr)
+{
+	struct superp_uwq *sq = &to_sqp(ibqp)->sq;
+	struct ibv_send_wr *first = wr, *refused = NULL;
+	uint32_t start;
+	int err = 0;
+
+	pthread_spin_lock(&sq->lock);
+	start = sq->producer;
+	for (; wr; wr = wr->next) {
+		if (superp_uwq_full(sq))
+			err = ENOMEM;
+		else
+			err = superp_wqe_send(sq, wr,
+					      superp_uwq_slot(sq, sq->producer));
+		if (err) {
+			refused = wr;
+			break;
+		}
+		sq->producer++;
+	}
+	if (sq->producer != start) {
+		struct ibv_send_wr *none;
+		int ret;
+
+		superp_uwq_publish(sq);
+		ret = ibv_cmd_post_send(ibqp, NULL, &none);
+		if (ret) {
+			/* Not ready to send: the kernel took nothing. */
+			sq->producer = start;
+			superp_uwq_publish(sq);
+			err = ret;
+			refused = first;
+		}
+	}
+	pthread_spin_unlock(&sq->lock);
+	if (err)
+		*bad_wr = refused;
+	return err;
+}
+
+static int superp_wqe_recv(struct superp_uwq *rq, struct ibv_recv_wr *wr,
+			   struct superp_uwqe_recv *u)
+{
+	struct superp_usge *s = (struct superp_usge *)(u + 1);
+	int i, err = EINVAL;
+
+	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > rq->max_sge)
+		return err;
+	u->wr_id = wr->wr_id;
+	u->num_sge = wr->num_sge;
+	u->reserved = 0;
+	for (i = 0; i < wr->num_sge; i++) {
+		s[i].addr = wr->sg_list[i].addr;
+		s[i].length = wr->sg_list[i].length;
+		s[i].lkey = wr->sg_list[i].lkey;
+	}
+	return 0;
+}
+
+int superp_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		     struct ibv_recv_wr **bad_wr)
+{
+	struct superp_uwq *rq = &to_sqp(ibqp)->rq;
+	uint32_t start;
+	int err = EINVAL;
+
+	if (!rq->ring || ibqp->state == IBV_QPS_RESET) {
+		*bad_wr = wr;
+		return err;	/* an SRQ's QP, or not yet usable */
+	}
+	err = 0;
+	pthread_spin_lock(&rq->lock);
+	start = rq->producer;
+	for (; wr; wr = wr->next) {
+		if (superp_uwq_full(rq))
+			err = ENOMEM;
+		else
+			err = superp_wqe_recv(rq, wr,
+					      superp_uwq_slot(rq, rq->producer));
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+		rq->producer++;
+	}
+	if (rq->producer != start) {
+		superp_uwq_publish(rq);
+		/* Pairs with the kernel's barrier between flag and producer. */
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&rq->ring->flags, __ATOMIC_RELAXED) &
+		    SUPERP_WQ_FLUSH) {
+			struct ibv_recv_wr *none;
+
+			ibv_cmd_post_recv(ibqp, NULL, &none);
+		}
+	}
+	pthread_spin_unlock(&rq->lock);
+	return err;
 }

@@ -138,6 +138,11 @@ struct superp_uwq {
 	size_t size;
 	uint32_t entries;		/* power of two */
 	uint32_t stride;		/* bytes per WQE */
+	uint32_t max_wr;		/* outstanding at most, as granted */
+	uint32_t max_sge;
+	uint32_t max_inline;		/* send rings */
+	pthread_spinlock_t lock;	/* posters of this queue */
+	uint32_t producer;		/* ours; the ring's copy is published */
 };
 
 /* A QP: the kernel's, plus its rings. */
@@ -195,5 +200,9 @@ int superp_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 int superp_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 		    int attr_mask, struct ibv_qp_init_attr *init_attr);
 int superp_destroy_qp(struct ibv_qp *ibqp);
+int superp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		     struct ibv_send_wr **bad_wr);
+int superp_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		     struct ibv_recv_wr **bad_wr);
 
 #endif /* SUPERP_H */

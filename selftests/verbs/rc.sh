@@ -70,36 +70,6 @@ wait_gid6() {
 	return 1
 }
 
-setup_rxe() {
-	modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 && wait_gid rxe0 "$(guest_ip "$me")"
-}
-teardown_rxe() { rdma link delete rxe0 && rmmod rdma_rxe; }
-
-# ib_superp over SUNH and UDP/IPv4: connections as selftests/conn/wire.sh
-# installs them, ordered both ways as RC requires (Documentation/
-# superp-rc.rst); the probe's QPs bind to them at RTR by the peer's GID.
-# TCG guests stall: a long retransmission timeout, as in wire.sh.
-superp_slow="ordered both pdl_retrans_time_out 200000 pdl_max_rtx 8"
-setup_superp_common() {
-	modprobe ib_superp &&
-		rdma link add superp0 type superp netdev eth0 &&
-		ping -c 1 -W 2 "$(guest_ip "$peer")" > /dev/null
-}
-# The peer's IP inside the SUPERp subnet means SUNH: a QP binds to the
-# sunh connection then. For UDP/IPv4 the namespace has no subnet.
-setup_superp_sunh() {
-	modprobe sunh && sunh subnet set 10.23.0.0/16 bits 12 &&
-		setup_superp_common &&
-		superp conn add dev superp0 lcid 1 rcid 1 encap sunh \
-			local "$me" remote "$peer" $superp_slow &&
-		wait_gid superp0 "$(guest_ip "$me")"
-}
-setup_superp_udp4() {
-	setup_superp_common &&
-		superp conn add dev superp0 lcid 2 rcid 2 encap udp4 \
-			local "$(guest_ip "$me")" remote "$(guest_ip "$peer")" $superp_slow &&
-		wait_gid superp0 "$(guest_ip "$me")"
-}
 setup_superp_udp6() {
 	# replace: an earlier test of the boot (conn/wire.sh) may have added it.
 	ip -6 addr replace "$(ip6_of "$me")/64" dev eth0 nodad &&
@@ -108,9 +78,6 @@ setup_superp_udp6() {
 			local "$(ip6_of "$me")" remote "$(ip6_of "$peer")" $superp_slow &&
 		wait_gid6 superp0
 }
-teardown_superp() { rdma link delete superp0 && rmmod ib_superp; }
-teardown_superp_sunh() { teardown_superp && sunh subnet del; }
-teardown_superp_udp4() { teardown_superp; }
 teardown_superp_udp6() {
 	teardown_superp && ip -6 addr del "$(ip6_of "$me")/64" dev eth0
 }

@@ -126,8 +126,19 @@ struct superp_resize_cq_resp {
  *
  * The process writes WQEs at its producer index, then stores producer
  * with release semantics. The kernel copies each WQE out once, checks it,
- * and stores consumer when it is done with the slot. A QP with an SRQ has
- * no receive ring (rq_size 0).
+ * and stores consumer (release) when the work request has left its
+ * queue: a send once it completed (or would have, when unsignalled), a
+ * receive once a message took it. The process keeps producer - consumer
+ * at most max_send_wr / max_recv_wr. A QP with an SRQ has no receive
+ * ring (rq_size 0).
+ *
+ * Send: after storing producer, the process rings the doorbell, a
+ * POST_SEND command with no work requests. Receive: no command; the
+ * kernel takes receives from the ring when a message needs one. When
+ * flags has SUPERP_WQ_FLUSH (the QP is in the error state), the process
+ * also sends an empty POST_RECV after storing the receive producer and
+ * then a full barrier, so that late receives complete flushed; the
+ * kernel sets the flag, then a full barrier, then reads producer.
  */
 struct superp_create_qp_cmd {
 	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
@@ -150,9 +161,13 @@ struct superp_wq_ring {
 	__u32 producer;			/* written by the process only */
 	__u32 reserved0[15];
 	__u32 consumer;			/* written by the kernel only */
-	__u32 reserved1[15];
+	__u32 flags;			/* SUPERP_WQ_*, written by the kernel */
+	__u32 reserved1[14];
 	/* WQEs follow, stride bytes each */
 };
+
+/* superp_wq_ring.flags */
+#define SUPERP_WQ_FLUSH		(1U << 0)	/* QP in ERR: doorbell flushes */
 
 struct superp_usge {
 	__aligned_u64 addr;
@@ -162,7 +177,10 @@ struct superp_usge {
 
 /*
  * A send WQE. opcode and send_flags use the values of enum ibv_wr_opcode
- * and enum ibv_send_flags; imm_data is in network byte order. With
+ * and enum ibv_send_flags (IB_UVERBS_WR_*, IB_UVERBS_SEND_*): SEND,
+ * SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ and the two
+ * atomics; any other completes with IBV_WC_LOC_QP_OP_ERR and moves the QP
+ * to the error state. imm_data is in network byte order. With
  * IBV_SEND_INLINE, inline_len bytes of data follow the header instead of
  * num_sge struct superp_usge.
  */

@@ -116,12 +116,32 @@ static inline struct ib_sge *superp_send_sge(struct superp_send_wqe *wqe)
 	return (struct ib_sge *)wqe->data;
 }
 
-/* A user QP's ring shared with the process (superp_uqp.c). */
+/*
+ * A user QP's ring shared with the process (superp_uqp.c), under the lock
+ * of the kernel queue it feeds.
+ */
 struct superp_uqp_ring {
 	struct superp_wq_ring	*ring;		/* NULL: none */
 	struct superp_ring_map	*map;
+	void			*wqe;		/* one WQE, copied out */
 	u32			entries;	/* power of two */
 	u32			stride;		/* bytes per WQE */
+	u32			cons;		/* next ring position to copy */
+	/* A WQE refused at copy: completes after the kernel queue's WRs. */
+	bool			refused;
+	u8			refused_status;	/* enum ib_wc_status */
+	u8			refused_opcode;	/* enum ib_wc_opcode */
+	u64			refused_wr_id;
+};
+
+/* A send WQE from a user ring as a kernel work request. */
+struct superp_uwr {
+	union {
+		struct ib_send_wr	wr;
+		struct ib_rdma_wr	rdma;
+		struct ib_atomic_wr	atomic;
+	};
+	struct ib_sge			inline_sge;
 };
 
 struct superp_uwq_geom {
@@ -181,12 +201,21 @@ void superp_qp_unbind(struct superp_qp *qp);
 void superp_qp_error(struct superp_qp *qp);
 void superp_qp_event(struct superp_qp *qp, enum ib_event_type type);
 
-/* superp_uqp.c: a user QP's rings */
+/* superp_uqp.c: a user QP's rings (under the lock of their kernel queue) */
 int superp_uqp_create(struct superp_qp *qp, struct ib_udata *udata);
 void superp_uqp_destroy(struct superp_qp *qp);
+bool superp_uqp_sq_pull(struct superp_qp *qp);
+bool superp_uqp_rq_pull(struct superp_qp *qp);
+unsigned int superp_uqp_sq_flush(struct superp_qp *qp);
+unsigned int superp_uqp_rq_flush(struct superp_qp *qp);
+void superp_uqp_publish(struct superp_uqp_ring *r, u32 queued);
+void superp_uqp_reset(struct superp_uqp_ring *r);
 #if IS_ENABLED(CONFIG_KUNIT)
 void superp_uwq_geometry(u32 max_wr, u32 max_sge, u32 max_inline, size_t hdr,
 			 struct superp_uwq_geom *g);
+enum ib_wc_status superp_uwqe_to_wr(const struct superp_uwqe_send *u,
+				    u32 stride, u32 max_sge, u32 max_inline,
+				    struct superp_uwr *w);
 #endif
 
 /* superp_queue.c: verbs */
@@ -203,6 +232,9 @@ size_t superp_recv_wqe_size(u32 max_sge);
 int superp_recv_post(struct ib_pd *pd, struct superp_wq *rq,
 		     const struct ib_recv_wr **wr);
 int superp_recv_take(struct superp_wq *rq, struct superp_recv_wqe *wqe);
+int superp_send_wqe_fill(struct superp_qp *qp, const struct ib_send_wr *wr,
+			 struct superp_send_wqe *wqe);
+enum ib_wc_opcode superp_wc_opcode(u8 opcode);
 void superp_qp_flush(struct superp_qp *qp);
 void superp_qp_reset_queues(struct superp_qp *qp);
 struct superp_send_wqe *superp_qp_next_send(struct superp_qp *qp);

@@ -44,7 +44,9 @@
  *
  * A user QP takes no work request lists (ib_uverbs_post_send/recv): their
  * SGE addresses and inline data would be user addresses; its WQEs come
- * through the rings of superp_uqp.c.
+ * through the rings of superp_uqp.c, copied into these queues under the
+ * queue's lock: send WQEs at the doorbell (post_send with no list),
+ * receive WQEs when superp_qp_get_recv() finds none queued.
  *
  * Keys in SGEs are checked at post time (PD, local write access for what
  * the device writes, bounds); the data path looks them up again when it
@@ -96,7 +98,7 @@ void superp_wq_free(struct superp_wq *wq)
 	wq->buf = NULL;
 }
 
-static enum ib_wc_opcode superp_wc_opcode(u8 opcode)
+enum ib_wc_opcode superp_wc_opcode(u8 opcode)
 {
 	switch (opcode) {
 	case IB_WR_RDMA_WRITE:
@@ -148,6 +150,8 @@ static unsigned int superp_sq_retire(struct superp_qp *qp)
 			todo |= superp_sq_complete(qp, wqe, wqe->status);
 		sq->tail++;
 	}
+	if (qp->usq.ring)
+		superp_uqp_publish(&qp->usq, sq->head - sq->tail);
 	return todo;
 }
 
@@ -161,6 +165,8 @@ static unsigned int superp_sq_flush(struct superp_qp *qp)
 		todo |= superp_sq_complete(qp, superp_wq_at(sq, sq->tail),
 					   IB_WC_WR_FLUSH_ERR);
 	sq->next = sq->head;
+	if (qp->usq.ring)
+		todo |= superp_uqp_sq_flush(qp);
 	return todo;
 }
 
@@ -181,6 +187,8 @@ static unsigned int superp_rq_flush(struct superp_qp *qp)
 
 		todo |= superp_cq_push(to_scq(qp->ibqp.recv_cq), &wc, false);
 	}
+	if (qp->urq.ring)
+		todo |= superp_uqp_rq_flush(qp);
 	return todo;
 }
 
@@ -211,6 +219,8 @@ void superp_qp_reset_queues(struct superp_qp *qp)
 	qp->sq.tail = 0;
 	qp->rq.head = 0;
 	qp->rq.tail = 0;
+	superp_uqp_reset(&qp->usq);
+	superp_uqp_reset(&qp->urq);
 }
 
 /*
@@ -300,9 +310,8 @@ static bool superp_wr_is_local(u8 opcode)
 #define SUPERP_SEND_FLAGS (IB_SEND_FENCE | IB_SEND_SIGNALED | \
 			   IB_SEND_SOLICITED | IB_SEND_INLINE)
 
-static int superp_send_wqe_fill(struct superp_qp *qp,
-				const struct ib_send_wr *wr,
-				struct superp_send_wqe *wqe)
+int superp_send_wqe_fill(struct superp_qp *qp, const struct ib_send_wr *wr,
+			 struct superp_send_wqe *wqe)
 {
 	struct ib_device *ibdev = qp->ibqp.device;
 	bool inline_ok = false, write = false;
@@ -433,6 +442,7 @@ int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = wr;
 		return -EINVAL;	/* user QPs post through their rings */
 	}
+	/* A user QP's doorbell (no list) takes what its ring holds. */
 	spin_lock_irqsave(&sq->lock, flags);
 	state = qp->state;
 	if (state == IB_QPS_RESET || state == IB_QPS_INIT ||
@@ -443,6 +453,8 @@ int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = wr;
 		return -EINVAL;
 	}
+	if (ibqp->uobject && (state == IB_QPS_RTS || state == IB_QPS_SQD))
+		broke = superp_uqp_sq_pull(qp);
 	for (; wr; wr = wr->next) {
 		struct superp_send_wqe *wqe;
 
@@ -526,10 +538,14 @@ int superp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	unsigned long flags;
 	int err;
 
-	if (ibqp->srq || ibqp->uobject) {
+	if (ibqp->srq || (ibqp->uobject && wr)) {
 		*bad_wr = wr;
 		return -EINVAL;	/* from the SRQ, or a user QP's ring */
 	}
+	/*
+	 * A user QP's doorbell (no list): its receives are taken from the
+	 * ring when a message needs one; in ERR they are flushed now.
+	 */
 	spin_lock_irqsave(&rq->lock, flags);
 	if (qp->state == IB_QPS_RESET) {
 		spin_unlock_irqrestore(&rq->lock, flags);
@@ -691,6 +707,7 @@ int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe)
 {
 	enum ib_qp_state state = READ_ONCE(qp->state);
 	struct superp_wq *rq = &qp->rq;
+	bool broke = false;
 	unsigned long flags;
 	int err;
 
@@ -701,8 +718,17 @@ int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe)
 		return superp_srq_get_recv(qp->srq, wqe);
 
 	spin_lock_irqsave(&rq->lock, flags);
+	if (qp->urq.ring && rq->tail == rq->head)
+		broke = superp_uqp_rq_pull(qp);
 	err = superp_recv_take(rq, wqe);
+	if (qp->urq.ring)
+		superp_uqp_publish(&qp->urq, rq->head - rq->tail);
 	spin_unlock_irqrestore(&rq->lock, flags);
+	if (broke) {
+		superp_qp_error(qp);
+		if (err)
+			err = -EINVAL;
+	}
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_qp_get_recv);

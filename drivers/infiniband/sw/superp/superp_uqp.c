@@ -4,19 +4,36 @@
  *
  * create_qp with udata allocates a send ring and, without an SRQ, a
  * receive ring (superp_mmap.c) and returns where to map them; the layout
- * is in include/uapi/rdma/superp-abi.h. The kernel work queues stay as
- * for a kernel QP: the rings only carry WQEs to them. Until the kernel
- * drains the rings, a user QP refuses work request lists from uverbs
- * (superp_queue.c): their SGEs and inline data are user addresses.
+ * and the protocol are in include/uapi/rdma/superp-abi.h. The kernel work
+ * queues stay as for a kernel QP: the rings only carry WQEs to them.
+ * A send WQE is taken at the doorbell (superp_post_send() with no list),
+ * a receive WQE when an incoming message finds the kernel receive queue
+ * empty (superp_qp_get_recv()).
  *
- * No lock of its own: the rings are set up before the QP is published
- * and released after it is unpublished (superp_qp.c).
+ * Trust: the process may rewrite its rings at any moment. The kernel keeps
+ * its own position (cons) and never reads one back from the ring; it
+ * copies a WQE out once and checks the copy as a kernel work request
+ * (keys of the QP's PD, bounds, lengths, opcodes). A WQE it refuses
+ * completes in error after the WRs before it, and the QP goes to ERR; a
+ * producer index more than a ring ahead moves the QP to ERR.
+ *
+ * Consumer: the ring position of the oldest WR still in the kernel queue
+ * (cons minus the WRs queued), so that the process never has more than
+ * the QP's max_wr outstanding and the kernel queue never overflows.
+ *
+ * Locking: the ring state is under the lock of the kernel queue it feeds
+ * (sq.lock or rq.lock, superp_queue.c), which every function here but
+ * create and destroy expects held; create and destroy run before the QP
+ * is published and after it is unpublished (superp_qp.c).
  */
 #include <kunit/visibility.h>
 #include <linux/log2.h>
+#include <linux/slab.h>
+#include <rdma/ib_user_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 
 #include "superp.h"
+#include "superp_cq.h"
 #include "superp_qp.h"
 
 /**
@@ -48,9 +65,15 @@ static int superp_uqp_ring(struct superp_uqp_ring *r, struct ib_ucontext *uc,
 			   const struct superp_uwq_geom *g, u64 *offset,
 			   u64 *size)
 {
-	r->ring = superp_ring_alloc(uc, g->size, &r->map, offset);
-	if (!r->ring)
+	r->wqe = kmalloc(g->stride, GFP_KERNEL);
+	if (!r->wqe)
 		return -ENOMEM;
+	r->ring = superp_ring_alloc(uc, g->size, &r->map, offset);
+	if (!r->ring) {
+		kfree(r->wqe);
+		r->wqe = NULL;
+		return -ENOMEM;
+	}
 	r->entries = g->entries;
 	r->stride = g->stride;
 	*size = g->size;
@@ -136,6 +159,270 @@ void superp_uqp_destroy(struct superp_qp *qp)
 {
 	superp_ring_release(qp->usq.map);
 	superp_ring_release(qp->urq.map);
+	kfree(qp->usq.wqe);
+	kfree(qp->urq.wqe);
 	memset(&qp->usq, 0, sizeof(qp->usq));
 	memset(&qp->urq, 0, sizeof(qp->urq));
+}
+
+/* The WQE at ring position @pos. */
+static void *superp_uqp_slot(const struct superp_uqp_ring *r, u32 pos)
+{
+	return (u8 *)(r->ring + 1) + (size_t)(pos & (r->entries - 1)) * r->stride;
+}
+
+/* WQEs written and not yet copied; false when producer is garbage. */
+static bool superp_uqp_pending(const struct superp_uqp_ring *r, u32 *n)
+{
+	/* Acquire: pairs with the process's release of producer (its WQEs). */
+	*n = smp_load_acquire(&r->ring->producer) - r->cons;
+	return *n <= r->entries;
+}
+
+/* The slots of the WRs that left the kernel queue go back to the process. */
+void superp_uqp_publish(struct superp_uqp_ring *r, u32 queued)
+{
+	/* Release: the slots were read before the process may reuse them. */
+	smp_store_release(&r->ring->consumer, r->cons - queued);
+}
+
+/* RESET: both sides start again from 0 (the process resets producer). */
+void superp_uqp_reset(struct superp_uqp_ring *r)
+{
+	if (!r->ring)
+		return;
+	r->cons = 0;
+	r->refused = false;
+	WRITE_ONCE(r->ring->flags, 0);
+	/* Release: as superp_uqp_publish(). */
+	smp_store_release(&r->ring->consumer, 0);
+}
+
+static void superp_uqp_refuse(struct superp_uqp_ring *r, u64 wr_id,
+			      enum ib_wc_status status,
+			      enum ib_wc_opcode opcode)
+{
+	r->refused = true;
+	r->refused_wr_id = wr_id;
+	r->refused_status = status;
+	r->refused_opcode = opcode;
+}
+
+/* The user SGE layout is the kernel's: the SGEs are used where they lie. */
+static_assert(sizeof(struct superp_usge) == sizeof(struct ib_sge));
+static_assert(offsetof(struct superp_usge, addr) ==
+	      offsetof(struct ib_sge, addr));
+static_assert(offsetof(struct superp_usge, length) ==
+	      offsetof(struct ib_sge, length));
+static_assert(offsetof(struct superp_usge, lkey) ==
+	      offsetof(struct ib_sge, lkey));
+
+/* enum ib_send_flags has the values of the uverbs ABI (ibv_send_flags). */
+#define SUPERP_USEND_FLAGS (IB_SEND_FENCE | IB_SEND_SIGNALED | \
+			    IB_SEND_SOLICITED | IB_SEND_INLINE)
+
+/**
+ * superp_uwqe_to_wr - a send WQE copied out of a ring as a work request
+ * @u: the copy, @stride bytes
+ * @stride: the ring's WQE stride
+ * @max_sge: the QP's send SGEs
+ * @max_inline: the QP's inline bytes
+ * @w: filled in; its SGEs (or inline data) point into @u
+ *
+ * Checks the shape of the WQE only: keys and bounds are checked where
+ * every work request is (superp_send_wqe_fill()). Return: IB_WC_SUCCESS,
+ * or the status the WR completes with.
+ */
+VISIBLE_IF_KUNIT enum ib_wc_status
+superp_uwqe_to_wr(const struct superp_uwqe_send *u, u32 stride, u32 max_sge,
+		  u32 max_inline, struct superp_uwr *w)
+{
+	u32 room = stride - sizeof(*u);
+
+	memset(w, 0, sizeof(*w));
+	switch (u->opcode) {
+	case IB_UVERBS_WR_SEND_WITH_IMM:
+		w->wr.ex.imm_data = (__force __be32)u->imm_data;
+		fallthrough;
+	case IB_UVERBS_WR_SEND:
+		break;
+	case IB_UVERBS_WR_RDMA_WRITE_WITH_IMM:
+		w->wr.ex.imm_data = (__force __be32)u->imm_data;
+		fallthrough;
+	case IB_UVERBS_WR_RDMA_WRITE:
+	case IB_UVERBS_WR_RDMA_READ:
+		w->rdma.remote_addr = u->remote_addr;
+		w->rdma.rkey = u->rkey;
+		break;
+	case IB_UVERBS_WR_ATOMIC_CMP_AND_SWP:
+	case IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD:
+		w->atomic.remote_addr = u->remote_addr;
+		w->atomic.compare_add = u->compare_add;
+		w->atomic.swap = u->swap;
+		w->atomic.rkey = u->rkey;
+		break;
+	default:
+		return IB_WC_LOC_QP_OP_ERR;
+	}
+	if (u->send_flags & ~SUPERP_USEND_FLAGS)
+		return IB_WC_LOC_QP_OP_ERR;
+	/* The same values: enum ib_wr_opcode is defined from the uverbs one. */
+	w->wr.opcode = u->opcode;
+	w->wr.send_flags = u->send_flags;
+	w->wr.wr_id = u->wr_id;
+	if (u->send_flags & IB_SEND_INLINE) {
+		if (u->inline_len > room || u->inline_len > max_inline)
+			return IB_WC_LOC_LEN_ERR;
+		w->inline_sge.addr = (uintptr_t)(u + 1);
+		w->inline_sge.length = u->inline_len;
+		w->wr.sg_list = &w->inline_sge;
+		w->wr.num_sge = 1;
+		return IB_WC_SUCCESS;
+	}
+	if (u->num_sge > max_sge || u->num_sge > room / sizeof(struct ib_sge))
+		return IB_WC_LOC_QP_OP_ERR;
+	w->wr.sg_list = (struct ib_sge *)(u + 1);
+	w->wr.num_sge = u->num_sge;
+	return IB_WC_SUCCESS;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_uwqe_to_wr);
+
+/**
+ * superp_uqp_sq_pull - take the send WQEs the process wrote
+ * @qp: a user QP in RTS or SQD, sq.lock held
+ *
+ * Return: true when the QP must go to ERR (a refused WQE, or a producer
+ * index that cannot be); the caller moves it there once unlocked.
+ */
+bool superp_uqp_sq_pull(struct superp_qp *qp)
+{
+	struct superp_uqp_ring *r = &qp->usq;
+	struct superp_wq *sq = &qp->sq;
+	struct superp_uwr w;
+	u32 n;
+
+	if (!superp_uqp_pending(r, &n)) {
+		ibdev_dbg(qp->ibqp.device, "QP %u: send ring producer out of range\n",
+			  qp->ibqp.qp_num);
+		return true;
+	}
+	/* A process keeping to max_send_wr always fits; else the rest waits. */
+	for (; n && sq->head - sq->tail < sq->max_wr; n--) {
+		const struct superp_uwqe_send *u = r->wqe;
+		struct superp_send_wqe *wqe = superp_wq_at(sq, sq->head);
+		enum ib_wc_status status;
+
+		memcpy(r->wqe, superp_uqp_slot(r, r->cons), r->stride);
+		r->cons++;
+		status = superp_uwqe_to_wr(u, r->stride, sq->max_sge,
+					   sq->max_inline, &w);
+		if (status == IB_WC_SUCCESS &&
+		    superp_send_wqe_fill(qp, &w.wr, wqe))
+			status = IB_WC_LOC_PROT_ERR;
+		if (status != IB_WC_SUCCESS) {
+			ibdev_dbg(qp->ibqp.device, "QP %u: send WQE refused (status %d)\n",
+				  qp->ibqp.qp_num, status);
+			superp_uqp_refuse(r, u->wr_id, status,
+					  superp_wc_opcode(u->opcode));
+			return true;
+		}
+		wqe->idx = sq->head++;
+	}
+	return false;
+}
+
+/**
+ * superp_uqp_rq_pull - take the receive WQEs the process wrote
+ * @qp: a user QP without an SRQ, rq.lock held
+ *
+ * Return: true when the QP must go to ERR, as superp_uqp_sq_pull().
+ */
+bool superp_uqp_rq_pull(struct superp_qp *qp)
+{
+	struct superp_uqp_ring *r = &qp->urq;
+	struct superp_wq *rq = &qp->rq;
+	u32 n;
+
+	if (!superp_uqp_pending(r, &n)) {
+		ibdev_dbg(qp->ibqp.device, "QP %u: receive ring producer out of range\n",
+			  qp->ibqp.qp_num);
+		return true;
+	}
+	for (; n && rq->head - rq->tail < rq->max_wr; n--) {
+		const struct superp_uwqe_recv *u = r->wqe;
+		struct ib_recv_wr wr = {};
+		const struct ib_recv_wr *wrp = &wr;
+		enum ib_wc_status status = IB_WC_SUCCESS;
+
+		memcpy(r->wqe, superp_uqp_slot(r, r->cons), r->stride);
+		r->cons++;
+		if (u->num_sge > rq->max_sge ||
+		    u->num_sge > (r->stride - sizeof(*u)) / sizeof(struct ib_sge)) {
+			status = IB_WC_LOC_QP_OP_ERR;
+		} else {
+			wr.wr_id = u->wr_id;
+			wr.sg_list = (struct ib_sge *)(u + 1);
+			wr.num_sge = u->num_sge;
+			if (superp_recv_post(qp->ibqp.pd, rq, &wrp))
+				status = IB_WC_LOC_PROT_ERR;
+		}
+		if (status != IB_WC_SUCCESS) {
+			ibdev_dbg(qp->ibqp.device, "QP %u: receive WQE refused (status %d)\n",
+				  qp->ibqp.qp_num, status);
+			superp_uqp_refuse(r, u->wr_id, status, IB_WC_RECV);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The QP is in ERR and its kernel queue flushed: the refused WQE, then
+ * every WQE still in the ring, completes to @cq. Returns superp_cq_push()'s
+ * bits for superp_cq_kick().
+ */
+static unsigned int superp_uqp_flush(struct superp_qp *qp,
+				     struct superp_uqp_ring *r,
+				     struct ib_cq *cq, bool send)
+{
+	struct ib_wc wc = { .qp = &qp->ibqp };
+	unsigned int todo = 0;
+	u32 n;
+
+	/* Late receives: the process rings the doorbell from now on. */
+	WRITE_ONCE(r->ring->flags, SUPERP_WQ_FLUSH);
+	/* The flag before producer; pairs with the process's full barrier. */
+	smp_mb();
+	if (r->refused) {
+		r->refused = false;
+		wc.wr_id = r->refused_wr_id;
+		wc.status = r->refused_status;
+		wc.opcode = r->refused_opcode;
+		todo |= superp_cq_push(to_scq(cq), &wc, false);
+	}
+	if (superp_uqp_pending(r, &n)) {
+		wc.status = IB_WC_WR_FLUSH_ERR;
+		for (; n; n--, r->cons++) {
+			const struct superp_uwqe_send *u =
+				superp_uqp_slot(r, r->cons);
+
+			/* Both WQE formats start with wr_id. */
+			wc.wr_id = READ_ONCE(u->wr_id);
+			wc.opcode = send ? superp_wc_opcode(READ_ONCE(u->opcode)) :
+					   IB_WC_RECV;
+			todo |= superp_cq_push(to_scq(cq), &wc, false);
+		}
+	}
+	superp_uqp_publish(r, 0);
+	return todo;
+}
+
+unsigned int superp_uqp_sq_flush(struct superp_qp *qp)
+{
+	return superp_uqp_flush(qp, &qp->usq, qp->ibqp.send_cq, true);
+}
+
+unsigned int superp_uqp_rq_flush(struct superp_qp *qp)
+{
+	return superp_uqp_flush(qp, &qp->urq, qp->ibqp.recv_cq, false);
 }

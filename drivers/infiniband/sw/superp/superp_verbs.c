@@ -313,11 +313,14 @@ int superp_register_device(struct superp_dev *sdev, const char *name)
 			    sdev->ndev->dev_addr);
 	ib_set_device_ops(ibdev, &superp_dev_ops);
 	/*
-	 * The core enables only the object commands by default. Arming a
-	 * user CQ is the one write command of the data path that the
-	 * provider sends (it polls the ring itself).
+	 * The core enables only the object commands by default. The data
+	 * path commands the provider sends: arming a user CQ (it polls the
+	 * ring itself) and the doorbells of a user QP's rings, POST_SEND and
+	 * POST_RECV with no work requests (superp_uqp.c).
 	 */
-	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ) |
+				  BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				  BIT_ULL(IB_USER_VERBS_CMD_POST_RECV);
 	ib_set_device_ops(ibdev, &superp_hw_stats_ops);
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
 
