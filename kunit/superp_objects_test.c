@@ -1084,7 +1084,7 @@ static void srq_create_post_resize(struct kunit *test)
 	objs_recv_chain(wr, 5, 0);
 	KUNIT_EXPECT_EQ(test, ib_post_srq_recv(srq, wr, &bad), -ENOMEM);
 	KUNIT_EXPECT_PTR_EQ(test, bad, &wr[4]);
-	KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r), 0);
+	KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r, NULL), 0);
 	KUNIT_EXPECT_EQ(test, r->wr_id, 0);
 
 	sa.max_wr = 2;
@@ -1096,14 +1096,14 @@ static void srq_create_post_resize(struct kunit *test)
 	objs_recv_chain(wr, 5, 10);
 	KUNIT_EXPECT_EQ(test, ib_post_srq_recv(srq, wr, &bad), 0);
 	for (i = 1; i < 4; i++) {
-		KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r), 0);
+		KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r, NULL), 0);
 		KUNIT_EXPECT_EQ(test, r->wr_id, i);
 	}
 	for (i = 0; i < 5; i++) {
-		KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r), 0);
+		KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r, NULL), 0);
 		KUNIT_EXPECT_EQ(test, r->wr_id, 10 + i);
 	}
-	KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r), -ENOENT);
+	KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r, NULL), -ENOENT);
 }
 
 /*
@@ -1131,19 +1131,19 @@ static void srq_limit_event_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_query_srq(srq, &sa), 0);
 	KUNIT_EXPECT_EQ(test, sa.srq_limit, 4);
 
-	superp_srq_get_recv(to_ssrq(srq), r);	/* 5 left */
-	superp_srq_get_recv(to_ssrq(srq), r);	/* 4 left: not below */
+	superp_srq_get_recv(to_ssrq(srq), r, NULL);	/* 5 left */
+	superp_srq_get_recv(to_ssrq(srq), r, NULL);	/* 4 left: not below */
 	KUNIT_EXPECT_EQ(test, o->srq_limit_events, 0);
-	superp_srq_get_recv(to_ssrq(srq), r);	/* 3 left */
+	superp_srq_get_recv(to_ssrq(srq), r, NULL);	/* 3 left */
 	KUNIT_EXPECT_EQ(test, o->srq_limit_events, 1);
-	superp_srq_get_recv(to_ssrq(srq), r);
+	superp_srq_get_recv(to_ssrq(srq), r, NULL);
 	KUNIT_EXPECT_EQ(test, o->srq_limit_events, 1);
 	KUNIT_EXPECT_EQ(test, ib_query_srq(srq, &sa), 0);
 	KUNIT_EXPECT_EQ(test, sa.srq_limit, 0);
 	/* Armed again: once more. */
 	sa.srq_limit = 2;
 	KUNIT_ASSERT_EQ(test, ib_modify_srq(srq, &sa, IB_SRQ_LIMIT), 0);
-	superp_srq_get_recv(to_ssrq(srq), r);	/* 1 left */
+	superp_srq_get_recv(to_ssrq(srq), r, NULL);	/* 1 left */
 	KUNIT_EXPECT_EQ(test, o->srq_limit_events, 2);
 }
 
@@ -1187,7 +1187,7 @@ static void srq_attached_qp(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, objs_modify(o, qp, IB_QPS_ERR), 0);
 	KUNIT_EXPECT_EQ(test, ib_poll_cq(qp->recv_cq, 4, wc), 0);
-	KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r), 0);
+	KUNIT_EXPECT_EQ(test, superp_srq_get_recv(to_ssrq(srq), r, NULL), 0);
 	KUNIT_EXPECT_EQ(test, r->wr_id, 1);
 }
 

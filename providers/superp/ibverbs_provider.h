@@ -349,6 +349,21 @@ struct ibv_query_qp {
 	struct ib_uverbs_query_qp core_payload;
 };
 
+struct ibv_create_srq {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_create_srq core_payload;
+};
+
+struct ibv_modify_srq {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_modify_srq core_payload;
+};
+
+struct ibv_query_srq {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_query_srq core_payload;
+};
+
 #define CHECK_CMD_LAYOUT(cmd, core)					\
 	_Static_assert(offsetof(struct cmd, core_payload) ==		\
 		       sizeof(struct ib_uverbs_cmd_hdr) &&		\
@@ -364,6 +379,9 @@ CHECK_CMD_LAYOUT(ibv_resize_cq, ib_uverbs_resize_cq);
 CHECK_CMD_LAYOUT(ibv_create_qp, ib_uverbs_create_qp);
 CHECK_CMD_LAYOUT(ibv_modify_qp, ib_uverbs_modify_qp);
 CHECK_CMD_LAYOUT(ibv_query_qp, ib_uverbs_query_qp);
+CHECK_CMD_LAYOUT(ibv_create_srq, ib_uverbs_create_srq);
+CHECK_CMD_LAYOUT(ibv_modify_srq, ib_uverbs_modify_srq);
+CHECK_CMD_LAYOUT(ibv_query_srq, ib_uverbs_query_srq);
 #undef CHECK_CMD_LAYOUT
 
 /*
@@ -472,6 +490,17 @@ int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		      int attr_mask, struct ibv_modify_qp *cmd,
 		      size_t cmd_size);
 int ibv_cmd_destroy_qp(struct ibv_qp *qp);
+int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq,
+		       struct ibv_srq_init_attr *attr,
+		       struct ibv_create_srq *cmd, size_t cmd_size,
+		       struct ib_uverbs_create_srq_resp *resp,
+		       size_t resp_size);
+int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
+		       int srq_attr_mask, struct ibv_modify_srq *cmd,
+		       size_t cmd_size);
+int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
+		      struct ibv_query_srq *cmd, size_t cmd_size);
+int ibv_cmd_destroy_srq(struct ibv_srq *srq);
 int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		      struct ibv_send_wr **bad_wr);
 int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,

@@ -20,9 +20,9 @@ static struct superp_qp *to_sqp(struct ibv_qp *ibqp)
 }
 
 /* The ring must be what the kernel said and hold what was granted. */
-static int superp_uwq_map(struct superp_uwq *wq, int fd, uint64_t offset,
-			  uint64_t size, uint32_t entries, uint32_t stride,
-			  uint32_t max_wr, size_t min_stride)
+int superp_uwq_map(struct superp_uwq *wq, int fd, uint64_t offset,
+		   uint64_t size, uint32_t entries, uint32_t stride,
+		   uint32_t max_wr, size_t min_stride)
 {
 	int err = EPROTO;	/* positive, as ibv_cmd_*() return */
 	void *ring;
@@ -45,7 +45,7 @@ static int superp_uwq_map(struct superp_uwq *wq, int fd, uint64_t offset,
 	return 0;
 }
 
-static void superp_uwq_unmap(struct superp_uwq *wq)
+void superp_uwq_unmap(struct superp_uwq *wq)
 {
 	if (!wq->ring)
 		return;
@@ -54,21 +54,21 @@ static void superp_uwq_unmap(struct superp_uwq *wq)
 	wq->ring = NULL;
 }
 
-static void *superp_uwq_slot(struct superp_uwq *wq, uint32_t pos)
+void *superp_uwq_slot(struct superp_uwq *wq, uint32_t pos)
 {
 	return (char *)(wq->ring + 1) +
 	       (size_t)(pos & (wq->entries - 1)) * wq->stride;
 }
 
 /* Whether one more WQE would exceed what the QP was granted. */
-static bool superp_uwq_full(struct superp_uwq *wq)
+bool superp_uwq_full(struct superp_uwq *wq)
 {
 	uint32_t cons = __atomic_load_n(&wq->ring->consumer, __ATOMIC_ACQUIRE);
 
 	return wq->producer - cons >= wq->max_wr;
 }
 
-static void superp_uwq_publish(struct superp_uwq *wq)
+void superp_uwq_publish(struct superp_uwq *wq)
 {
 	__atomic_store_n(&wq->ring->producer, wq->producer, __ATOMIC_RELEASE);
 }
@@ -286,8 +286,8 @@ int superp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	return err;
 }
 
-static int superp_wqe_recv(struct superp_uwq *rq, struct ibv_recv_wr *wr,
-			   struct superp_uwqe_recv *u)
+int superp_wqe_recv(struct superp_uwq *rq, struct ibv_recv_wr *wr,
+		    struct superp_uwqe_recv *u)
 {
 	struct superp_usge *s = (struct superp_usge *)(u + 1);
 	int i, err = EINVAL;

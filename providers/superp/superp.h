@@ -3,7 +3,8 @@
  * superp: the rdma-core (libibverbs) provider of the ib_superp soft-RDMA
  * device. superp.c binds devices and opens user contexts, verbs.c has the
  * queries and PDs, mr.c memory registration, cq.c completion queues and
- * cq_ex.c their ibv_cq_ex poll API, qp.c queue pairs.
+ * cq_ex.c their ibv_cq_ex poll API, qp.c queue pairs, srq.c shared
+ * receive queues.
  */
 #ifndef SUPERP_H
 #define SUPERP_H
@@ -152,6 +153,30 @@ struct superp_qp {
 	struct superp_uwq rq;		/* none with an SRQ */
 };
 
+/* An SRQ: the kernel's, plus its ring. */
+struct superp_srq {
+	struct ibv_srq ibsrq;
+	struct superp_uwq rq;
+};
+
+struct superp_create_srq_cmd_drv {
+	struct ibv_create_srq ibv_cmd;
+	struct superp_create_srq_cmd drv;
+};
+
+struct superp_create_srq_resp_drv {
+	struct ib_uverbs_create_srq_resp ibv_resp;
+	struct superp_create_srq_resp drv;
+};
+
+_Static_assert(sizeof(struct superp_create_srq_cmd_drv) ==
+	       sizeof(struct ibv_create_srq) +
+	       sizeof(struct superp_create_srq_cmd) &&
+	       sizeof(struct superp_create_srq_resp_drv) ==
+	       sizeof(struct ib_uverbs_create_srq_resp) +
+	       sizeof(struct superp_create_srq_resp),
+	       "CREATE_SRQ layouts");
+
 struct superp_create_qp_cmd_drv {
 	struct ibv_create_qp ibv_cmd;
 	struct superp_create_qp_cmd drv;
@@ -204,5 +229,24 @@ int superp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		     struct ibv_send_wr **bad_wr);
 int superp_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		     struct ibv_recv_wr **bad_wr);
+/* qp.c: work queue rings, for srq.c */
+int superp_uwq_map(struct superp_uwq *wq, int fd, uint64_t offset,
+		   uint64_t size, uint32_t entries, uint32_t stride,
+		   uint32_t max_wr, size_t min_stride);
+void superp_uwq_unmap(struct superp_uwq *wq);
+void *superp_uwq_slot(struct superp_uwq *wq, uint32_t pos);
+bool superp_uwq_full(struct superp_uwq *wq);
+void superp_uwq_publish(struct superp_uwq *wq);
+int superp_wqe_recv(struct superp_uwq *rq, struct ibv_recv_wr *wr,
+		    struct superp_uwqe_recv *u);
+/* srq.c */
+struct ibv_srq *superp_create_srq(struct ibv_pd *pd,
+				  struct ibv_srq_init_attr *attr);
+int superp_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr,
+		      int attr_mask);
+int superp_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr);
+int superp_destroy_srq(struct ibv_srq *ibsrq);
+int superp_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
+			 struct ibv_recv_wr **bad_wr);
 
 #endif /* SUPERP_H */

@@ -3,7 +3,8 @@
 # Unmodified libibverbs programs between two guests: ibv_rc_pingpong
 # (rdma-core's ibverbs-utils) through the provider (providers/superp),
 # from 1 B (inline data) to 1 MiB, with -c (the receiver checks every
-# byte) and with -e (completion events instead of busy polling), over
+# byte) and with -e (completion events instead of busy polling), and
+# ibv_srq_pingpong (16 QPs and 4 sharing a receive queue), over
 # ib_superp on a SUNH connection and on a UDP/IPv4 one; rxe runs the same
 # commands first, as the reference the test is proven on. Every run's
 # exit status and its byte count are checked on both sides, and after
@@ -45,19 +46,20 @@ wait_listening() {
 }
 
 port=18600
-# pp NAME DEV SIZE ITERS ARGS...: one ibv_rc_pingpong run, guest 1 the
-# server, guest 2 the client; each side checks its own exit status and
-# that it moved 2 * SIZE * ITERS bytes.
+# pp PROG NAME DEV SIZE ITERS ARGS...: one run of PROG (ibv_rc_pingpong
+# or ibv_srq_pingpong), guest 1 the server, guest 2 the client; each side
+# checks its own exit status and that it moved 2 * SIZE * ITERS bytes
+# (per QP: ibv_srq_pingpong counts one QP's).
 pp() {
-	local name=$1 dev=$2 size=$3 iters=$4 gidx log rc pid
-	shift 4
+	local prog=$1 name=$2 dev=$3 size=$4 iters=$5 gidx log rc pid
+	shift 5
 	port=$((port + 1))
 	log=/tmp/pp-$name.log
 	gidx=$(roce_gid_index "$dev" "$(guest_ip "$me")")
 	set -- -d "$dev" -g "$gidx" -p "$port" -s "$size" -n "$iters" -c "$@"
 	echo "pingpong run $name" > /dev/kmsg
 	if is_coordinator; then
-		timeout "$PP_TIMEOUT" ibv_rc_pingpong "$@" > "$log" 2>&1 &
+		timeout "$PP_TIMEOUT" "$prog" "$@" > "$log" 2>&1 &
 		pid=$!
 		wait_listening "$port"
 		barrier "pp-$name"
@@ -65,11 +67,11 @@ pp() {
 		rc=$?
 	else
 		barrier "pp-$name"
-		timeout "$PP_TIMEOUT" ibv_rc_pingpong "$@" "$(guest_ip "$peer")" > "$log" 2>&1
+		timeout "$PP_TIMEOUT" "$prog" "$@" "$(guest_ip "$peer")" > "$log" 2>&1
 		rc=$?
 	fi
 	sed 's/^/# /' "$log"
-	check "$name: ibv_rc_pingpong $* exits 0" test "$rc" -eq 0
+	check "$name: $prog $* exits 0" test "$rc" -eq 0
 	check "$name: $((2 * size * iters)) bytes moved" \
 		grep -q "^$((2 * size * iters)) bytes in " "$log"
 }
@@ -95,9 +97,12 @@ for d in $PP_DEVS; do
 	runs=$PP_RUNS
 	[ "$d" = rxe ] && runs=$PP_RXE_RUNS
 	for r in $runs; do
-		pp "$d-${r%%:*}" "$dev" "${r%%:*}" "${r##*:}"
+		pp ibv_rc_pingpong "$d-${r%%:*}" "$dev" "${r%%:*}" "${r##*:}"
 	done
-	pp "$d-4096-events" "$dev" 4096 200 -e
+	pp ibv_rc_pingpong "$d-4096-events" "$dev" 4096 200 -e
+	# 16 QPs on one SRQ each side, over the one connection.
+	pp ibv_srq_pingpong "$d-srq" "$dev" 4096 50
+	pp ibv_srq_pingpong "$d-srq-events" "$dev" 1024 50 -q 4 -e
 	check "$d: rdma resource show $dev as before ($before)" objects_back "$dev" "$before"
 	[ "$d" = rxe ] || tap_diag "$d: $(rdma statistic show link "$dev/1" 2>&1 | tr '\n' ' ')"
 	barrier "pp-$d-done"

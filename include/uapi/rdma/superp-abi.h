@@ -205,4 +205,23 @@ struct superp_uwqe_recv {
 	__u32 reserved;
 };
 
+/*
+ * Shared receive queues: one receive ring, as a QP's (struct
+ * superp_wq_ring, then struct superp_uwqe_recv WQEs), filled with no
+ * system call; a QP of the SRQ takes its receives from it when a message
+ * needs one. A WQE the kernel refuses completes in error on the CQ of the
+ * QP that took it, and that QP goes to the error state.
+ */
+struct superp_create_srq_cmd {
+	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
+};
+
+struct superp_create_srq_resp {
+	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
+	__aligned_u64 ring_offset;	/* mmap() offset of the ring */
+	__aligned_u64 ring_size;	/* bytes to map, a multiple of pages */
+	__u32 num_entries;		/* power of two, >= max_wr */
+	__u32 stride;			/* bytes per receive WQE */
+};
+
 #endif /* _UAPI_RDMA_SUPERP_ABI_H */

@@ -46,37 +46,6 @@ static struct ib_wc *superp_cq_alloc_ring(int cqe)
 }
 
 /*
- * The driver data of a CQ command: no shorter than @len (the fields are
- * all required), longer only if the rest is zero, no comp_mask bit.
- * The comp_mask leads every request.
- */
-static int superp_cq_udata_req(struct ib_cq *ibcq, struct ib_udata *udata,
-			       void *req, size_t len, const char *verb)
-{
-	u64 comp_mask;
-	int err;
-
-	if (udata->inlen < len)
-		return -EINVAL;
-	if (udata->inlen > len &&
-	    !ib_is_udata_cleared(udata, len, udata->inlen - len)) {
-		ibdev_dbg(ibcq->device, "%s: unknown trailing request data\n",
-			  verb);
-		return -EOPNOTSUPP;
-	}
-	err = ib_copy_from_udata(req, udata, len);
-	if (err)
-		return err;
-	memcpy(&comp_mask, req, sizeof(comp_mask));
-	if (comp_mask) {
-		ibdev_dbg(ibcq->device, "%s: unknown comp_mask 0x%llx\n", verb,
-			  comp_mask);
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
-/*
  * A user CQ's ring of @n entries (a power of two), mapped by the process
  * at *@offset, *@size bytes.
  */
@@ -108,8 +77,8 @@ static int superp_cq_create_uring(struct superp_cq *cq, int cqe,
 	u32 n = roundup_pow_of_two(cqe);
 	int err;
 
-	err = superp_cq_udata_req(&cq->ibcq, udata, &cmd,
-				  min(sizeof(cmd), udata->inlen), "create_cq");
+	err = superp_udata_req(cq->ibcq.device, udata, &cmd,
+			       min(sizeof(cmd), udata->inlen), "create_cq");
 	if (err)
 		return err;
 	if (udata->outlen < sizeof(resp))
@@ -225,8 +194,8 @@ static int superp_cq_resize_uring(struct superp_cq *cq, int cqe,
 	u32 prod;
 	int err;
 
-	err = superp_cq_udata_req(&cq->ibcq, udata, &cmd, sizeof(cmd),
-				  "resize_cq");
+	err = superp_udata_req(cq->ibcq.device, udata, &cmd, sizeof(cmd),
+			       "resize_cq");
 	if (err)
 		return err;
 	if (udata->outlen < sizeof(resp))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ib_superp: ring memory shared with a process.
+ * ib_superp: ring memory shared with a process, and the driver data of
+ * the commands that make rings.
  *
  * A ring is zeroed vmalloc_user() memory, so the kernel reaches it from any
  * context (softirq included) through its kernel address, never through
@@ -18,6 +19,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <rdma/uverbs_ioctl.h>
 
 #include "superp_mmap.h"
 
@@ -85,4 +87,41 @@ void superp_mmap_free(struct rdma_user_mmap_entry *entry)
 
 	vfree(m->addr);
 	kfree(m);
+}
+
+/**
+ * superp_udata_req - the driver data of a command that makes or changes a ring
+ * @ibdev: the device, for the log
+ * @udata: the command's driver data
+ * @req: filled in with the request
+ * @len: bytes of @req required (the fields are all required)
+ * @verb: the command's name, for the log
+ *
+ * Longer data is accepted only if the rest is zero; the comp_mask that
+ * leads every request must have no bit set (none is defined yet).
+ * Return: 0, -EINVAL when short, -EOPNOTSUPP for what is not understood.
+ */
+int superp_udata_req(struct ib_device *ibdev, struct ib_udata *udata,
+		     void *req, size_t len, const char *verb)
+{
+	u64 comp_mask = 0;
+	int err;
+
+	if (udata->inlen < len)
+		return -EINVAL;
+	if (udata->inlen > len &&
+	    !ib_is_udata_cleared(udata, len, udata->inlen - len)) {
+		ibdev_dbg(ibdev, "%s: unknown trailing request data\n", verb);
+		return -EOPNOTSUPP;
+	}
+	err = ib_copy_from_udata(req, udata, len);
+	if (err)
+		return err;
+	memcpy(&comp_mask, req, min(len, sizeof(comp_mask)));
+	if (comp_mask) {
+		ibdev_dbg(ibdev, "%s: unknown comp_mask 0x%llx\n", verb,
+			  comp_mask);
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }

@@ -205,14 +205,19 @@ void superp_qp_event(struct superp_qp *qp, enum ib_event_type type);
 int superp_uqp_create(struct superp_qp *qp, struct ib_udata *udata);
 void superp_uqp_destroy(struct superp_qp *qp);
 bool superp_uqp_sq_pull(struct superp_qp *qp);
-bool superp_uqp_rq_pull(struct superp_qp *qp);
 unsigned int superp_uqp_sq_flush(struct superp_qp *qp);
 unsigned int superp_uqp_rq_flush(struct superp_qp *qp);
 void superp_uqp_publish(struct superp_uqp_ring *r, u32 queued);
 void superp_uqp_reset(struct superp_uqp_ring *r);
-#if IS_ENABLED(CONFIG_KUNIT)
+int superp_uring_alloc(struct superp_uqp_ring *r, struct ib_ucontext *uc,
+		       const struct superp_uwq_geom *g, u64 *offset, u64 *size);
+void superp_uring_release(struct superp_uqp_ring *r);
+bool superp_uring_recv_pull(struct superp_uqp_ring *r, struct ib_pd *pd,
+			    struct superp_wq *rq);
+u32 superp_uring_waiting(const struct superp_uqp_ring *r);
 void superp_uwq_geometry(u32 max_wr, u32 max_sge, u32 max_inline, size_t hdr,
 			 struct superp_uwq_geom *g);
+#if IS_ENABLED(CONFIG_KUNIT)
 enum ib_wc_status superp_uwqe_to_wr(const struct superp_uwqe_send *u,
 				    u32 stride, u32 max_sge, u32 max_inline,
 				    struct superp_uwr *w);

@@ -695,6 +695,26 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_qp_send_rewind);
 
+/* A user SRQ's WQE this QP was taking was refused: it completes here. */
+static void superp_qp_recv_refused(struct superp_qp *qp, u64 wr_id, u8 status)
+{
+	struct ib_wc wc = {
+		.wr_id = wr_id,
+		.status = status,
+		.opcode = IB_WC_RECV,
+		.qp = &qp->ibqp,
+	};
+	struct superp_cq *cq = to_scq(qp->ibqp.recv_cq);
+	unsigned long flags;
+	unsigned int todo;
+
+	spin_lock_irqsave(&qp->rq.lock, flags);
+	todo = superp_cq_push(cq, &wc, false);
+	spin_unlock_irqrestore(&qp->rq.lock, flags);
+	superp_cq_kick(cq, todo);
+	superp_qp_error(qp);
+}
+
 /**
  * superp_qp_get_recv - take the receive WR for an incoming SEND
  * @qp: the QP, held
@@ -714,12 +734,20 @@ int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe)
 	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
 	    state != IB_QPS_SQD && state != IB_QPS_SQE)
 		return -EINVAL;
-	if (qp->srq)
-		return superp_srq_get_recv(qp->srq, wqe);
+	if (qp->srq) {
+		u8 status;
+
+		err = superp_srq_get_recv(qp->srq, wqe, &status);
+		if (err == -EIO) {
+			superp_qp_recv_refused(qp, wqe->wr_id, status);
+			err = -EINVAL;
+		}
+		return err;
+	}
 
 	spin_lock_irqsave(&rq->lock, flags);
 	if (qp->urq.ring && rq->tail == rq->head)
-		broke = superp_uqp_rq_pull(qp);
+		broke = superp_uring_recv_pull(&qp->urq, qp->ibqp.pd, rq);
 	err = superp_recv_take(rq, wqe);
 	if (qp->urq.ring)
 		superp_uqp_publish(&qp->urq, rq->head - rq->tail);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ib_superp: shared receive queues for kernel consumers.
+ * ib_superp: shared receive queues.
  *
  * An SRQ is a receive ring like a QP's (struct superp_wq, WRs copied and
  * their keys checked at post time against the SRQ's PD). QPs created with
@@ -8,20 +8,59 @@
  * queue is empty and post_recv on them is refused. A QP's flush does not
  * touch the SRQ: its WRs belong to no QP until one takes them.
  *
+ * A user SRQ also has a ring shared with the process (superp_uqp.c has
+ * the rules): when a QP needs a receive and the kernel queue is empty,
+ * the WQEs waiting there are copied in and checked. One the kernel
+ * refuses is handed to the QP that was taking a receive, which completes
+ * it in error and goes to ERR (superp_qp_get_recv()). The limit counts
+ * what waits in the ring too. A user SRQ is not resized (EOPNOTSUPP).
+ *
  * Limit: modify_srq with IB_SRQ_LIMIT arms the SRQ; when a receive is taken
  * and fewer than srq_limit WRs remain, IB_EVENT_SRQ_LIMIT_REACHED is raised
  * once and the SRQ disarms (srq_limit reads 0 until armed again).
  *
  * Locking: rq.lock (irqsave, as the QPs' queues: consumers post under
  * irq-disabled locks, the data path takes receives in softirq) guards the
- * ring, its positions and the limit; a resize swaps the ring under it. The
- * event is raised with no lock held.
+ * ring, its positions, the limit and the user ring's state; a resize swaps
+ * the ring under it. The event is raised with no lock held.
  */
 #include <kunit/visibility.h>
 #include <linux/slab.h>
+#include <rdma/uverbs_ioctl.h>
 
 #include "superp.h"
 #include "superp_srq.h"
+
+static int superp_usrq_create(struct superp_srq *srq, struct ib_udata *udata)
+{
+	struct superp_create_srq_resp resp = {};
+	struct superp_create_srq_cmd cmd = {};
+	struct superp_ucontext *uc;
+	struct superp_uwq_geom g;
+	int err;
+
+	err = superp_udata_req(srq->ibsrq.device, udata, &cmd,
+			       min(sizeof(cmd), udata->inlen), "create_srq");
+	if (err)
+		return err;
+	if (udata->outlen < sizeof(resp))
+		return -EINVAL;
+	uc = rdma_udata_to_drv_context(udata, struct superp_ucontext, ibuc);
+	if (!uc)
+		return -EINVAL;
+	superp_uwq_geometry(srq->rq.max_wr, srq->rq.max_sge, 0,
+			    sizeof(struct superp_uwqe_recv), &g);
+	err = superp_uring_alloc(&srq->ur, &uc->ibuc, &g, &resp.ring_offset,
+				 &resp.ring_size);
+	if (err)
+		return err;
+	resp.num_entries = g.entries;
+	resp.stride = g.stride;
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err)
+		superp_uring_release(&srq->ur);
+	return err;
+}
 
 int superp_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		      struct ib_udata *udata)
@@ -31,10 +70,6 @@ int superp_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	struct ib_srq_attr *attr = &init->attr;
 	int err;
 
-	if (udata) {
-		ibdev_dbg(ibsrq->device, "create_srq: user SRQs need the shared rings (not yet)\n");
-		return -EOPNOTSUPP;
-	}
 	if (init->srq_type != IB_SRQT_BASIC) {
 		ibdev_dbg(ibsrq->device, "create_srq: only basic SRQs\n");
 		return -EOPNOTSUPP;
@@ -53,6 +88,14 @@ int superp_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		return err;
 	}
 	srq->rq.max_sge = attr->max_sge;
+	if (udata) {
+		err = superp_usrq_create(srq, udata);
+		if (err) {
+			superp_wq_free(&srq->rq);
+			atomic_dec(&sdev->srq_count);
+			return err;
+		}
+	}
 	/* The limit is armed by modify_srq only. */
 	attr->srq_limit = 0;
 	return 0;
@@ -98,10 +141,16 @@ int superp_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 	unsigned long flags;
 	int err;
 
-	if (udata)
-		return -EOPNOTSUPP;
 	if (mask & ~(IB_SRQ_MAX_WR | IB_SRQ_LIMIT))
 		return -EINVAL;
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen))
+		return -EOPNOTSUPP;
+	/* The process's ring would have to move: not built. */
+	if (srq->ur.ring && (mask & IB_SRQ_MAX_WR)) {
+		ibdev_dbg(ibsrq->device, "modify_srq: a user SRQ is not resized\n");
+		return -EOPNOTSUPP;
+	}
 	/* Checked before anything changes: the limit against the new size. */
 	if ((mask & IB_SRQ_LIMIT) &&
 	    attr->srq_limit > (mask & IB_SRQ_MAX_WR ? attr->max_wr :
@@ -138,6 +187,7 @@ int superp_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 {
 	struct superp_srq *srq = to_ssrq(ibsrq);
 
+	superp_uring_release(&srq->ur);
 	superp_wq_free(&srq->rq);
 	atomic_dec(&to_sdev(ibsrq->device)->srq_count);
 	return 0;
@@ -151,6 +201,10 @@ int superp_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 	unsigned long flags;
 	int err;
 
+	if (srq->ur.ring) {
+		*bad_wr = wr;
+		return -EINVAL;	/* a user SRQ's WRs come through its ring */
+	}
 	spin_lock_irqsave(&rq->lock, flags);
 	err = superp_recv_post(ibsrq->pd, rq, &wr);
 	spin_unlock_irqrestore(&rq->lock, flags);
@@ -163,19 +217,43 @@ int superp_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
  * superp_srq_get_recv - take the oldest receive WR of @srq
  * @srq: the SRQ of the QP an incoming SEND is for
  * @wqe: room for superp_recv_wqe_size(SUPERP_MAX_SGE) bytes
+ * @refused: for a user SRQ, where the status of a refused WQE goes
  *
- * Any context. Return: 0, or -ENOENT when none is posted.
+ * Any context. Return: 0, -ENOENT when none is posted, or -EIO when the
+ * process's ring held a WQE the kernel refused: its wr_id is in @wqe
+ * (no SGEs), its status in *@refused, for the caller to complete.
  */
-int superp_srq_get_recv(struct superp_srq *srq, struct superp_recv_wqe *wqe)
+int superp_srq_get_recv(struct superp_srq *srq, struct superp_recv_wqe *wqe,
+			u8 *refused)
 {
+	struct superp_uqp_ring *r = &srq->ur;
 	struct superp_wq *rq = &srq->rq;
 	bool limit_reached = false;
 	unsigned long flags;
+	u32 left;
 	int err;
 
 	spin_lock_irqsave(&rq->lock, flags);
+	/* A refused WQE waits until the WQEs before it are taken. */
+	if (r->ring && rq->tail == rq->head && !r->refused)
+		superp_uring_recv_pull(r, srq->ibsrq.pd, rq);
+	if (r->ring && rq->tail == rq->head && r->refused) {
+		r->refused = false;
+		wqe->wr_id = r->refused_wr_id;
+		wqe->num_sge = 0;
+		wqe->length = 0;
+		*refused = r->refused_status;
+		superp_uqp_publish(r, 0);
+		spin_unlock_irqrestore(&rq->lock, flags);
+		return -EIO;
+	}
 	err = superp_recv_take(rq, wqe);
-	if (!err && srq->limit && rq->head - rq->tail < srq->limit) {
+	left = rq->head - rq->tail;
+	if (r->ring) {
+		superp_uqp_publish(r, left);
+		left += superp_uring_waiting(r);
+	}
+	if (!err && srq->limit && left < srq->limit) {
 		srq->limit = 0;
 		limit_reached = true;
 	}

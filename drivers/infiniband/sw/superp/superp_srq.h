@@ -11,8 +11,9 @@
 
 struct superp_srq {
 	struct ib_srq		ibsrq;
-	struct superp_wq	rq;	/* rq.lock guards limit too */
+	struct superp_wq	rq;	/* rq.lock guards limit and ur too */
 	u32			limit;	/* armed srq_limit, or 0 */
+	struct superp_uqp_ring	ur;	/* user SRQs: the receive ring */
 };
 
 static inline struct superp_srq *to_ssrq(struct ib_srq *ibsrq)
@@ -31,6 +32,7 @@ int superp_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 			 const struct ib_recv_wr **bad_wr);
 
 /* For the data path, through superp_qp_get_recv(). */
-int superp_srq_get_recv(struct superp_srq *srq, struct superp_recv_wqe *wqe);
+int superp_srq_get_recv(struct superp_srq *srq, struct superp_recv_wqe *wqe,
+			u8 *refused);
 
 #endif /* SUPERP_SRQ_H */

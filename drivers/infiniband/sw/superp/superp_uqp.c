@@ -47,9 +47,8 @@
  * The stride holds the header and the larger of the SGE area and the
  * inline data, rounded to 64 bytes so no WQE shares a cache line.
  */
-VISIBLE_IF_KUNIT void superp_uwq_geometry(u32 max_wr, u32 max_sge,
-					  u32 max_inline, size_t hdr,
-					  struct superp_uwq_geom *g)
+void superp_uwq_geometry(u32 max_wr, u32 max_sge, u32 max_inline, size_t hdr,
+			 struct superp_uwq_geom *g)
 {
 	size_t data = max_t(size_t, max_sge * sizeof(struct superp_usge),
 			    max_inline);
@@ -61,9 +60,18 @@ VISIBLE_IF_KUNIT void superp_uwq_geometry(u32 max_wr, u32 max_sge,
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_uwq_geometry);
 
-static int superp_uqp_ring(struct superp_uqp_ring *r, struct ib_ucontext *uc,
-			   const struct superp_uwq_geom *g, u64 *offset,
-			   u64 *size)
+/**
+ * superp_uring_alloc - allocate a work queue ring to share with a process
+ * @r: the ring, zeroed
+ * @uc: the process's context
+ * @g: its geometry (superp_uwq_geometry())
+ * @offset: set to the mmap() offset
+ * @size: set to the bytes to map
+ *
+ * Return: 0, or -ENOMEM with nothing allocated.
+ */
+int superp_uring_alloc(struct superp_uqp_ring *r, struct ib_ucontext *uc,
+		       const struct superp_uwq_geom *g, u64 *offset, u64 *size)
 {
 	r->wqe = kmalloc(g->stride, GFP_KERNEL);
 	if (!r->wqe)
@@ -80,30 +88,6 @@ static int superp_uqp_ring(struct superp_uqp_ring *r, struct ib_ucontext *uc,
 	return 0;
 }
 
-static int superp_uqp_check_cmd(struct superp_qp *qp, struct ib_udata *udata)
-{
-	struct superp_create_qp_cmd cmd = {};
-	int err;
-
-	if (udata->inlen > sizeof(cmd) &&
-	    !ib_is_udata_cleared(udata, sizeof(cmd),
-				 udata->inlen - sizeof(cmd))) {
-		ibdev_dbg(qp->ibqp.device, "create_qp: unknown trailing request data\n");
-		return -EOPNOTSUPP;
-	}
-	err = ib_copy_from_udata(&cmd, udata, min(sizeof(cmd), udata->inlen));
-	if (err)
-		return err;
-	if (cmd.comp_mask) {
-		ibdev_dbg(qp->ibqp.device, "create_qp: unknown comp_mask 0x%llx\n",
-			  cmd.comp_mask);
-		return -EOPNOTSUPP;
-	}
-	if (udata->outlen < sizeof(struct superp_create_qp_resp))
-		return -EINVAL;
-	return 0;
-}
-
 /**
  * superp_uqp_create - give a user QP its rings
  * @qp: the QP, its kernel work queues set up, not yet published
@@ -115,21 +99,25 @@ static int superp_uqp_check_cmd(struct superp_qp *qp, struct ib_udata *udata)
 int superp_uqp_create(struct superp_qp *qp, struct ib_udata *udata)
 {
 	struct superp_create_qp_resp resp = {};
+	struct superp_create_qp_cmd cmd = {};
 	struct superp_ucontext *uc;
 	struct superp_uwq_geom g;
 	int err;
 
-	err = superp_uqp_check_cmd(qp, udata);
+	err = superp_udata_req(qp->ibqp.device, udata, &cmd,
+			       min(sizeof(cmd), udata->inlen), "create_qp");
 	if (err)
 		return err;
+	if (udata->outlen < sizeof(resp))
+		return -EINVAL;
 	uc = rdma_udata_to_drv_context(udata, struct superp_ucontext, ibuc);
 	if (!uc)
 		return -EINVAL;
 
 	superp_uwq_geometry(qp->sq.max_wr, qp->sq.max_sge, qp->sq.max_inline,
 			    sizeof(struct superp_uwqe_send), &g);
-	err = superp_uqp_ring(&qp->usq, &uc->ibuc, &g, &resp.sq_offset,
-			      &resp.sq_size);
+	err = superp_uring_alloc(&qp->usq, &uc->ibuc, &g, &resp.sq_offset,
+				 &resp.sq_size);
 	if (err)
 		return err;
 	resp.sq_entries = g.entries;
@@ -137,8 +125,8 @@ int superp_uqp_create(struct superp_qp *qp, struct ib_udata *udata)
 	if (!qp->srq) {
 		superp_uwq_geometry(qp->rq.max_wr, qp->rq.max_sge, 0,
 				    sizeof(struct superp_uwqe_recv), &g);
-		err = superp_uqp_ring(&qp->urq, &uc->ibuc, &g, &resp.rq_offset,
-				      &resp.rq_size);
+		err = superp_uring_alloc(&qp->urq, &uc->ibuc, &g,
+					 &resp.rq_offset, &resp.rq_size);
 		if (err)
 			goto err_release;
 		resp.rq_entries = g.entries;
@@ -155,14 +143,17 @@ err_release:
 }
 
 /* The process may keep its mappings; the kernel never touches them again. */
+void superp_uring_release(struct superp_uqp_ring *r)
+{
+	superp_ring_release(r->map);
+	kfree(r->wqe);
+	memset(r, 0, sizeof(*r));
+}
+
 void superp_uqp_destroy(struct superp_qp *qp)
 {
-	superp_ring_release(qp->usq.map);
-	superp_ring_release(qp->urq.map);
-	kfree(qp->usq.wqe);
-	kfree(qp->urq.wqe);
-	memset(&qp->usq, 0, sizeof(qp->usq));
-	memset(&qp->urq, 0, sizeof(qp->urq));
+	superp_uring_release(&qp->usq);
+	superp_uring_release(&qp->urq);
 }
 
 /* The WQE at ring position @pos. */
@@ -177,6 +168,14 @@ static bool superp_uqp_pending(const struct superp_uqp_ring *r, u32 *n)
 	/* Acquire: pairs with the process's release of producer (its WQEs). */
 	*n = smp_load_acquire(&r->ring->producer) - r->cons;
 	return *n <= r->entries;
+}
+
+/* WQEs written and not yet copied, 0 when producer is garbage. */
+u32 superp_uring_waiting(const struct superp_uqp_ring *r)
+{
+	u32 n;
+
+	return superp_uqp_pending(r, &n) ? n : 0;
 }
 
 /* The slots of the WRs that left the kernel queue go back to the process. */
@@ -332,20 +331,21 @@ bool superp_uqp_sq_pull(struct superp_qp *qp)
 }
 
 /**
- * superp_uqp_rq_pull - take the receive WQEs the process wrote
- * @qp: a user QP without an SRQ, rq.lock held
+ * superp_uring_recv_pull - take the receive WQEs the process wrote
+ * @r: the receive ring of a user QP or SRQ
+ * @pd: the PD of that QP or SRQ: the WQEs' keys must be of it
+ * @rq: the kernel queue @r feeds, its lock held
  *
- * Return: true when the QP must go to ERR, as superp_uqp_sq_pull().
+ * Return: true when a WQE was refused (r->refused says which) or the
+ * producer index cannot be: a QP must then go to ERR.
  */
-bool superp_uqp_rq_pull(struct superp_qp *qp)
+bool superp_uring_recv_pull(struct superp_uqp_ring *r, struct ib_pd *pd,
+			    struct superp_wq *rq)
 {
-	struct superp_uqp_ring *r = &qp->urq;
-	struct superp_wq *rq = &qp->rq;
 	u32 n;
 
 	if (!superp_uqp_pending(r, &n)) {
-		ibdev_dbg(qp->ibqp.device, "QP %u: receive ring producer out of range\n",
-			  qp->ibqp.qp_num);
+		ibdev_dbg(pd->device, "receive ring producer out of range\n");
 		return true;
 	}
 	for (; n && rq->head - rq->tail < rq->max_wr; n--) {
@@ -363,12 +363,12 @@ bool superp_uqp_rq_pull(struct superp_qp *qp)
 			wr.wr_id = u->wr_id;
 			wr.sg_list = (struct ib_sge *)(u + 1);
 			wr.num_sge = u->num_sge;
-			if (superp_recv_post(qp->ibqp.pd, rq, &wrp))
+			if (superp_recv_post(pd, rq, &wrp))
 				status = IB_WC_LOC_PROT_ERR;
 		}
 		if (status != IB_WC_SUCCESS) {
-			ibdev_dbg(qp->ibqp.device, "QP %u: receive WQE refused (status %d)\n",
-				  qp->ibqp.qp_num, status);
+			ibdev_dbg(pd->device, "receive WQE refused (status %d)\n",
+				  status);
 			superp_uqp_refuse(r, u->wr_id, status, IB_WC_RECV);
 			return true;
 		}
