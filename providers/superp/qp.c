@@ -54,21 +54,21 @@ void superp_uwq_unmap(struct superp_uwq *wq)
 	wq->ring = NULL;
 }
 
-void *superp_uwq_slot(struct superp_uwq *wq, uint32_t pos)
+static void *superp_uwq_slot(struct superp_uwq *wq, uint32_t pos)
 {
 	return (char *)(wq->ring + 1) +
 	       (size_t)(pos & (wq->entries - 1)) * wq->stride;
 }
 
 /* Whether one more WQE would exceed what the QP was granted. */
-bool superp_uwq_full(struct superp_uwq *wq)
+static bool superp_uwq_full(struct superp_uwq *wq)
 {
 	uint32_t cons = __atomic_load_n(&wq->ring->consumer, __ATOMIC_ACQUIRE);
 
 	return wq->producer - cons >= wq->max_wr;
 }
 
-void superp_uwq_publish(struct superp_uwq *wq)
+static void superp_uwq_publish(struct superp_uwq *wq)
 {
 	__atomic_store_n(&wq->ring->producer, wq->producer, __ATOMIC_RELEASE);
 }
@@ -286,8 +286,8 @@ int superp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	return err;
 }
 
-int superp_wqe_recv(struct superp_uwq *rq, struct ibv_recv_wr *wr,
-		    struct superp_uwqe_recv *u)
+static int superp_wqe_recv(struct superp_uwq *rq, struct ibv_recv_wr *wr,
+			   struct superp_uwqe_recv *u)
 {
 	struct superp_usge *s = (struct superp_usge *)(u + 1);
 	int i, err = EINVAL;
@@ -305,20 +305,17 @@ int superp_wqe_recv(struct superp_uwq *rq, struct ibv_recv_wr *wr,
 	return 0;
 }
 
-int superp_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
-		     struct ibv_recv_wr **bad_wr)
+/*
+ * Under rq->lock: writes a receive list into a QP's or an SRQ's ring and
+ * publishes it. Return: 0, or the errno with *bad_wr at the WR refused
+ * (those before it are posted).
+ */
+int superp_uwq_post_recv(struct superp_uwq *rq, struct ibv_recv_wr *wr,
+			 struct ibv_recv_wr **bad_wr)
 {
-	struct superp_uwq *rq = &to_sqp(ibqp)->rq;
-	uint32_t start;
-	int err = EINVAL;
+	uint32_t start = rq->producer;
+	int err = 0;
 
-	if (!rq->ring || ibqp->state == IBV_QPS_RESET) {
-		*bad_wr = wr;
-		return err;	/* an SRQ's QP, or not yet usable */
-	}
-	err = 0;
-	pthread_spin_lock(&rq->lock);
-	start = rq->producer;
 	for (; wr; wr = wr->next) {
 		if (superp_uwq_full(rq))
 			err = ENOMEM;
@@ -331,8 +328,26 @@ int superp_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		}
 		rq->producer++;
 	}
-	if (rq->producer != start) {
+	if (rq->producer != start)
 		superp_uwq_publish(rq);
+	return err;
+}
+
+int superp_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		     struct ibv_recv_wr **bad_wr)
+{
+	struct superp_uwq *rq = &to_sqp(ibqp)->rq;
+	uint32_t start;
+	int err = EINVAL;
+
+	if (!rq->ring || ibqp->state == IBV_QPS_RESET) {
+		*bad_wr = wr;
+		return err;	/* an SRQ's QP, or not yet usable */
+	}
+	pthread_spin_lock(&rq->lock);
+	start = rq->producer;
+	err = superp_uwq_post_recv(rq, wr, bad_wr);
+	if (rq->producer != start) {
 		/* Pairs with the kernel's barrier between flag and producer. */
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		if (__atomic_load_n(&rq->ring->flags, __ATOMIC_RELAXED) &

@@ -83,25 +83,10 @@ int superp_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 			 struct ibv_recv_wr **bad_wr)
 {
 	struct superp_uwq *rq = &to_ssrq(ibsrq)->rq;
-	uint32_t start;
-	int err = 0;
+	int err;
 
 	pthread_spin_lock(&rq->lock);
-	start = rq->producer;
-	for (; wr; wr = wr->next) {
-		if (superp_uwq_full(rq))
-			err = ENOMEM;
-		else
-			err = superp_wqe_recv(rq, wr,
-					      superp_uwq_slot(rq, rq->producer));
-		if (err) {
-			*bad_wr = wr;
-			break;
-		}
-		rq->producer++;
-	}
-	if (rq->producer != start)
-		superp_uwq_publish(rq);
+	err = superp_uwq_post_recv(rq, wr, bad_wr);
 	pthread_spin_unlock(&rq->lock);
 	return err;
 }

@@ -234,11 +234,8 @@ int superp_uwq_map(struct superp_uwq *wq, int fd, uint64_t offset,
 		   uint64_t size, uint32_t entries, uint32_t stride,
 		   uint32_t max_wr, size_t min_stride);
 void superp_uwq_unmap(struct superp_uwq *wq);
-void *superp_uwq_slot(struct superp_uwq *wq, uint32_t pos);
-bool superp_uwq_full(struct superp_uwq *wq);
-void superp_uwq_publish(struct superp_uwq *wq);
-int superp_wqe_recv(struct superp_uwq *rq, struct ibv_recv_wr *wr,
-		    struct superp_uwqe_recv *u);
+int superp_uwq_post_recv(struct superp_uwq *rq, struct ibv_recv_wr *wr,
+			 struct ibv_recv_wr **bad_wr);
 /* srq.c */
 struct ibv_srq *superp_create_srq(struct ibv_pd *pd,
 				  struct ibv_srq_init_attr *attr);
