@@ -21,7 +21,8 @@ all: modules userspace
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-userspace: tools provider $(BUILD)/superp-barrier $(BUILD)/superp-verbs-probe
+userspace: tools provider $(BUILD)/superp-barrier $(BUILD)/superp-verbs-probe \
+	$(BUILD)/superp-ring-garbage
 
 tools: $(TOOLS)
 $(TOOLS):
@@ -38,6 +39,14 @@ $(BUILD)/superp-barrier: $(HARNESS)/superp-barrier.c
 $(BUILD)/superp-verbs-probe: selftests/verbs/superp-verbs-probe.c include/uapi/rdma/superp-abi.h
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -Werror -Iinclude/uapi -o $@ $< -libverbs
+
+# Writes garbage into its rings through the provider's own view of them.
+$(BUILD)/superp-ring-garbage: selftests/verbs/superp-ring-garbage.c \
+		$(PROVIDER)/superp.h $(PROVIDER)/ibverbs_provider.h \
+		include/uapi/rdma/superp-abi.h
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -Wextra -Werror -Wno-unused-parameter -Iinclude/uapi \
+		-I$(PROVIDER) -o $@ $< -libverbs
 
 setup:
 	$(HARNESS)/setup.sh
