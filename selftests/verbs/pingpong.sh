@@ -9,6 +9,8 @@
 # commands first, as the reference the test is proven on. Every run's
 # exit status and its byte count are checked on both sides, and after
 # each device `rdma resource show` counts what it did before the runs.
+# ibv_uc_pingpong, ibv_ud_pingpong and ibv_xsrq_pingpong (QP types
+# ib_superp does not offer) must fail at once with a message.
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 900
@@ -31,19 +33,6 @@ PP_TIMEOUT=${PP_TIMEOUT:-120}	# seconds per run
 tap_begin
 
 ibdev() { case $1 in rxe) echo rxe0 ;; *) echo superp0 ;; esac; }
-
-# listening PORT: a TCP socket listens on PORT (/proc/net/tcp, hex).
-listening() {
-	grep -q "^ *[0-9]*: [0-9A-F]*:$(printf '%04X' "$1") [0-9A-F:]* 0A " /proc/net/tcp
-}
-wait_listening() {
-	local i=0
-	until listening "$1"; do
-		i=$((i + 1))
-		[ $i -lt 300 ] || return 1
-		sleep 0.1
-	done
-}
 
 port=18600
 # pp PROG NAME DEV SIZE ITERS ARGS...: one run of PROG (ibv_rc_pingpong
@@ -76,6 +65,21 @@ pp() {
 		grep -q "^$((2 * size * iters)) bytes in " "$log"
 }
 
+# refused_at_once D DEV: the QP types ib_superp does not offer (UC, UD,
+# XRC) make their pingpong fail at once with a message, not hang; guest 1
+# runs them as servers (they create their QP before they listen).
+refused_at_once() {
+	local prog rc
+	is_coordinator || return 0
+	for prog in ibv_uc_pingpong ibv_ud_pingpong ibv_xsrq_pingpong; do
+		timeout 20 "$prog" -d "$2" -g 1 -p 18700 > /tmp/refused.log 2>&1
+		rc=$?
+		sed 's/^/# /' /tmp/refused.log
+		check "$1: $prog fails at once with a message (exit $rc)" \
+			sh -c "[ $rc -ne 0 ] && [ $rc -ne 124 ] && [ -s /tmp/refused.log ]"
+	done
+}
+
 # objects DEV: its object counts, e.g. "pd 1 cq 1 qp 1 ..." (rxe has the
 # RDMA core's QP1 with its CQ and PD; ib_superp has none).
 objects() { rdma resource show "$1" | sed 's/^[0-9]*: [^ ]* //'; }
@@ -103,6 +107,7 @@ for d in $PP_DEVS; do
 	# 16 QPs on one SRQ each side, over the one connection.
 	pp ibv_srq_pingpong "$d-srq" "$dev" 4096 50
 	pp ibv_srq_pingpong "$d-srq-events" "$dev" 1024 50 -q 4 -e
+	[ "$d" = rxe ] || refused_at_once "$d" "$dev"
 	check "$d: rdma resource show $dev as before ($before)" objects_back "$dev" "$before"
 	[ "$d" = rxe ] || tap_diag "$d: $(rdma statistic show link "$dev/1" 2>&1 | tr '\n' ' ')"
 	barrier "pp-$d-done"
