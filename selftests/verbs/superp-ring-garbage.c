@@ -27,6 +27,7 @@
 
 #include "superp.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_SGE		4
 #define BUF_SIZE	4096
 
@@ -468,7 +469,7 @@ int main(int argc, char **argv)
 		env_close(&e);
 		return 1;
 	}
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		send_case(&e, cases[i].name, cases[i].craft, cases[i].want);
 	producer_case(&e);
 	recv_flush_case(&e);
