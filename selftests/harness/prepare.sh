@@ -33,7 +33,12 @@ esac
 phase_begin "modules ($kernel kernel)"
 obj=$SUPERP_BUILD/modules-$kernel
 mkdir -p "$obj"
-(cd "$SUPERP_TOP" && cp -a Kbuild include net drivers kunit "$obj/")
+# Sources only: objects of a build in the source tree (another kernel's)
+# must not reach this copy, where the .ko files are collected.
+(cd "$SUPERP_TOP" && tar -c --exclude='*.o' --exclude='*.ko' \
+	--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
+	--exclude='modules.order' --exclude='Module.symvers' \
+	Kbuild include net drivers kunit) | tar -x -C "$obj"
 sparse=
 [ "$kernel" = test ] && sparse=C=1
 make -s -C "$kdir" M="$obj" W=1 $sparse modules >"$obj.log" 2>&1 ||

@@ -636,7 +636,12 @@ static struct superp_rc_wr *superp_rc_wr_take(struct superp_conn_entry *e,
 		superp_qp_send_done(qp, idx, IB_WC_LOC_QP_OP_ERR);
 		goto put;
 	}
-	memcpy(&wr->wqe, wqe, qp->sq.wqe_size);
+	/*
+	 * The header, then its SGEs or inline data: one memcpy() over both
+	 * is a field-spanning write to FORTIFY_SOURCE (Debian's kernels).
+	 */
+	wr->wqe = *wqe;
+	memcpy(wr->wqe.data, wqe->data, qp->sq.wqe_size - sizeof(*wqe));
 	wr->e = e;
 	wr->qp = qp;
 	wr->next_x = 0;
