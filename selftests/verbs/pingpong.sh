@@ -10,7 +10,9 @@
 # exit status and its byte count are checked on both sides, and after
 # each device `rdma resource show` counts what it did before the runs.
 # ibv_uc_pingpong, ibv_ud_pingpong and ibv_xsrq_pingpong (QP types
-# ib_superp does not offer) must fail at once with a message.
+# ib_superp does not offer) must fail at once with a message. Last, both
+# ends of a long run are killed with SIGKILL mid-transfer, and everything
+# they had must be freed.
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 900
@@ -65,6 +67,30 @@ pp() {
 		grep -q "^$((2 * size * iters)) bytes in " "$log"
 }
 
+# killed D DEV: both ends of a long ibv_rc_pingpong killed with SIGKILL
+# mid-transfer; the kernel frees what they had (checked by objects_back).
+killed() {
+	local gidx pid
+	port=$((port + 1))
+	gidx=$(roce_gid_index "$2" "$(guest_ip "$me")")
+	set -- -d "$2" -g "$gidx" -p "$port" -s 65536 -n 1000000
+	if is_coordinator; then
+		ibv_rc_pingpong "$@" > /tmp/killed.log 2>&1 &
+		pid=$!
+		wait_listening "$port"
+		barrier "pp-$d-killed"
+	else
+		barrier "pp-$d-killed"
+		ibv_rc_pingpong "$@" "$(guest_ip "$peer")" > /tmp/killed.log 2>&1 &
+		pid=$!
+	fi
+	sleep 3
+	check "$d: ibv_rc_pingpong still running after 3 s" kill -0 "$pid"
+	kill -9 "$pid"
+	wait "$pid"
+	barrier "pp-$d-killed-done"
+}
+
 # refused_at_once D DEV: the QP types ib_superp does not offer (UC, UD,
 # XRC) make their pingpong fail at once with a message, not hang; guest 1
 # runs them as servers (they create their QP before they listen).
@@ -108,6 +134,7 @@ for d in $PP_DEVS; do
 	pp ibv_srq_pingpong "$d-srq" "$dev" 4096 50
 	pp ibv_srq_pingpong "$d-srq-events" "$dev" 1024 50 -q 4 -e
 	[ "$d" = rxe ] || refused_at_once "$d" "$dev"
+	killed "$d" "$dev"
 	check "$d: rdma resource show $dev as before ($before)" objects_back "$dev" "$before"
 	[ "$d" = rxe ] || tap_diag "$d: $(rdma statistic show link "$dev/1" 2>&1 | tr '\n' ' ')"
 	barrier "pp-$d-done"

@@ -7,6 +7,7 @@
 # throughput figures), run ibv_rc_pingpong through the provider, show
 # the connection's counters and a short summary for a person.
 # superp-topology: pair
+# superp-kernel: stock
 # superp-timeout: 300
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
