@@ -7,6 +7,7 @@
 #   make bench      SUPERp beside TCP, rxe and siw (QUICK=1: about 10 min)
 #   make test T=... one KUnit suite or selftest, e.g. T=kunit/superp_wire_test
 #   make KDIR=/lib/modules/$(uname -r)/build   build against another kernel
+#   make install    modules, tools and provider where Debian looks (DESTDIR)
 
 HARNESS := selftests/harness
 BUILD := build
@@ -14,7 +15,8 @@ KDIR ?= $(shell $(HARNESS)/build-kernel.sh)
 TOOLS := $(patsubst %/Makefile,%,$(wildcard tools/*/Makefile))
 PROVIDER := providers/superp
 
-.PHONY: all modules userspace tools $(TOOLS) provider setup kernel check test demo bench clean
+.PHONY: all modules userspace tools $(TOOLS) provider setup kernel check test demo bench clean \
+	install
 
 all: modules userspace
 
@@ -47,6 +49,21 @@ $(BUILD)/superp-ring-garbage: selftests/verbs/superp-ring-garbage.c \
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -Werror -Wno-unused-parameter -Iinclude/uapi \
 		-I$(PROVIDER) -o $@ $< -libverbs
+
+# make install [DESTDIR=DIR] [KDIR=...]: the two modules under
+# /lib/modules/VERSION/updates (VERSION: KDIR's kernel), the superp and
+# sunh tools in /usr/sbin, the provider and its driver file where Debian's
+# libibverbs looks for them. depmod runs for a real install only.
+KVER = $(shell $(MAKE) -s -C $(KDIR) kernelrelease)
+install: all
+	install -D -m 0644 net/sunh/sunh.ko \
+		$(DESTDIR)/lib/modules/$(KVER)/updates/sunh.ko
+	install -D -m 0644 drivers/infiniband/sw/superp/ib_superp.ko \
+		$(DESTDIR)/lib/modules/$(KVER)/updates/ib_superp.ko
+	install -D -m 0755 tools/superp/superp $(DESTDIR)/usr/sbin/superp
+	install -D -m 0755 tools/sunh/sunh $(DESTDIR)/usr/sbin/sunh
+	$(MAKE) -C $(PROVIDER) install DESTDIR=$(DESTDIR)
+	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
 
 setup:
 	$(HARNESS)/setup.sh
