@@ -77,8 +77,19 @@ struct verbs_qp {
 	struct verbs_xrcd *xrcd;
 };
 
+/* Bits of verbs_qp.comp_mask: VERBS_QP_EX makes ibv_qp_to_qp_ex() work. */
+enum {
+	VERBS_QP_XRCD = 1 << 0,
+	VERBS_QP_EX = 1 << 1,
+};
+
 _Static_assert(offsetof(struct ibv_qp_ex, qp_base) == 0,
 	       "ibv_qp_ex begins with its ibv_qp");
+_Static_assert(offsetof(struct verbs_qp, comp_mask) ==
+	       sizeof(struct ibv_qp_ex) &&
+	       offsetof(struct verbs_qp, xrcd) ==
+	       sizeof(struct ibv_qp_ex) + sizeof(void *),
+	       "verbs_qp layout");
 
 /* Values of verbs_match_ent.kind that we use. */
 enum {
@@ -135,6 +146,8 @@ struct verbs_device {
 _Static_assert(sizeof(struct verbs_mr) == 56, "verbs_mr");
 _Static_assert(sizeof(struct verbs_match_ent) == 24, "verbs_match_ent");
 _Static_assert(sizeof(struct verbs_device_ops) == 72, "verbs_device_ops");
+_Static_assert(sizeof(struct ibv_qp_ex) == 352 &&
+	       sizeof(struct verbs_qp) == 368, "verbs_qp");
 _Static_assert(offsetof(struct verbs_device, core_support) ==
 	       sizeof(struct ibv_device) + 40 &&
 	       sizeof(struct verbs_device) == sizeof(struct ibv_device) + 48,
@@ -483,6 +496,16 @@ int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
 		      struct ibv_qp_init_attr *attr,
 		      struct ibv_create_qp *cmd, size_t cmd_size,
 		      struct ib_uverbs_create_qp_resp *resp, size_t resp_size);
+/*
+ * The same from ibv_create_qp_ex's attributes (comp_mask PD, XRCD or
+ * SEND_OPS_FLAGS, else EINVAL) into a verbs_qp, whose comp_mask it
+ * clears; attr_ex->cap gets what the kernel granted.
+ */
+int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp,
+			 struct ibv_qp_init_attr_ex *attr_ex,
+			 struct ibv_create_qp *cmd, size_t cmd_size,
+			 struct ib_uverbs_create_qp_resp *resp,
+			 size_t resp_size);
 int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
 		     int attr_mask, struct ibv_qp_init_attr *qp_init_attr,
 		     struct ibv_query_qp *cmd, size_t cmd_size);

@@ -5,7 +5,8 @@
  * there (include/uapi/rdma/superp-abi.h has the protocol): a send list
  * costs one doorbell, a receive list none. The kernel checks every WQE
  * again; what is checked here is only what writing one needs. modify,
- * query and destroy are the plain commands.
+ * query and destroy are the plain commands. qp_ex.c builds on this for
+ * ibv_create_qp_ex and the wr_* API.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,11 +14,6 @@
 #include <sys/mman.h>
 
 #include "superp.h"
-
-static struct superp_qp *to_sqp(struct ibv_qp *ibqp)
-{
-	return superp_container_of(ibqp, struct superp_qp, vqp.qp);
-}
 
 /* The ring must be what the kernel said and hold what was granted. */
 int superp_uwq_map(struct superp_uwq *wq, int fd, uint64_t offset,
@@ -54,14 +50,14 @@ void superp_uwq_unmap(struct superp_uwq *wq)
 	wq->ring = NULL;
 }
 
-static void *superp_uwq_slot(struct superp_uwq *wq, uint32_t pos)
+void *superp_uwq_slot(struct superp_uwq *wq, uint32_t pos)
 {
 	return (char *)(wq->ring + 1) +
 	       (size_t)(pos & (wq->entries - 1)) * wq->stride;
 }
 
 /* Whether one more WQE would exceed what the QP was granted. */
-static bool superp_uwq_full(struct superp_uwq *wq)
+bool superp_uwq_full(struct superp_uwq *wq)
 {
 	uint32_t cons = __atomic_load_n(&wq->ring->consumer, __ATOMIC_ACQUIRE);
 
@@ -73,12 +69,41 @@ static void superp_uwq_publish(struct superp_uwq *wq)
 	__atomic_store_n(&wq->ring->producer, wq->producer, __ATOMIC_RELEASE);
 }
 
+/*
+ * After the create command: map the rings the kernel made (ibv_create_qp
+ * and ibv_create_qp_ex alike). On failure nothing stays mapped.
+ */
+int superp_qp_map_rings(struct superp_qp *qp, int fd,
+			const struct superp_create_qp_resp *drv,
+			const struct ibv_qp_cap *cap, bool srq)
+{
+	int err;
+
+	err = superp_uwq_map(&qp->sq, fd, drv->sq_offset, drv->sq_size,
+			     drv->sq_entries, drv->sq_stride, cap->max_send_wr,
+			     sizeof(struct superp_uwqe_send));
+	if (err)
+		return err;
+	qp->sq.max_sge = cap->max_send_sge;
+	qp->sq.max_inline = cap->max_inline_data;
+	if (srq)
+		return 0;
+	err = superp_uwq_map(&qp->rq, fd, drv->rq_offset, drv->rq_size,
+			     drv->rq_entries, drv->rq_stride, cap->max_recv_wr,
+			     sizeof(struct superp_uwqe_recv));
+	if (err) {
+		superp_uwq_unmap(&qp->sq);
+		return err;
+	}
+	qp->rq.max_sge = cap->max_recv_sge;
+	return 0;
+}
+
 struct ibv_qp *superp_create_qp(struct ibv_pd *pd,
 				struct ibv_qp_init_attr *attr)
 {
 	struct superp_create_qp_resp_drv resp = {};
 	struct superp_create_qp_cmd_drv cmd = {};	/* comp_mask 0 */
-	int fd = pd->context->cmd_fd;
 	struct superp_qp *qp;
 	int err;
 
@@ -91,27 +116,12 @@ struct ibv_qp *superp_create_qp(struct ibv_pd *pd,
 				sizeof(cmd), &resp.ibv_resp, sizeof(resp));
 	if (err)
 		goto err_free;
-	err = superp_uwq_map(&qp->sq, fd, resp.drv.sq_offset,
-			     resp.drv.sq_size, resp.drv.sq_entries,
-			     resp.drv.sq_stride, attr->cap.max_send_wr,
-			     sizeof(struct superp_uwqe_send));
+	err = superp_qp_map_rings(qp, pd->context->cmd_fd, &resp.drv,
+				  &attr->cap, attr->srq);
 	if (err)
 		goto err_destroy;
-	qp->sq.max_sge = attr->cap.max_send_sge;
-	qp->sq.max_inline = attr->cap.max_inline_data;
-	if (!attr->srq) {
-		err = superp_uwq_map(&qp->rq, fd, resp.drv.rq_offset,
-				     resp.drv.rq_size, resp.drv.rq_entries,
-				     resp.drv.rq_stride, attr->cap.max_recv_wr,
-				     sizeof(struct superp_uwqe_recv));
-		if (err)
-			goto err_unmap;
-		qp->rq.max_sge = attr->cap.max_recv_sge;
-	}
 	return &qp->vqp.qp;
 
-err_unmap:
-	superp_uwq_unmap(&qp->sq);
 err_destroy:
 	ibv_cmd_destroy_qp(&qp->vqp.qp);
 err_free:
@@ -170,9 +180,6 @@ int superp_destroy_qp(struct ibv_qp *ibqp)
 	free(qp);
 	return 0;
 }
-
-#define SUPERP_SEND_FLAGS (IBV_SEND_FENCE | IBV_SEND_SIGNALED | \
-			   IBV_SEND_SOLICITED | IBV_SEND_INLINE)
 
 /* Inline data: the bytes of every SGE, copied after the WQE header. */
 static int superp_wqe_inline(struct superp_uwq *sq, struct ibv_send_wr *wr,
@@ -244,13 +251,35 @@ static int superp_wqe_send(struct superp_uwq *sq, struct ibv_send_wr *wr,
 	return 0;
 }
 
+/*
+ * Under sq->lock, WQEs written from start to sq->producer: publish them
+ * and ring the doorbell. If the kernel refuses (QP not ready to send) it
+ * took nothing: the producer goes back to start and the errno is returned.
+ */
+int superp_sq_doorbell(struct ibv_qp *ibqp, struct superp_uwq *sq,
+		       uint32_t start)
+{
+	struct ibv_send_wr *none;
+	int err;
+
+	if (sq->producer == start)
+		return 0;
+	superp_uwq_publish(sq);
+	err = ibv_cmd_post_send(ibqp, NULL, &none);
+	if (err) {
+		sq->producer = start;
+		superp_uwq_publish(sq);
+	}
+	return err;
+}
+
 int superp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		     struct ibv_send_wr **bad_wr)
 {
 	struct superp_uwq *sq = &to_sqp(ibqp)->sq;
 	struct ibv_send_wr *first = wr, *refused = NULL;
 	uint32_t start;
-	int err = 0;
+	int err = 0, ret;
 
 	pthread_spin_lock(&sq->lock);
 	start = sq->producer;
@@ -266,19 +295,11 @@ int superp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		}
 		sq->producer++;
 	}
-	if (sq->producer != start) {
-		struct ibv_send_wr *none;
-		int ret;
-
-		superp_uwq_publish(sq);
-		ret = ibv_cmd_post_send(ibqp, NULL, &none);
-		if (ret) {
-			/* Not ready to send: the kernel took nothing. */
-			sq->producer = start;
-			superp_uwq_publish(sq);
-			err = ret;
-			refused = first;
-		}
+	ret = superp_sq_doorbell(ibqp, sq, start);
+	if (ret) {
+		/* Not ready to send: the kernel took nothing. */
+		err = ret;
+		refused = first;
 	}
 	pthread_spin_unlock(&sq->lock);
 	if (err)

@@ -21,6 +21,7 @@ static const struct verbs_context_ops superp_ctx_ops = {
 	.create_cq = superp_create_cq,
 	.create_cq_ex = superp_create_cq_ex,
 	.create_qp = superp_create_qp,
+	.create_qp_ex = superp_create_qp_ex,
 	.create_srq = superp_create_srq,
 	.dealloc_pd = superp_dealloc_pd,
 	.destroy_cq = superp_destroy_cq,

@@ -3,7 +3,8 @@
  * superp: the rdma-core (libibverbs) provider of the ib_superp soft-RDMA
  * device. superp.c binds devices and opens user contexts, verbs.c has the
  * queries and PDs, mr.c memory registration, cq.c completion queues and
- * cq_ex.c their ibv_cq_ex poll API, qp.c queue pairs, srq.c shared
+ * cq_ex.c their ibv_cq_ex poll API, qp.c queue pairs and qp_ex.c their
+ * ibv_qp_ex wr_* API, srq.c shared
  * receive queues.
  */
 #ifndef SUPERP_H
@@ -146,12 +147,27 @@ struct superp_uwq {
 	uint32_t producer;		/* ours; the ring's copy is published */
 };
 
-/* A QP: the kernel's, plus its rings. */
+/*
+ * A QP: the kernel's, plus its rings. The wr_* batch (qp_ex.c) runs from
+ * wr_start to wr_complete or wr_abort under sq.lock.
+ */
 struct superp_qp {
 	struct verbs_qp vqp;
 	struct superp_uwq sq;
 	struct superp_uwq rq;		/* none with an SRQ */
+	uint32_t wr_start;		/* sq.producer at wr_start */
+	int wr_err;			/* the batch's first error, or 0 */
+	struct superp_uwqe_send *wr_cur;	/* the WQE being built */
 };
+
+static inline struct superp_qp *to_sqp(struct ibv_qp *ibqp)
+{
+	return superp_container_of(ibqp, struct superp_qp, vqp.qp);
+}
+
+/* The send_flags a send WQE may carry. */
+#define SUPERP_SEND_FLAGS (IBV_SEND_FENCE | IBV_SEND_SIGNALED | \
+			   IBV_SEND_SOLICITED | IBV_SEND_INLINE)
 
 /* An SRQ: the kernel's, plus its ring. */
 struct superp_srq {
@@ -229,13 +245,23 @@ int superp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		     struct ibv_send_wr **bad_wr);
 int superp_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		     struct ibv_recv_wr **bad_wr);
-/* qp.c: work queue rings, for srq.c */
+/* qp.c: work queue rings, for srq.c and qp_ex.c */
 int superp_uwq_map(struct superp_uwq *wq, int fd, uint64_t offset,
 		   uint64_t size, uint32_t entries, uint32_t stride,
 		   uint32_t max_wr, size_t min_stride);
 void superp_uwq_unmap(struct superp_uwq *wq);
 int superp_uwq_post_recv(struct superp_uwq *rq, struct ibv_recv_wr *wr,
 			 struct ibv_recv_wr **bad_wr);
+void *superp_uwq_slot(struct superp_uwq *wq, uint32_t pos);
+bool superp_uwq_full(struct superp_uwq *wq);
+int superp_qp_map_rings(struct superp_qp *qp, int fd,
+			const struct superp_create_qp_resp *drv,
+			const struct ibv_qp_cap *cap, bool srq);
+int superp_sq_doorbell(struct ibv_qp *ibqp, struct superp_uwq *sq,
+		       uint32_t start);
+/* qp_ex.c */
+struct ibv_qp *superp_create_qp_ex(struct ibv_context *ibctx,
+				   struct ibv_qp_init_attr_ex *attr);
 /* srq.c */
 struct ibv_srq *superp_create_srq(struct ibv_pd *pd,
 				  struct ibv_srq_init_attr *attr);
