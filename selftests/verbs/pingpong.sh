@@ -106,20 +106,6 @@ refused_at_once() {
 	done
 }
 
-# objects DEV: its object counts, e.g. "pd 1 cq 1 qp 1 ..." (rxe has the
-# RDMA core's QP1 with its CQ and PD; ib_superp has none).
-objects() { rdma resource show "$1" | sed 's/^[0-9]*: [^ ]* //'; }
-# objects_back DEV BEFORE: within 10 s (rxe frees a QP from a work item
-# once its program has gone) DEV's counts are BEFORE again.
-objects_back() {
-	local i=0
-	until [ "$(objects "$1")" = "$2" ]; do
-		i=$((i + 1))
-		[ $i -lt 50 ] || { echo "# $(objects "$1")"; return 1; }
-		sleep 0.2
-	done
-}
-
 for d in $PP_DEVS; do
 	dev=$(ibdev "$d")
 	check "$d: set up $dev" "setup_$d"
