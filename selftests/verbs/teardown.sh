@@ -35,7 +35,7 @@ resources() { rdma resource show "$1" | sed 's/^[0-9]*: [^ ]* //'; }
 
 # run_log NAME: what the probe run NAME printed so far.
 run_log() {
-	dmesg | awk -v m="rc probe run $1" 'index($0, m) { on = 1; next } on'
+	dmesg | superp_probe_lines "$1"
 }
 # on_step NAME STEP CMD...: once the probe run NAME printed STEP, CMD
 # (in the background of the probe; bounded by 60 s of waiting); fails
