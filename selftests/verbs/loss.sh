@@ -25,7 +25,12 @@ peer=$((3 - me))
 # The harness passes no environment into the guests: edit these defaults.
 # Longer figures: LOSS_SIZE=1048576 LOSS_TPUT_MS=2000 LOSS_ATOMICS=1000.
 LOSS_ENCAPS=${LOSS_ENCAPS:-superp_sunh superp_udp4}
-LOSS_CASES=${LOSS_CASES:-loss0.1 loss1 loss10 loss30 reorder dup corrupt jitter outage}
+# 30% loss (loss30) is out of the default set: there the probe's own TCP
+# control connection, which netem drops as well, stalls a server step past
+# the bound (bad-rkey -11 at 121 s over SUNH, 145 s over UDP/IPv4) while
+# the SUPERp connection stays up; it passed in other runs. It comes back
+# once the control traffic is kept out of netem (issue 14).
+LOSS_CASES=${LOSS_CASES:-loss0.1 loss1 loss10 reorder dup corrupt jitter outage}
 LOSS_SIZE=${LOSS_SIZE:-65536}		# largest message
 LOSS_TPUT_MS=${LOSS_TPUT_MS:-200}	# per throughput figure
 LOSS_ATOMICS=${LOSS_ATOMICS:-100}	# FETCH_AND_ADDs (30% loss: a tenth)
@@ -34,12 +39,6 @@ LOSS_OUTAGE_S=${LOSS_OUTAGE_S:-5}
 LOSS_TIMEOUT_MS=${LOSS_TIMEOUT_MS:-60000}
 # Cases that need a payload check the encapsulation lacks (see above).
 LOSS_SKIP_superp_sunh=${LOSS_SKIP_superp_sunh:-corrupt}
-# UDP/IPv4 at 30% loss: in its first full run the probe's own TCP control
-# connection (not SUPERp: its connection stayed up, every client step
-# passed) stalled the server's bad-rkey step past the bound (-11, 145 s).
-# Out of make check until the control traffic is kept out of netem
-# (issue 14); set this to "" to run it.
-LOSS_SKIP_superp_udp4=${LOSS_SKIP_superp_udp4-loss30}
 
 tap_begin
 
