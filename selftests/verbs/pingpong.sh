@@ -5,7 +5,8 @@
 # from 1 B (inline data) to 1 MiB, with -c (the receiver checks every
 # byte) and with -e (completion events instead of busy polling), and
 # ibv_srq_pingpong (16 QPs and 4 sharing a receive queue), over
-# ib_superp on a SUNH connection and on a UDP/IPv4 one; rxe runs the same
+# ib_superp on a SUNH connection and on a UDP/IPv4 one, also under netem
+# (1% loss, 25% reordering, 1% duplication both ways); rxe runs the same
 # commands first, as the reference the test is proven on. Every run's
 # exit status and its byte count are checked on both sides, and after
 # each device `rdma resource show` counts what it did before the runs.
@@ -31,6 +32,8 @@ PP_RUNS=${PP_RUNS:-1:500 4096:200 65536:50 1048576:10}
 # the reference stops at 64 KiB (Documentation/testing.rst).
 PP_RXE_RUNS=${PP_RXE_RUNS:-1:500 4096:200 65536:50}
 PP_TIMEOUT=${PP_TIMEOUT:-120}	# seconds per run
+# tc-netem(8): reordering needs a delay, else every frame leaves at once.
+PP_NETEM=${PP_NETEM:-delay 1ms loss 1% reorder 25% gap 5 duplicate 1%}
 
 tap_begin
 
@@ -119,6 +122,15 @@ for d in $PP_DEVS; do
 	# 16 QPs on one SRQ each side, over the one connection.
 	pp ibv_srq_pingpong "$d-srq" "$dev" 4096 50
 	pp ibv_srq_pingpong "$d-srq-events" "$dev" 1024 50 -q 4 -e
+	if [ "$d" != rxe ]; then
+		# Loss, reordering and duplication both ways: the user rings
+		# under retransmission, every byte still checked (-c).
+		check "$d: netem $PP_NETEM on eth0" tc qdisc add dev eth0 root netem $PP_NETEM
+		pp ibv_rc_pingpong "$d-netem-65536" "$dev" 65536 50
+		pp ibv_srq_pingpong "$d-netem-srq" "$dev" 4096 20 -q 4
+		tap_diag "$d-netem: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
+		check "$d: netem removed" tc qdisc del dev eth0 root
+	fi
 	[ "$d" = rxe ] || refused_at_once "$d" "$dev"
 	killed "$d" "$dev"
 	check "$d: rdma resource show $dev as before ($before)" objects_back "$dev" "$before"

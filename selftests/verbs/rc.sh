@@ -129,7 +129,7 @@ teardown_gone_superp_udp4() { ! grep -q '^ib_superp ' /proc/modules; }
 gone_action() {
 	local name=$1 i=0
 	shift
-	until dmesg | awk -v m="rc probe run $name" 'index($0, m) { on = 1; next } on' |
+	until dmesg | superp_probe_lines "$name" |
 		grep -q 'superp_rc_probe: gone-ready'; do
 		i=$((i + 1))
 		[ $i -lt 600 ] || { echo "no gone-ready"; return 1; }

@@ -78,11 +78,10 @@ static int superp_cq_create_uring(struct superp_cq *cq, int cqe,
 	int err;
 
 	err = superp_udata_req(cq->ibcq.device, udata, &cmd,
-			       min(sizeof(cmd), udata->inlen), "create_cq");
+			       min(sizeof(cmd), udata->inlen), sizeof(resp),
+			       "create_cq");
 	if (err)
 		return err;
-	if (udata->outlen < sizeof(resp))
-		return -EINVAL;
 
 	cq->uring = superp_cq_uring_alloc(udata, n, &cq->umap,
 					  &resp.ring_offset, &resp.ring_size);
@@ -195,11 +194,9 @@ static int superp_cq_resize_uring(struct superp_cq *cq, int cqe,
 	int err;
 
 	err = superp_udata_req(cq->ibcq.device, udata, &cmd, sizeof(cmd),
-			       "resize_cq");
+			       sizeof(resp), "resize_cq");
 	if (err)
 		return err;
-	if (udata->outlen < sizeof(resp))
-		return -EINVAL;
 	ring = superp_cq_uring_alloc(udata, n, &map, &resp.ring_offset,
 				     &resp.ring_size);
 	if (!ring)

@@ -95,19 +95,21 @@ void superp_mmap_free(struct rdma_user_mmap_entry *entry)
  * @udata: the command's driver data
  * @req: filled in with the request
  * @len: bytes of @req required (the fields are all required)
+ * @resp_len: bytes of the response the caller will write
  * @verb: the command's name, for the log
  *
  * Longer data is accepted only if the rest is zero; the comp_mask that
  * leads every request must have no bit set (none is defined yet).
- * Return: 0, -EINVAL when short, -EOPNOTSUPP for what is not understood.
+ * Return: 0, -EINVAL when the request or the room for the response is
+ * short, -EOPNOTSUPP for what is not understood.
  */
 int superp_udata_req(struct ib_device *ibdev, struct ib_udata *udata,
-		     void *req, size_t len, const char *verb)
+		     void *req, size_t len, size_t resp_len, const char *verb)
 {
 	u64 comp_mask = 0;
 	int err;
 
-	if (udata->inlen < len)
+	if (udata->inlen < len || udata->outlen < resp_len)
 		return -EINVAL;
 	if (udata->inlen > len &&
 	    !ib_is_udata_cleared(udata, len, udata->inlen - len)) {

@@ -18,7 +18,7 @@ void *superp_ring_alloc(struct ib_ucontext *ibuc, size_t size,
 			struct superp_ring_map **map, u64 *offset);
 void superp_ring_release(struct superp_ring_map *map);
 int superp_udata_req(struct ib_device *ibdev, struct ib_udata *udata,
-		     void *req, size_t len, const char *verb);
+		     void *req, size_t len, size_t resp_len, const char *verb);
 
 int superp_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma);
 void superp_mmap_free(struct rdma_user_mmap_entry *entry);

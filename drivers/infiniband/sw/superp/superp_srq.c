@@ -40,14 +40,11 @@ static int superp_usrq_create(struct superp_srq *srq, struct ib_udata *udata)
 	int err;
 
 	err = superp_udata_req(srq->ibsrq.device, udata, &cmd,
-			       min(sizeof(cmd), udata->inlen), "create_srq");
+			       min(sizeof(cmd), udata->inlen), sizeof(resp),
+			       "create_srq");
 	if (err)
 		return err;
-	if (udata->outlen < sizeof(resp))
-		return -EINVAL;
 	uc = rdma_udata_to_drv_context(udata, struct superp_ucontext, ibuc);
-	if (!uc)
-		return -EINVAL;
 	superp_uwq_geometry(srq->rq.max_wr, srq->rq.max_sge, 0,
 			    sizeof(struct superp_uwqe_recv), &g);
 	err = superp_uring_alloc(&srq->ur, &uc->ibuc, &g, &resp.ring_offset,

@@ -105,14 +105,11 @@ int superp_uqp_create(struct superp_qp *qp, struct ib_udata *udata)
 	int err;
 
 	err = superp_udata_req(qp->ibqp.device, udata, &cmd,
-			       min(sizeof(cmd), udata->inlen), "create_qp");
+			       min(sizeof(cmd), udata->inlen), sizeof(resp),
+			       "create_qp");
 	if (err)
 		return err;
-	if (udata->outlen < sizeof(resp))
-		return -EINVAL;
 	uc = rdma_udata_to_drv_context(udata, struct superp_ucontext, ibuc);
-	if (!uc)
-		return -EINVAL;
 
 	superp_uwq_geometry(qp->sq.max_wr, qp->sq.max_sge, qp->sq.max_inline,
 			    sizeof(struct superp_uwqe_send), &g);
