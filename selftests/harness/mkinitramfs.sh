@@ -102,7 +102,7 @@ make_base() {
 make_modules() {
 	local out=$1 ver=$2 modroot=$3 kodir=$4 m f
 	# crc32_generic: rxe asks the crypto API for "crc32" (no module built in).
-	local want="virtio_pci virtio_net ib_core ib_uverbs rdma_ucm rdma_cm rdma_rxe siw sch_netem sch_prio veth crc32_generic"
+	local want="virtio_pci virtio_net ib_core ib_uverbs rdma_ucm rdma_cm rdma_rxe siw sch_netem sch_prio cls_u32 veth crc32_generic"
 
 	mkdir -p "$stage/usr/lib/modules/$ver/extra"
 	for m in $want; do

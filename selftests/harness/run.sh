@@ -132,7 +132,7 @@ tally_kunit() { # file -> sets tp tf ts
 judge() { # name kind seg...
 	local name=$1 kind=$2 seg rc detail="" verdict=ok g=0 who
 	shift 2
-	local p=0 f=0 s=0
+	local p=0 f=0 s=0 secs=
 	for seg in "$@"; do
 		g=$((g + 1)) who="guest $g"
 		case "$seg" in */capture.*) who="capture check" ;; esac
@@ -141,6 +141,9 @@ judge() { # name kind seg...
 			continue
 		fi
 		rc=$(sed -n 's/^@@SUPERP-END .* rc=\([0-9]*\).*/\1/p' "$seg" | tail -1)
+		# The guests' time for it (the first guest's: they end together).
+		[ -n "$secs" ] ||
+			secs=$(sed -n 's/^@@SUPERP-END .* time=\([0-9]*\)s.*/, \1 s/p' "$seg" | tail -1)
 		if [ "$kind" = kunit ]; then tally_kunit "$seg"; else tally_tap "$seg"; fi
 		if [ "$rc" != 0 ] && [ "$rc" != 4 ] && [ "$tf" = 0 ]; then
 			tf=1; detail+=" [$who: exit $rc]"
@@ -151,7 +154,7 @@ judge() { # name kind seg...
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	if [ $f -gt 0 ]; then verdict=fail
 	elif [ $p -eq 0 ] && [ $s -gt 0 ]; then verdict=skip; fi
-	report $verdict "$name" "($p passed, $f failed, $s skipped)$detail"
+	report $verdict "$name" "($p passed, $f failed, $s skipped$secs)$detail"
 	if [ $verdict = fail ]; then
 		for seg in "$@"; do sed 's/^/#   /' "$seg" | tail -60; done
 	fi
