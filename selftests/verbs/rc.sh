@@ -138,8 +138,6 @@ gone_action() {
 	timeout 60 "$@"
 }
 
-# resources DEV: its object counts, e.g. "pd 1 cq 1 qp 1 ...".
-resources() { rdma resource show "$1" | sed 's/^[0-9]*: [^ ]* //'; }
 no_superp_left() {
 	! rdma resource show 2>/dev/null | grep -q superp0
 }
@@ -149,7 +147,7 @@ no_superp_left() {
 gone_run() {
 	local d=$1 dev=$2 how gpid grc before
 	how=$(gone_how "$d")
-	before=$(resources "$dev")
+	before=$(objects "$dev")
 	if [ "$role" = server ]; then
 		# shellcheck disable=SC2086 # $how is a command line
 		gone_action "$d-gone" $how > "/tmp/rc-$d-gone.action" 2>&1 &
@@ -166,7 +164,7 @@ gone_run() {
 		check "$d-gone: rdma resource show: no $dev left" no_superp_left
 	else
 		check "$d-gone: rdma resource show $dev as before ($before)" \
-			test "$(resources "$dev")" = "$before"
+			test "$(objects "$dev")" = "$before"
 	fi
 }
 

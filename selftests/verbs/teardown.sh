@@ -30,8 +30,6 @@ TD_MTU=$(cat /sys/class/net/eth0/mtu)
 
 tap_begin
 
-# resources DEV: its object counts, e.g. "pd 1 cq 1 qp 1 ...".
-resources() { rdma resource show "$1" | sed 's/^[0-9]*: [^ ]* //'; }
 
 # run_log NAME: what the probe run NAME printed so far.
 run_log() {
@@ -59,7 +57,7 @@ on_step() {
 # run outlast CMD); then the device's objects as before.
 td_run() {
 	local name=$1 who=$2 cmd=$3 before apid= arc
-	before=$(resources superp0)
+	before=$(objects superp0)
 	if [ "$who" = both ] || [ "$who" = "$role" ]; then
 		on_step "$name" send-1 "$cmd" > "/tmp/td-$name.action" 2>&1 &
 		apid=$!
@@ -73,7 +71,7 @@ td_run() {
 	fi
 	tap_diag "$name: $(rdma statistic show link superp0/1 2>&1 | tr '\n' ' ')"
 	check "$name: rdma resource show superp0 as before ($before)" \
-		test "$(resources superp0)" = "$before"
+		test "$(objects superp0)" = "$before"
 }
 
 check "set up superp0 over SUNH" setup_superp_sunh
