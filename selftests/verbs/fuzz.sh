@@ -84,7 +84,6 @@ fi
 barrier fuzz-attack-done
 
 # rdma statistic -j of superp0, one object; the identity's terms.
-hw() { rdma statistic show link superp0/1 -j | jq -c '.[0]'; }
 identity() {
 	jq -e '.rx_packets == .rx_processed + .rx_duplicates + .rx_holding +
 		.rx_drop_short + .rx_drop_malformed + .rx_drop_unknown_dcid +

@@ -106,7 +106,6 @@ role=server
 is_coordinator || role=client
 
 # hw: superp0's counters, one JSON object.
-hw() { rdma statistic show link superp0/1 -j | jq -c '.[0]'; }
 # The receive accounting identity (Documentation/superp-admin.rst), at one
 # quiet moment: ACKs may still be on the way after the probe.
 identity_once() {
