@@ -2211,6 +2211,65 @@ static void uqp_wqe_to_wr(struct kunit *test)
 			IB_WC_LOC_QP_OP_ERR);
 }
 
+/*
+ * The send ring's SUPERP_WQ_BUSY (superp-abi.h): published while the
+ * kernel queue has WRs; cleared, with producer read after it, when the
+ * last one leaves; a WQE the process wrote meanwhile makes the data path
+ * come back. Never believed from the ring.
+ */
+static void uqp_sq_busy_recheck(struct kunit *test)
+{
+	struct superp_wq_ring *ring;
+	struct superp_qp *qp;
+
+	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	ring = kunit_kzalloc(test, sizeof(*ring), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	KUNIT_ASSERT_NOT_NULL(test, ring);
+	qp->usq.ring = ring;
+	qp->usq.entries = 8;
+
+	/* Not busy: nothing to do, whatever the ring says. */
+	ring->flags = SUPERP_WQ_BUSY;
+	ring->producer = 3;
+	KUNIT_EXPECT_FALSE(test, superp_uqp_sq_recheck(qp));
+
+	/* Busy, WRs still queued, WQEs waiting: come back, stay busy. */
+	qp->usq.busy = true;
+	qp->usq.cons = 2;
+	qp->sq.head = 2;
+	qp->sq.tail = 1;
+	ring->flags = SUPERP_WQ_BUSY;
+	KUNIT_EXPECT_TRUE(test, superp_uqp_sq_recheck(qp));
+	KUNIT_EXPECT_TRUE(test, qp->usq.busy);
+	KUNIT_EXPECT_EQ(test, ring->flags, SUPERP_WQ_BUSY);
+
+	/* Busy, WRs queued, nothing waiting: nothing to do, still busy. */
+	ring->producer = 2;
+	KUNIT_EXPECT_FALSE(test, superp_uqp_sq_recheck(qp));
+	KUNIT_EXPECT_TRUE(test, qp->usq.busy);
+
+	/* The last WR left, nothing waiting: the flag goes. */
+	qp->sq.tail = 2;
+	KUNIT_EXPECT_FALSE(test, superp_uqp_sq_recheck(qp));
+	KUNIT_EXPECT_FALSE(test, qp->usq.busy);
+	KUNIT_EXPECT_EQ(test, ring->flags, 0);
+
+	/* The last WR left as the process wrote one: busy again, come back. */
+	qp->usq.busy = true;
+	ring->flags = SUPERP_WQ_BUSY;
+	ring->producer = 3;
+	KUNIT_EXPECT_TRUE(test, superp_uqp_sq_recheck(qp));
+	KUNIT_EXPECT_TRUE(test, qp->usq.busy);
+	KUNIT_EXPECT_EQ(test, ring->flags, SUPERP_WQ_BUSY);
+
+	/* A producer more than a ring ahead is garbage: no work from it. */
+	qp->usq.busy = true;
+	ring->producer = 2 + 9;
+	KUNIT_EXPECT_FALSE(test, superp_uqp_sq_recheck(qp));
+	KUNIT_EXPECT_FALSE(test, qp->usq.busy);
+}
+
 static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(cq_create_checks),
 	KUNIT_CASE(cq_poll_order),
@@ -2244,6 +2303,7 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(rc_tgt_slots_across_xid_wrap),
 	KUNIT_CASE(uqp_ring_geometry),
 	KUNIT_CASE(uqp_wqe_to_wr),
+	KUNIT_CASE(uqp_sq_busy_recheck),
 	{}
 };
 

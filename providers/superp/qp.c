@@ -253,7 +253,8 @@ static int superp_wqe_send(struct superp_uwq *sq, struct ibv_send_wr *wr,
 
 /*
  * Under sq->lock, WQEs written from start to sq->producer: publish them
- * and ring the doorbell. If the kernel refuses (QP not ready to send) it
+ * and ring the doorbell, unless the kernel still works on this queue and
+ * comes for them itself (SUPERP_WQ_BUSY). If the kernel refuses (QP not ready to send) it
  * took nothing: the producer goes back to start and the errno is returned.
  */
 int superp_sq_doorbell(struct ibv_qp *ibqp, struct superp_uwq *sq,
@@ -265,6 +266,14 @@ int superp_sq_doorbell(struct ibv_qp *ibqp, struct superp_uwq *sq,
 	if (sq->producer == start)
 		return 0;
 	superp_uwq_publish(sq);
+	/*
+	 * Producer before flags: either the kernel, clearing SUPERP_WQ_BUSY
+	 * and then reading producer, sees these WQEs, or this sees the flag
+	 * gone and rings (superp-abi.h).
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&sq->ring->flags, __ATOMIC_RELAXED) & SUPERP_WQ_BUSY)
+		return 0;
 	err = ibv_cmd_post_send(ibqp, NULL, &none);
 	if (err) {
 		sq->producer = start;

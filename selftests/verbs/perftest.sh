@@ -100,6 +100,25 @@ pt() {
 	barrier "pt-$name-done"
 }
 
+# doorbells: a stream of WRITEs costs a doorbell only when the send queue
+# had run empty: the kernel takes what the process writes while it still
+# works on the queue (SUPERP_WQ_BUSY, Documentation/provider.rst). The
+# client counts the doorbells and the WQEs taken; with ibv_post_send
+# once per WR and up to 128 outstanding, fewer than half of the WQEs may
+# have come with a doorbell of their own.
+doorbells() {
+	local pre post wqes rings
+	pre=$(hw)
+	pt ib_write_bw superp_sunh-doorbells superp0 --use_old_post_send -s 64 -n 2000
+	is_coordinator && return 0
+	post=$(hw)
+	wqes=$(($(echo "$post" | jq .sq_ring_wqes) - $(echo "$pre" | jq .sq_ring_wqes)))
+	rings=$(($(echo "$post" | jq .sq_doorbells) - $(echo "$pre" | jq .sq_doorbells)))
+	check "superp_sunh-doorbells: $wqes WQEs taken (at least 2000)" test "$wqes" -ge 2000
+	check "superp_sunh-doorbells: $rings doorbells, fewer than half of them" \
+		test $((rings * 2)) -lt "$wqes"
+}
+
 # The devices in plan order, each set up once around its runs.
 devs=$(echo "$PT_PLAN" | awk 'NF && !seen[$1]++ { print $1 }')
 for d in $devs; do
@@ -116,6 +135,7 @@ for d in $devs; do
 		pt "$prog" "$d-$prog-$post-$(echo "$args" | tr -d ,-)" "$dev" \
 			$extra $(echo "$args" | tr , ' ')
 	done
+	[ "$d" = superp_sunh ] && doorbells
 	check "$d: rdma resource show $dev as before ($before)" objects_back "$dev" "$before"
 	barrier "pt-$d-done"
 	check "$d: tear down $dev" "teardown_$d"

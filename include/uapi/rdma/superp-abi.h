@@ -133,7 +133,12 @@ struct superp_resize_cq_resp {
  * ring (rq_size 0).
  *
  * Send: after storing producer, the process rings the doorbell, a
- * POST_SEND command with no work requests. Receive: no command; the
+ * POST_SEND command with no work requests, unless the send ring's flags
+ * has SUPERP_WQ_BUSY: the kernel still has work requests of this queue
+ * and looks at producer again as each of them leaves it. The process
+ * stores producer, then a full barrier, then reads flags; the kernel
+ * clears SUPERP_WQ_BUSY when its queue runs empty, then a full barrier,
+ * then reads producer, so a WQE is never left without a doorbell. Receive: no command; the
  * kernel takes receives from the ring when a message needs one. When
  * flags has SUPERP_WQ_FLUSH (the QP is in the error state), the process
  * also sends an empty POST_RECV after storing the receive producer and
@@ -168,6 +173,7 @@ struct superp_wq_ring {
 
 /* superp_wq_ring.flags */
 #define SUPERP_WQ_FLUSH		(1U << 0)	/* QP in ERR: doorbell flushes */
+#define SUPERP_WQ_BUSY		(1U << 1)	/* send: no doorbell needed */
 
 struct superp_usge {
 	__aligned_u64 addr;

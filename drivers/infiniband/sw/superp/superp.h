@@ -114,6 +114,9 @@ struct superp_dev {
 	atomic64_t		rx_drops[__SUPERP_DROP_MAX];
 	/* every packet the receive path took for this device (identity) */
 	atomic64_t		rx_packets;
+	/* user send queues: doorbells rung, WQEs taken from the rings */
+	atomic64_t		sq_doorbells;
+	atomic64_t		sq_ring_wqes;
 };
 
 /* Every superp device; the netlink family looks devices up here by name. */

@@ -43,6 +43,8 @@ enum superp_hw_stat {
 	SUPERP_HW_DROP_NO_HOLD,
 	SUPERP_HW_DROP_FLUSHED,
 	SUPERP_HW_DROP_TAL,
+	SUPERP_HW_SQ_DOORBELLS,
+	SUPERP_HW_SQ_RING_WQES,
 	__SUPERP_HW_MAX
 };
 
@@ -73,6 +75,8 @@ static const struct rdma_stat_desc superp_hw_descs[] = {
 	[SUPERP_HW_DROP_NO_HOLD] = { .name = "rx_drop_no_hold" },
 	[SUPERP_HW_DROP_FLUSHED] = { .name = "rx_drop_flushed" },
 	[SUPERP_HW_DROP_TAL] = { .name = "rx_drop_tal" },
+	[SUPERP_HW_SQ_DOORBELLS] = { .name = "sq_doorbells" },
+	[SUPERP_HW_SQ_RING_WQES] = { .name = "sq_ring_wqes" },
 };
 
 static struct rdma_hw_stats *superp_alloc_hw_port_stats(struct ib_device *ibdev,
@@ -123,6 +127,8 @@ static int superp_get_hw_stats(struct ib_device *ibdev,
 	v[SUPERP_HW_DROP_NO_HOLD] = s.rx_drop_no_hold;
 	v[SUPERP_HW_DROP_FLUSHED] = s.rx_drop_flushed;
 	v[SUPERP_HW_DROP_TAL] = s.rx_drop_tal;
+	v[SUPERP_HW_SQ_DOORBELLS] = atomic64_read(&sdev->sq_doorbells);
+	v[SUPERP_HW_SQ_RING_WQES] = atomic64_read(&sdev->sq_ring_wqes);
 	return __SUPERP_HW_MAX;
 }
 

@@ -411,6 +411,9 @@ int superp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	/* Nothing in flight: drained at once. */
 	if (new == IB_QPS_SQD && cur != IB_QPS_SQD)
 		drained = superp_qp_sq_idle(qp);
+	/* What was posted while drained runs now. */
+	if (new == IB_QPS_RTS && cur == IB_QPS_SQD)
+		superp_rc_kick(qp);
 out:
 	mutex_unlock(&qp->mutex);
 	if (drained && qp->attr.en_sqd_async_notify)

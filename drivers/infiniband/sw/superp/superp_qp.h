@@ -127,6 +127,8 @@ struct superp_uqp_ring {
 	u32			entries;	/* power of two */
 	u32			stride;		/* bytes per WQE */
 	u32			cons;		/* next ring position to copy */
+	/* send: SUPERP_WQ_BUSY published (the ring's copy is not believed) */
+	bool			busy;
 	/* A WQE refused at copy: completes after the kernel queue's WRs. */
 	bool			refused;
 	u8			refused_status;	/* enum ib_wc_status */
@@ -205,6 +207,7 @@ void superp_qp_event(struct superp_qp *qp, enum ib_event_type type);
 int superp_uqp_create(struct superp_qp *qp, struct ib_udata *udata);
 void superp_uqp_destroy(struct superp_qp *qp);
 bool superp_uqp_sq_pull(struct superp_qp *qp);
+bool superp_uqp_sq_recheck(struct superp_qp *qp);
 unsigned int superp_uqp_sq_flush(struct superp_qp *qp);
 unsigned int superp_uqp_rq_flush(struct superp_qp *qp);
 void superp_uqp_publish(struct superp_uqp_ring *r, u32 queued);

@@ -453,6 +453,8 @@ int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = wr;
 		return -EINVAL;
 	}
+	if (ibqp->uobject)
+		atomic64_inc(&to_sdev(ibqp->device)->sq_doorbells);
 	if (ibqp->uobject && (state == IB_QPS_RTS || state == IB_QPS_SQD))
 		broke = superp_uqp_sq_pull(qp);
 	for (; wr; wr = wr->next) {
@@ -581,6 +583,9 @@ struct superp_send_wqe *superp_qp_next_send(struct superp_qp *qp)
 
 	spin_lock_irqsave(&sq->lock, flags);
 	if (qp->state == IB_QPS_RTS) {
+		/* WQEs written while SUPERP_WQ_BUSY: no doorbell brings them. */
+		if (qp->usq.ring && sq->next == sq->head)
+			broke = superp_uqp_sq_pull(qp);
 		todo = superp_sq_run_local(qp, &broke);
 		/* A local WR waits for its turn; a broken QP runs nothing. */
 		if (!broke && sq->next != sq->head &&
@@ -628,7 +633,7 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 			 enum ib_wc_status status)
 {
 	struct superp_wq *sq = &qp->sq;
-	bool drained = false, broke = false;
+	bool drained = false, broke = false, more = false;
 	unsigned int todo = 0;
 	unsigned long flags;
 
@@ -647,11 +652,15 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 			qp->sq_drained = true;
 			drained = qp->attr.en_sqd_async_notify;
 		}
+		if (qp->usq.ring)
+			more = superp_uqp_sq_recheck(qp);
 	}
 	spin_unlock_irqrestore(&sq->lock, flags);
 	superp_cq_kick(to_scq(qp->ibqp.send_cq), todo);
 	if (status != IB_WC_SUCCESS || broke)
 		superp_qp_error(qp);
+	else if (more)
+		superp_rc_kick_later(qp);
 	if (drained)
 		superp_qp_event(qp, IB_EVENT_SQ_DRAINED);
 }

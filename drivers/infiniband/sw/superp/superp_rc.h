@@ -131,6 +131,7 @@ extern bool superp_rc_allow_unbound;
 
 /* superp_rc_send.c */
 void superp_rc_kick(struct superp_qp *qp);
+void superp_rc_kick_later(struct superp_qp *qp);
 void superp_rc_kick_work(struct work_struct *work);
 void superp_rc_qp_drop(struct superp_qp *qp);
 void superp_rc_qp_cancel(struct superp_qp *qp);

@@ -879,6 +879,24 @@ void superp_rc_kick(struct superp_qp *qp)
 	rcu_read_unlock();
 }
 
+/**
+ * superp_rc_kick_later - run @qp's send WRs from the connection's work
+ * @qp: the QP, held by the caller
+ *
+ * Any context, the entry's lock held or not (a WR completing under it
+ * finds more WQEs in the QP's ring).
+ */
+void superp_rc_kick_later(struct superp_qp *qp)
+{
+	struct superp_conn_entry *e;
+
+	rcu_read_lock();
+	e = READ_ONCE(qp->conn);
+	if (e)
+		schedule_work(&e->kick_work);
+	rcu_read_unlock();
+}
+
 /* Under e->lock: every bound QP gets a turn, a different one first. */
 static void superp_rc_kick_all(struct superp_conn_entry *e)
 {

@@ -6,9 +6,12 @@
  * receive ring (superp_mmap.c) and returns where to map them; the layout
  * and the protocol are in include/uapi/rdma/superp-abi.h. The kernel work
  * queues stay as for a kernel QP: the rings only carry WQEs to them.
- * A send WQE is taken at the doorbell (superp_post_send() with no list),
- * a receive WQE when an incoming message finds the kernel receive queue
- * empty (superp_qp_get_recv()).
+ * A send WQE is taken at the doorbell (superp_post_send() with no list)
+ * or, while the kernel queue has WRs (SUPERP_WQ_BUSY), by the data path
+ * when it asks for the next WR (superp_qp_next_send()) and as each WR
+ * leaves the queue (superp_uqp_sq_recheck()); a receive WQE when an
+ * incoming message finds the kernel receive queue empty
+ * (superp_qp_get_recv()).
  *
  * Trust: the process may rewrite its rings at any moment. The kernel keeps
  * its own position (cons) and never reads one back from the ring; it
@@ -189,6 +192,7 @@ void superp_uqp_reset(struct superp_uqp_ring *r)
 		return;
 	r->cons = 0;
 	r->refused = false;
+	r->busy = false;
 	WRITE_ONCE(r->ring->flags, 0);
 	/* Release: as superp_uqp_publish(). */
 	smp_store_release(&r->ring->consumer, 0);
@@ -292,10 +296,12 @@ EXPORT_SYMBOL_IF_KUNIT(superp_uwqe_to_wr);
  */
 bool superp_uqp_sq_pull(struct superp_qp *qp)
 {
+	struct superp_dev *sdev = to_sdev(qp->ibqp.device);
 	struct superp_uqp_ring *r = &qp->usq;
 	struct superp_wq *sq = &qp->sq;
 	struct superp_uwr w;
-	u32 n;
+	u32 n, start = r->cons;
+	bool broke = false;
 
 	if (!superp_uqp_pending(r, &n)) {
 		ibdev_dbg(qp->ibqp.device, "QP %u: send ring producer out of range\n",
@@ -320,12 +326,53 @@ bool superp_uqp_sq_pull(struct superp_qp *qp)
 				  qp->ibqp.qp_num, status);
 			superp_uqp_refuse(r, u->wr_id, status,
 					  superp_wc_opcode(u->opcode));
-			return true;
+			broke = true;
+			break;
 		}
 		wqe->idx = sq->head++;
 	}
-	return false;
+	atomic64_add(r->cons - start, &sdev->sq_ring_wqes);
+	/* WRs in the queue: each leaving it rechecks the ring. */
+	if (!broke && sq->head != sq->tail && !r->busy) {
+		r->busy = true;
+		WRITE_ONCE(r->ring->flags, SUPERP_WQ_BUSY);
+	}
+	return broke;
 }
+
+/**
+ * superp_uqp_sq_recheck - a send WR left the kernel queue: more WQEs?
+ * @qp: a user QP, its sq.lock held
+ *
+ * While SUPERP_WQ_BUSY is published the process writes WQEs without a
+ * doorbell. When the queue runs empty the flag goes, then a full barrier,
+ * then producer is read: either this sees the process's WQE or the
+ * process sees the flag gone and rings (superp-abi.h).
+ *
+ * Return: true when WQEs are waiting in the ring: the data path must come
+ * for them (superp_qp_next_send() takes them in RTS).
+ */
+bool superp_uqp_sq_recheck(struct superp_qp *qp)
+{
+	struct superp_uqp_ring *r = &qp->usq;
+
+	if (!r->busy)
+		return false;
+	if (qp->sq.tail == qp->sq.head) {
+		r->busy = false;
+		WRITE_ONCE(r->ring->flags, 0);
+		/* Pairs with the process's barrier after its producer store. */
+		smp_mb();
+	}
+	if (!superp_uring_waiting(r))
+		return false;
+	if (!r->busy) {
+		r->busy = true;
+		WRITE_ONCE(r->ring->flags, SUPERP_WQ_BUSY);
+	}
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_uqp_sq_recheck);
 
 /**
  * superp_uring_recv_pull - take the receive WQEs the process wrote
@@ -386,8 +433,12 @@ static unsigned int superp_uqp_flush(struct superp_qp *qp,
 	unsigned int todo = 0;
 	u32 n;
 
-	/* Late receives: the process rings the doorbell from now on. */
-	WRITE_ONCE(r->ring->flags, SUPERP_WQ_FLUSH);
+	/*
+	 * Late receives: the process rings the doorbell from now on; late
+	 * sends: no longer busy, it rings it too.
+	 */
+	r->busy = false;
+	WRITE_ONCE(r->ring->flags, send ? 0 : SUPERP_WQ_FLUSH);
 	/* The flag before producer; pairs with the process's full barrier. */
 	smp_mb();
 	if (r->refused) {
