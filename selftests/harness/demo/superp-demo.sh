@@ -1,14 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # `make demo`: two guests load SUPERp, attach it to eth0, show the verbs
-# device through libibverbs, exchange SUNH echoes, then install a SUPERp
-# connection and move RDMA traffic over it with RC queue pairs (the kernel
-# verbs probe: SEND, WRITE, READ, atomics, RNR, each verified; WRITE
-# throughput figures), run ibv_rc_pingpong through the provider, show
-# the connection's counters and a short summary for a person.
+# device through libibverbs, exchange SUNH echoes, then install the
+# SUPERp connections of a two-node domain (superp mesh up) and move RDMA
+# traffic over them with RC queue pairs (the kernel verbs probe: SEND,
+# WRITE, READ, atomics, RNR, each verified; WRITE throughput figures), run
+# ibv_rc_pingpong and perftest (ib_write_bw, ib_send_lat) through the
+# provider, show the connection's counters and a short summary for a
+# person; the host decodes a few of the link's frames with the project's
+# dissector afterwards (demo_decode).
 # superp-topology: pair
 # superp-kernel: stock
-# superp-timeout: 300
+# superp-timeout: 420
+# superp-capture: demo_decode
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 
@@ -31,12 +35,14 @@ check "SUNH echo to the peer's address $peer" \
 sed 's/^/# /' /tmp/ping
 sunh route show | sed 's/^/# sunh route: /'
 
-# A static SUPERp connection (as `superp mesh up` would install it),
-# ordered both ways as RC needs; a long retransmission timeout because
-# TCG guests stall.
-check "SUPERp connection over SUNH to node $peer (superp conn add)" \
-	superp conn add dev superp0 lcid 1 rcid 1 encap sunh local "$SUPERP_ID" \
-	remote "$peer" ordered both pdl_retrans_time_out 200000 pdl_max_rtx 8
+# The domain: both nodes by SUNH address, so SUNH carries SUPERp; ordered
+# both ways as RC needs; a long retransmission timeout because TCG guests
+# stall. Both nodes read the same file and agree on the CIDs.
+printf '%s\n' "a 1" "b 2" \
+	"defaults ordered both pdl_retrans_time_out 200000 pdl_max_rtx 8" > /tmp/domain
+check "SUPERp connection over SUNH to node $peer (superp mesh up)" \
+	sh -c 'superp mesh up /tmp/domain > /tmp/mesh'
+sed 's/^/# /' /tmp/mesh
 superp conn show | sed 's/^/# /'
 check "superp0 has the RoCE v2 GID of $me" wait_gid superp0 "$me"
 role=server
@@ -63,6 +69,30 @@ fi
 sed 's/^/# /' /tmp/pp.log
 check "ibv_rc_pingpong 64 KiB x 100 over SUPERp, every byte checked" \
 	test "$pp_rc" -eq 0
+
+# perftest through the provider (its ibv_qp_ex wr_* API): bandwidth of
+# 64 KiB RDMA WRITEs, latency of 2-byte SENDs.
+perftest() { # NAME PROGRAM ARGS...
+	local name=$1 prog=$2 rc
+	shift 2
+	set -- -d superp0 -x "$gidx" -F "$@"
+	if is_coordinator; then
+		"$prog" "$@" > "/tmp/$name.log" 2>&1 &
+		pt_pid=$!
+		wait_listening 18515
+		barrier "$name"
+		wait $pt_pid
+		rc=$?
+	else
+		barrier "$name"
+		"$prog" "$@" "$(guest_ip "$peer")" > "/tmp/$name.log" 2>&1
+		rc=$?
+	fi
+	[ $rc -eq 0 ] || sed 's/^/# /' "/tmp/$name.log"
+	check "$prog $* over SUPERp" test "$rc" -eq 0
+}
+perftest write_bw ib_write_bw -s 65536 -n 300 --report_gbits
+perftest send_lat ib_send_lat -s 2 -n 300
 superp -s conn show | sed 's/^/# counters: /'
 
 # The result, for a person, from the client (it measures throughput).
@@ -76,6 +106,9 @@ if ! is_coordinator; then
 		grep -E 'bytes in|iters in' /tmp/pp.log | sed 's/^/    /'
 		echo "Kernel verbs probe: SEND, WRITE, READ, atomics, RNR, each verified"
 		grep '^tput-' /tmp/rc-demo.log | sed 's/^tput-\([^ ]*\) ok /    RDMA WRITE \1: /'
+		echo "perftest (unmodified), through the provider:"
+		awk '$1 == 65536 && NF >= 5 { print "    ib_write_bw 64 KiB: " $4 " Gbit/s average" }' /tmp/write_bw.log
+		awk '$1 == 2 && NF >= 9 { print "    ib_send_lat 2 B: " $5 " us typical, " $8 " us 99th percentile" }' /tmp/send_lat.log
 		echo "Reliability at work on this node:"
 		echo "    packets sent $(stat tx_packets) (new $(stat tx_new_packets)), received $(stat rx_packets)"
 		echo "    retransmissions: timer $(stat retrans_timer), fast $(stat retrans_fast), proactive $(stat retrans_proactive)"
@@ -84,6 +117,6 @@ if ! is_coordinator; then
 	} | sed 's/^/# /'
 fi
 barrier done
-check "connection removed" superp conn del dev superp0 lcid 1
+check "connections removed (superp mesh down)" superp mesh down /tmp/domain
 check "detach and unload" sh -c 'rdma link delete superp0 && rmmod ib_superp sunh'
 tap_exit
