@@ -74,25 +74,15 @@ port=18800
 # pt PROG NAME DEV ARGS...: one run, guest 1 the server, guest 2 the
 # client; each side checks its exit status, the client its results.
 pt() {
-	local prog=$1 name=$2 dev=$3 gidx log rc pid
+	local prog=$1 name=$2 dev=$3 gidx log rc
 	shift 3
 	port=$((port + 1))
 	log=/tmp/pt-$name.log
 	gidx=$(roce_gid_index "$dev" "$(guest_ip "$me")")
 	set -- -d "$dev" -x "$gidx" -p "$port" -F "$@"
 	echo "perftest run $name" > /dev/kmsg
-	if is_coordinator; then
-		timeout "$PT_TIMEOUT" "$prog" "$@" > "$log" 2>&1 &
-		pid=$!
-		wait_listening "$port"
-		barrier "pt-$name"
-		wait "$pid"
-		rc=$?
-	else
-		barrier "pt-$name"
-		timeout "$PT_TIMEOUT" "$prog" "$@" "$(guest_ip "$peer")" > "$log" 2>&1
-		rc=$?
-	fi
+	pair_run "pt-$name" "$port" "$PT_TIMEOUT" "$log" "$prog" "$@"
+	rc=$?
 	[ $rc -eq 0 ] || sed 's/^/# /' "$log"
 	check "$name: $prog $* exits 0" test "$rc" -eq 0
 	is_coordinator ||

@@ -45,25 +45,15 @@ port=18600
 # checks its own exit status and that it moved 2 * SIZE * ITERS bytes
 # (per QP: ibv_srq_pingpong counts one QP's).
 pp() {
-	local prog=$1 name=$2 dev=$3 size=$4 iters=$5 gidx log rc pid
+	local prog=$1 name=$2 dev=$3 size=$4 iters=$5 gidx log rc
 	shift 5
 	port=$((port + 1))
 	log=/tmp/pp-$name.log
 	gidx=$(roce_gid_index "$dev" "$(guest_ip "$me")")
 	set -- -d "$dev" -g "$gidx" -p "$port" -s "$size" -n "$iters" -c "$@"
 	echo "pingpong run $name" > /dev/kmsg
-	if is_coordinator; then
-		timeout "$PP_TIMEOUT" "$prog" "$@" > "$log" 2>&1 &
-		pid=$!
-		wait_listening "$port"
-		barrier "pp-$name"
-		wait "$pid"
-		rc=$?
-	else
-		barrier "pp-$name"
-		timeout "$PP_TIMEOUT" "$prog" "$@" "$(guest_ip "$peer")" > "$log" 2>&1
-		rc=$?
-	fi
+	pair_run "pp-$name" "$port" "$PP_TIMEOUT" "$log" "$prog" "$@"
+	rc=$?
 	sed 's/^/# /' "$log"
 	check "$name: $prog $* exits 0" test "$rc" -eq 0
 	check "$name: $((2 * size * iters)) bytes moved" \

@@ -52,20 +52,9 @@ probe demo superp0 "$role" "$(guest_ip "$peer")" size=65536 qps=2 tput_ms=1000 a
 # An unmodified libibverbs program through the provider: guest 1 serves.
 gidx=$(roce_gid_index superp0 "$me")
 pp_args="-d superp0 -g $gidx -s 65536 -n 100 -c"
-if is_coordinator; then
-	# shellcheck disable=SC2086 # pp_args is a command line
-	ibv_rc_pingpong $pp_args > /tmp/pp.log 2>&1 &
-	pp_pid=$!
-	wait_listening 18515
-	barrier pingpong
-	wait $pp_pid
-	pp_rc=$?
-else
-	barrier pingpong
-	# shellcheck disable=SC2086
-	ibv_rc_pingpong $pp_args "$(guest_ip "$peer")" > /tmp/pp.log 2>&1
-	pp_rc=$?
-fi
+# shellcheck disable=SC2086 # pp_args is a command line
+pair_run pingpong 18515 120 /tmp/pp.log ibv_rc_pingpong $pp_args
+pp_rc=$?
 sed 's/^/# /' /tmp/pp.log
 check "ibv_rc_pingpong 64 KiB x 100 over SUPERp, every byte checked" \
 	test "$pp_rc" -eq 0
@@ -76,18 +65,8 @@ perftest() { # NAME PROGRAM ARGS...
 	local name=$1 prog=$2 rc
 	shift 2
 	set -- -d superp0 -x "$gidx" -F "$@"
-	if is_coordinator; then
-		"$prog" "$@" > "/tmp/$name.log" 2>&1 &
-		pt_pid=$!
-		wait_listening 18515
-		barrier "$name"
-		wait $pt_pid
-		rc=$?
-	else
-		barrier "$name"
-		"$prog" "$@" "$(guest_ip "$peer")" > "/tmp/$name.log" 2>&1
-		rc=$?
-	fi
+	pair_run "$name" 18515 120 "/tmp/$name.log" "$prog" "$@"
+	rc=$?
 	[ $rc -eq 0 ] || sed 's/^/# /' "/tmp/$name.log"
 	check "$prog $* over SUPERp" test "$rc" -eq 0
 }

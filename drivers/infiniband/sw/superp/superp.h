@@ -114,6 +114,9 @@ struct superp_dev {
 	atomic64_t		rx_drops[__SUPERP_DROP_MAX];
 	/* every packet the receive path took for this device (identity) */
 	atomic64_t		rx_packets;
+	/* packets of connections to this node, on their way up (superp_loop.c) */
+	struct sk_buff_head	loop_q;
+	struct work_struct	loop_work;
 	/* user send queues: doorbells rung, WQEs taken from the rings */
 	atomic64_t		sq_doorbells;
 	atomic64_t		sq_ring_wqes;

@@ -30,6 +30,7 @@
 
 #include "superp.h"
 #include "superp_conn_table.h"
+#include "superp_encap.h"
 #include "superp_netlink.h"
 #include "superp_rc.h"
 #include "superp_tx.h"
@@ -188,6 +189,7 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 	superp_conn_timer_init(e);
 	e->sdev = sdev;
 	e->addr = *addr;
+	e->loop = superp_loop_conn(addr);
 	err = superp_rc_conn_init(e, p->tal_trans_window);
 	if (err) {
 		kfree(e);

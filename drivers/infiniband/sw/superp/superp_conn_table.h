@@ -50,6 +50,7 @@ struct superp_conn_addr {
  *	two (superp_rc_tgt_slots()).
  * @kick_work: runs the bound QPs' send queues for posts made with
  *	interrupts disabled (superp_rc_send.c).
+ * @loop: the peer is this node: packets loop back (superp_loop.c).
  */
 struct superp_conn_entry {
 	struct superp_conn conn;
@@ -63,6 +64,7 @@ struct superp_conn_entry {
 	struct superp_rc_tgt *tgt;
 	u32 tgt_slots;
 	struct work_struct kick_work;
+	bool loop;
 };
 
 /* A table of 1..4096 slots, replaced whole when its size changes. */

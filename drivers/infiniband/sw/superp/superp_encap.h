@@ -2,14 +2,17 @@
 /*
  * ib_superp: the encapsulations, SUNH (superp_sunh.c) and UDP/IPv4 and
  * UDP/IPv6 (superp_udp.c). Each receives into superp_rx() and sends a
- * packet built by superp_tx_build() to a connection's peer.
+ * packet built by superp_tx_build() to a connection's peer; a connection
+ * to this node itself loops its packets back instead (superp_loop.c).
  */
 #ifndef SUPERP_ENCAP_H
 #define SUPERP_ENCAP_H
 
 #include <linux/skbuff.h>
 
+struct superp_conn_addr;
 struct superp_conn_entry;
+struct superp_dev;
 
 /*
  * Send @skb (skb->data at the PDL header, always consumed) to @e's peer.
@@ -18,6 +21,11 @@ struct superp_conn_entry;
  */
 int superp_sunh_xmit(struct superp_conn_entry *e, struct sk_buff *skb);
 int superp_udp_xmit(struct superp_conn_entry *e, struct sk_buff *skb);
+
+int superp_loop_xmit(struct superp_conn_entry *e, struct sk_buff *skb);
+bool superp_loop_conn(const struct superp_conn_addr *a);
+void superp_loop_init(struct superp_dev *sdev);
+void superp_loop_destroy(struct superp_dev *sdev);
 
 int superp_sunh_init(void);
 void superp_sunh_exit(void);

@@ -94,6 +94,7 @@ int superp_newlink(const char *ibdev_name, struct net_device *ndev)
 	}
 	sdev->ndev = ndev;
 	INIT_HLIST_NODE(&sdev->rx_node);
+	superp_loop_init(sdev);
 	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);
 	/* Keeps *sdev readable below even if someone unregisters it. */
 	get_device(&sdev->ibdev.dev);
@@ -161,6 +162,7 @@ void superp_dealloc_driver(struct ib_device *ibdev)
 	/* superp_conns_destroy()'s grace period ends the receive path's use */
 	superp_rx_dev_del(sdev);
 	superp_conns_destroy(sdev);
+	superp_loop_destroy(sdev);
 	superp_mr_table_destroy(&sdev->mrs);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 	mutex_lock(&superp_devs_lock);

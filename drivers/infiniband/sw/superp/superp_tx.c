@@ -189,7 +189,9 @@ static int superp_tx_xmit(struct superp_conn *c, const struct superp_pkt *p,
 	skb = superp_tx_build(p, e->addr.encap, cookie, &err);
 	if (!skb)
 		return err;
-	if (e->addr.encap == SUPERP_ENCAP_SUNH)
+	if (e->loop)
+		err = superp_loop_xmit(e, skb);
+	else if (e->addr.encap == SUPERP_ENCAP_SUNH)
 		err = superp_sunh_xmit(e, skb);
 	else
 		err = superp_udp_xmit(e, skb);

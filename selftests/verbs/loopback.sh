@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Loopback: both ends of rdma-core's unmodified ibv_rc_pingpong and
+# ibv_srq_pingpong on one guest's superp0, through a connection to this
+# node itself (`superp conn add ... remote` = local), over SUNH and over
+# UDP/IPv4. Its packets go up the receive path without a wire
+# (superp_loop.c): every byte checked (-c), nothing dropped, the receive
+# accounting identity holds, nothing left behind; a QP toward this node
+# without such a connection fails at RTR as any other.
+# superp-topology: single
+# superp-kernel: test
+# superp-timeout: 300
+. "$SUPERP_ROOT/selftests/lib.sh"
+. "$SUPERP_ROOT/selftests/verbs/rc.inc"
+
+me=1
+ip=$(guest_ip "$me")
+
+tap_begin
+
+port=18600
+# pp PROG NAME ARGS...: server and client of PROG on this guest.
+pp() {
+	local prog=$1 name=$2 pid rc src
+	shift 2
+	port=$((port + 1))
+	"$prog" -d superp0 -g "$gidx" -p "$port" "$@" > "/tmp/$name-server.log" 2>&1 &
+	pid=$!
+	wait_listening "$port"
+	timeout 120 "$prog" -d superp0 -g "$gidx" -p "$port" "$@" 127.0.0.1 \
+		> "/tmp/$name-client.log" 2>&1
+	rc=$?
+	wait "$pid"
+	src=$?
+	[ $rc -eq 0 ] && [ $src -eq 0 ] ||
+		sed 's/^/# /' "/tmp/$name-server.log" "/tmp/$name-client.log"
+	check "$name: $prog $* (client $rc, server $src)" test $rc -eq 0 -a $src -eq 0
+}
+
+# clean: every packet the device took was processed or a duplicate, none
+# dropped, at least as many as one pingpong needs.
+clean() {
+	hw | jq -e '.rx_packets > 100 and .rx_packets == .rx_processed + .rx_duplicates + .rx_holding and
+		([to_entries[] | select(.key | startswith("rx_drop_")) | .value] | add) == 0' > /dev/null ||
+		{ hw; return 1; }
+}
+
+check "modprobe sunh ib_superp" modprobe -a sunh ib_superp
+check "SUPERp subnet 10.23.0.0/16, 12-bit SUNH addresses" sunh subnet set 10.23.0.0/16 bits 12
+check "rdma link add superp0 type superp netdev eth0" rdma link add superp0 type superp netdev eth0
+check "superp0 has the RoCE v2 GID of $ip" wait_gid superp0 "$ip"
+gidx=$(roce_gid_index superp0 "$ip")
+
+# No connection to this node: RTR fails, the pingpong ends at once.
+timeout 60 ibv_rc_pingpong -d superp0 -g "$gidx" -p 18599 > /tmp/none.log 2>&1 &
+pid=$!
+wait_listening 18599
+timeout 60 ibv_rc_pingpong -d superp0 -g "$gidx" -p 18599 127.0.0.1 > /tmp/none-client.log 2>&1
+rc=$?
+wait "$pid"
+check "no connection to this node: the pingpong fails (client $rc)" test "$rc" -ne 0 -a "$rc" -ne 124
+
+for encap in sunh udp4; do
+	gidx=$(roce_gid_index superp0 "$ip")
+	if [ $encap = sunh ]; then
+		addr="local $me remote $me"
+	else
+		# Outside the SUPERp subnet a QP's peer is reached by UDP/IPv4.
+		check "udp4: no SUPERp subnet" sunh subnet del
+		addr="local $ip remote $ip"
+	fi
+	# shellcheck disable=SC2086 # whole words
+	check "$encap: connection to this node (lcid 5 rcid 5, $addr)" \
+		superp conn add dev superp0 lcid 5 rcid 5 encap $encap $addr $superp_slow
+	pp ibv_rc_pingpong "$encap-rc" -s 65536 -n 50 -c
+	pp ibv_rc_pingpong "$encap-rc-small" -s 1 -n 200 -c
+	pp ibv_srq_pingpong "$encap-srq" -s 4096 -n 20 -q 4
+	check "$encap: every packet processed, none dropped" clean
+	check "$encap: connection removed" superp conn del dev superp0 lcid 5
+	check "$encap: rdma resource show: nothing left" nothing_left superp0
+	# Fresh counters for the next encapsulation.
+	check "$encap: superp0 again" sh -c \
+		'rdma link delete superp0 && rdma link add superp0 type superp netdev eth0'
+	check "$encap: its GID again" wait_gid superp0 "$ip"
+done
+check "rdma link delete superp0, rmmod ib_superp sunh" sh -c \
+	'rdma link delete superp0 && rmmod ib_superp sunh'
+tap_exit
