@@ -713,14 +713,13 @@ static void superp_qp_recv_refused(struct superp_qp *qp, u64 wr_id, u8 status)
 		.opcode = IB_WC_RECV,
 		.qp = &qp->ibqp,
 	};
-	struct superp_cq *cq = to_scq(qp->ibqp.recv_cq);
-	unsigned long flags;
-	unsigned int todo;
 
-	spin_lock_irqsave(&qp->rq.lock, flags);
-	todo = superp_cq_push(cq, &wc, false);
-	spin_unlock_irqrestore(&qp->rq.lock, flags);
-	superp_cq_kick(cq, todo);
+	/*
+	 * No queue lock: with an SRQ the QP's own receive queue is unused,
+	 * and its receive completions all come from the receive path, which
+	 * the connection's lock serialises.
+	 */
+	superp_cq_post(to_scq(qp->ibqp.recv_cq), &wc, false);
 	superp_qp_error(qp);
 }
 
