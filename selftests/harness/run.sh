@@ -262,7 +262,7 @@ run_group() { # group [attempt]
 	cat "$SUPERP_BUILD/initrd-$kernel.cpio" "$dir/plan.cpio" > "$dir/initrd.cpio"
 
 	# One bridge per L2 segment, in a namespace of our own.
-	netns=superp-$$
+	netns=superp-$BASHPID
 	ip netns add "$netns" || die "cannot create network namespace"
 	local nseg=1
 	[ "$topo" = router ] && nseg=2
@@ -391,12 +391,65 @@ echo "TAP version 13"
 if [ ${#host_tests[@]} -gt 0 ]; then
 	phase_begin "host tests"; run_host_tests; phase_end
 fi
-for g in $(printf '%s\n' "${!group_tests[@]}" | LC_ALL=C sort); do
+
+# One boot in a lane: its TAP lines in $SUPERP_RESULTS/$g.tap (numbered
+# from 1), its counts in $g.counts.
+run_boot() { # group
+	local g=$1
+	passed=0 failed=0 skipped=0 testno=0
+	trap cleanup EXIT
 	phase_begin "guests $g"
 	if ! run_group "$g"; then
 		failed=$((failed + 1)); report fail "$g" "(the boot could not be set up)"
 	fi
 	phase_end
+	echo "$passed $failed $skipped" > "$SUPERP_RESULTS/$g.counts"
+}
+
+# With SUPERP_LANES=2 (the default), boots of one guest run beside the
+# others: a boot spends much of its time waiting (timers, barriers, its
+# peer), so they share the machine's cores well, and at most one guest
+# more than a boot of its own runs at once (four or more TCG guests on
+# two cores have stalled boots: Documentation/testing.rst). The other
+# lane runs the boots of several guests in turn, the heaviest (by its
+# tests' declared timeouts) first, so that the routers' three guests come
+# after the single guests are done. Results are printed per boot, in name
+# order, once all are done.
+mapfile -t groups < <(printf '%s\n' "${!group_tests[@]}" | LC_ALL=C sort)
+lanes=${SUPERP_LANES:-2}
+declare -A lane_of
+main_lane=()
+while read -r _ g; do
+	if [ "$lanes" -gt 1 ] && [ "${group_nguests[$g]}" = 1 ]; then
+		lane_of[$g]=1
+	else
+		lane_of[$g]=0
+		main_lane+=("$g")
+	fi
+done < <(for g in "${groups[@]}"; do
+		printf '%s' "${group_tests[$g]}" | awk -v g="$g" '{ w += $2 } END { print w, g }'
+	done | sort -rn)
+(
+	for g in "${main_lane[@]}"; do run_boot "$g" > "$SUPERP_RESULTS/$g.tap"; done
+) &
+lane_pids=($!)
+(
+	for g in "${groups[@]}"; do
+		[ "${lane_of[$g]}" = 1 ] && run_boot "$g" > "$SUPERP_RESULTS/$g.tap"
+	done
+) &
+lane_pids+=($!)
+wait "${lane_pids[@]}"
+for g in "${groups[@]}"; do
+	read -r p f s < "$SUPERP_RESULTS/$g.counts" || { p=0 f=1 s=0; report fail "$g" "(the boot left no results)"; }
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	# Renumbered after what came before.
+	awk -v base="$testno" '
+		match($0, /^(ok|not ok) [0-9]+/) {
+			n++; $0 = ($0 ~ /^ok/ ? "ok " : "not ok ") (base + n) substr($0, RLENGTH + 1)
+		}
+		{ print }' "$SUPERP_RESULTS/$g.tap" 2> /dev/null
+	testno=$((testno + $(grep -cE '^(ok|not ok) [0-9]+' "$SUPERP_RESULTS/$g.tap" 2> /dev/null)))
 done
 echo "1..$testno"
 
