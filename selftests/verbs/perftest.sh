@@ -56,18 +56,28 @@ tap_begin
 
 ibdev() { case $1 in rxe) echo rxe0 ;; *) echo superp0 ;; esac; }
 
-# results PROG LOG: the client's result rows are there; every bandwidth
-# row (#bytes #iterations peak average rate) has an average above 0,
-# every latency row (#bytes #iterations t_min ... ) nine numbers.
+# results PROG LOG ALL: the client's result rows are there, with ALL set
+# (-a) one per size from 2 bytes to 8 MiB; every latency row (#bytes
+# #iterations t_min ...) has nine numbers, every bandwidth row (#bytes
+# #iterations peak average rate) of 4 KiB or more an average above 0 (five
+# iterations of a few bytes print 0.00 MB/s).
 results() {
-	awk -v lat="$(case $1 in *_lat) echo 1 ;; esac)" '
+	awk -v lat="$(case $1 in *_lat) echo 1 ;; esac)" -v all="$3" '
 		$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 5 {
 			rows++
-			if (lat != "" && NF < 9) bad++
-			if (lat == "" && !($4 + 0 > 0)) bad++
+			size[$1] = 1
+			if ((lat != "" && NF < 9) ||
+			    (lat == "" && $1 >= 4096 && !($4 + 0 > 0))) {
+				bad++
+				print "bad row: " $0
+			}
 		}
-		END { if (!rows) print "no result rows"; if (bad) print bad " bad rows"
-			exit !(rows && !bad) }' "$2"
+		END {
+			for (s = 2; all && s <= 8388608; s *= 2)
+				if (!(s in size)) { print "no row for " s " bytes"; bad++ }
+			if (!rows) print "no result rows"
+			exit !(rows && !bad)
+		}' "$2"
 }
 
 port=18800
@@ -86,7 +96,8 @@ pt() {
 	[ $rc -eq 0 ] || sed 's/^/# /' "$log"
 	check "$name: $prog $* exits 0" test "$rc" -eq 0
 	is_coordinator ||
-		check "$name: results" results "$prog" "$log"
+		check "$name: results" results "$prog" "$log" \
+			"$(case " $* " in *" -a "*) echo 1 ;; esac)"
 	barrier "pt-$name-done"
 }
 
