@@ -16,7 +16,9 @@
 # over each encapsulation. Under TCG on the test kernel a 128 MiB run under
 # netem moved 4.5 MB/s over SUNH and 3.7 MB/s over UDP/IPv4 (clean: 5.0
 # and 4.4), so 1 GiB takes about 4 and 5 minutes; STRESS_TIMEOUT bounds
-# each run at twice that.
+# each run at twice that. Known failing at 1 GiB (a SEND skipped after the
+# TAL target dropped packets as out of its window): Documentation/
+# testing.rst says what was seen.
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 1500
