@@ -24,7 +24,7 @@ modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 userspace: tools provider $(BUILD)/superp-barrier $(BUILD)/superp-verbs-probe \
-	$(BUILD)/superp-ring-garbage
+	$(BUILD)/superp-ring-garbage $(BUILD)/superp-stress
 
 tools: $(TOOLS)
 $(TOOLS):
@@ -49,6 +49,11 @@ $(BUILD)/superp-ring-garbage: selftests/verbs/superp-ring-garbage.c \
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -Werror -Wno-unused-parameter -Iinclude/uapi \
 		-I$(PROVIDER) -o $@ $< -libverbs
+
+# A data-verifying transfer through plain libibverbs (selftests/verbs/stress.sh).
+$(BUILD)/superp-stress: selftests/verbs/superp-stress.c
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -libverbs
 
 # make install [DESTDIR=DIR] [KDIR=...]: the two modules under
 # /lib/modules/VERSION/updates (VERSION: KDIR's kernel), the superp and
