@@ -260,6 +260,8 @@ bench_round() { # test size iters secs qps loss [post]
 # SUNH subnet. The barrier first: the peer may still be serving.
 bench_teardown() {
 	barrier bench-teardown
+	# Which connection carried what: SUNH is lcid 1, UDP/IPv4 lcid 2.
+	superp -s conn show 2> /dev/null | sed 's/^/# /'
 	bench_netem 0
 	ethtool -K eth0 tso on gso on gro on > /dev/null 2>&1
 	ip link set eth0 mtu "$bench_mtu_start"

@@ -94,13 +94,18 @@ def ratio(a, b):
     return a["median"] / b["median"]
 
 
+def num(x):
+    """Three significant digits, whole numbers from 100 on (not 1.99e+03)."""
+    return "%.0f" % x if abs(x) >= 100 else "%.3g" % x
+
+
 def cell(s):
     if s is None:
         return ""
     if "median" in s:
         if s["runs"] > 1:
-            return "%.3g (%.3g-%.3g)" % (s["median"], s["min"], s["max"])
-        return "%.3g" % s["median"]
+            return "%s (%s-%s)" % (num(s["median"]), num(s["min"]), num(s["max"]))
+        return num(s["median"])
     return "%s: %s" % (s["status"], s["reason"])
 
 
