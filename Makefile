@@ -4,7 +4,7 @@
 #   make            kernel modules (against $(KDIR)), tools, provider
 #   make check      every test, from a fresh machine (README's test command)
 #   make demo       two guests talking SUPERp (README's main command)
-#   make bench      SUPERp beside TCP, rxe and siw (QUICK=1: about 10 min)
+#   make bench      SUPERp beside TCP, rxe and siw (QUICK=1: under 15 min)
 #   make test T=... one KUnit suite or selftest, e.g. T=kunit/superp_wire_test
 #   make KDIR=/lib/modules/$(uname -r)/build   build against another kernel
 #   make install    modules, tools and provider where Debian looks (DESTDIR)

@@ -15,17 +15,30 @@ bench_round ib_write_bw 4096 200 1 1 0
 bench_round ib_send_lat 2 200 1 1 0
 
 if [ "$SUPERP_ID" = 2 ]; then
-	row() { grep -E "^@@BENCH test=$1 contender=$2 size=$3 qps=1 loss=0 $4" "$bench_rows"; }
+	row() {
+		grep -E "^@@BENCH test=$1 contender=$2 size=$3 qps=1 loss=0 mtu=[0-9]+ post=1 $4" \
+			"$bench_rows"
+	}
 	num='value=[0-9]+(\.[0-9]+)? unit='
+	measured_or_failed() { # test contender size metric
+		row "$1" "$2" "$3" "(metric=$4 $num|status=failed reason=.+)"
+	}
 	check "TCP measured (offloads on)" row ib_write_bw tcp 4096 "metric=bw $num"
 	check "TCP measured (offloads off)" row ib_write_bw tcp_nooffload 4096 "metric=bw $num"
 	check "rxe bandwidth measured" row ib_write_bw rxe 4096 "metric=bw $num"
 	check "rxe latency measured" row ib_send_lat rxe 2 "metric=lat_typical $num"
+	check "rxe 99th percentile latency measured" row ib_send_lat rxe 2 "metric=lat_p99 $num"
 	check "siw: a row, measured or failed with its reason" \
-		row ib_write_bw siw 4096 "(metric=bw $num|status=failed reason=.+)"
-	check "superp over SUNH and UDP: rows saying not yet" sh -c \
-		"grep -c 'contender=superp_.* status=not-yet' '$bench_rows' | grep -qx 4"
-	check "one row per contender and measurement (10)" sh -c \
-		"test \$(grep -c '^@@BENCH ' '$bench_rows') -eq 10"
+		measured_or_failed ib_write_bw siw 4096 bw
+	for c in superp_sunh superp_udp4; do
+		check "$c bandwidth: measured or failed with its reason" \
+			measured_or_failed ib_write_bw "$c" 4096 bw
+		check "$c latency: measured or failed with its reason" \
+			measured_or_failed ib_send_lat "$c" 2 lat_typical
+	done
+	check "a row for every contender and measurement (10)" sh -c \
+		"test \$(sed -n 's/^@@BENCH test=\([^ ]*\) contender=\([^ ]*\) .*/\1 \2/p' \
+			'$bench_rows' | sort -u | wc -l) -eq 10"
 fi
+bench_teardown
 tap_exit

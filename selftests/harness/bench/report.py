@@ -14,8 +14,12 @@ import sys
 from collections import defaultdict
 
 CONTENDERS = ["superp_sunh", "superp_udp4", "rxe", "siw", "tcp", "tcp_nooffload"]
-# Higher is better for bandwidth, lower for latency.
-LOWER_BETTER = {"lat_typical"}
+# Higher is better for bandwidth and message rate, lower for latency.
+LOWER_BETTER = {"lat_typical", "lat_p99"}
+# Parameters a row carries beyond test and contender, and their values in
+# rows written before the field existed (the harness's link is 9000).
+PARAMS = ["size", "qps", "loss", "mtu", "post"]
+DEFAULTS = {"mtu": "9000", "post": "1"}
 
 
 def parse(path):
@@ -25,7 +29,7 @@ def parse(path):
             line = line.strip()
             if not line.startswith("@@BENCH "):
                 continue
-            rec = {}
+            rec = dict(DEFAULTS)
             rest = line[len("@@BENCH "):]
             # reason= is last and may contain spaces
             if " reason=" in rest:
@@ -38,26 +42,44 @@ def parse(path):
     return rows
 
 
+def params(r):
+    """(size, qps, loss, mtu, post): sizes, QPs, MTU, post list as numbers."""
+    return (int(r["size"]), int(r["qps"]), r["loss"], int(r["mtu"]), int(r["post"]))
+
+
+def primary(test):
+    """The figure a test's table shows where every contender failed."""
+    return "lat_typical" if test.endswith("_lat") else "bw"
+
+
 def aggregate(rows):
-    """(test, size, qps, loss) -> contender -> summary."""
-    groups = defaultdict(lambda: defaultdict(list))
+    """(test, metric) -> params -> contender -> summary. A failed row has no
+    metric: it stands in every table of its test at its parameters; a
+    table lists the parameters where some contender has its metric, or,
+    where none has a figure, the test's primary one."""
+    recs = defaultdict(lambda: defaultdict(list))
     for r in rows:
-        key = (r["test"], int(r["size"]), int(r["qps"]), r["loss"])
-        groups[key][r["contender"]].append(r)
-    out = {}
-    for key, by_c in groups.items():
-        out[key] = {}
-        for c, recs in by_c.items():
-            vals = [float(r["value"]) for r in recs if "value" in r]
-            if vals:
-                out[key][c] = {
-                    "metric": recs[0]["metric"], "unit": recs[0]["unit"],
-                    "median": statistics.median(vals),
-                    "min": min(vals), "max": max(vals), "runs": len(vals),
-                }
-            else:
-                out[key][c] = {"status": recs[0].get("status", "failed"),
-                               "reason": recs[0].get("reason", "")}
+        recs[(r["test"], params(r))][r["contender"]].append(r)
+    out = defaultdict(dict)
+    for (test, p), by_c in recs.items():
+        metrics = {r["metric"] for rs in by_c.values() for r in rs if "metric" in r}
+        for m in metrics or {primary(test)}:
+            row = {}
+            for c, rs in by_c.items():
+                vals = [float(r["value"]) for r in rs if r.get("metric") == m]
+                if vals:
+                    row[c] = {
+                        "metric": m, "unit": next(r["unit"] for r in rs
+                                                  if r.get("metric") == m),
+                        "median": statistics.median(vals),
+                        "min": min(vals), "max": max(vals), "runs": len(vals),
+                    }
+                    continue
+                failed = [r for r in rs if "status" in r]
+                if failed:
+                    row[c] = {"status": failed[0]["status"],
+                              "reason": failed[0].get("reason", "")}
+            out[(test, m)][p] = row
     return out
 
 
@@ -72,13 +94,18 @@ def ratio(a, b):
     return a["median"] / b["median"]
 
 
+def num(x):
+    """Three significant digits, whole numbers from 100 on (not 1.99e+03)."""
+    return "%.0f" % x if abs(x) >= 100 else "%.3g" % x
+
+
 def cell(s):
     if s is None:
         return ""
     if "median" in s:
         if s["runs"] > 1:
-            return "%.3g (%.3g-%.3g)" % (s["median"], s["min"], s["max"])
-        return "%.3g" % s["median"]
+            return "%s (%s-%s)" % (num(s["median"]), num(s["min"]), num(s["max"]))
+        return num(s["median"])
     return "%s: %s" % (s["status"], s["reason"])
 
 
@@ -86,39 +113,78 @@ def fmt_ratio(x):
     return "" if x is None else "%.2f" % x
 
 
+def unit_of(rows):
+    return next((s["unit"] for row in rows for s in row.values() if "unit" in s), "")
+
+
+def goodput(agg):
+    """Bandwidth under loss over bandwidth at 0 loss with the same other
+    parameters, per contender: [(test, params, {contender: ratio})]."""
+    out = []
+    for (t, m), by_p in sorted(agg.items()):
+        if m != "bw":
+            continue
+        for p in sorted(by_p):
+            if p[2] == "0":
+                continue
+            base = by_p.get(p[:2] + ("0",) + p[3:])
+            if not base:
+                continue
+            r = {}
+            for c in CONTENDERS:
+                a, b = by_p[p].get(c), base.get(c)
+                if a and b and "median" in a and "median" in b and b["median"]:
+                    r[c] = a["median"] / b["median"]
+            out.append((t, p, r))
+    return out
+
+
 def write_tables(agg, outdir):
-    tests = sorted({k[0] for k in agg})
     md = []
     flat = []
-    for t in tests:
-        keys = sorted(k for k in agg if k[0] == t)
-        unit = next((s["unit"] for k in keys for s in agg[k].values()
-                     if "unit" in s), "")
-        md.append("## %s (%s; ratios: superp over SUNH against each, > 1 is better)\n" % (t, unit))
-        head = ["size", "QPs", "loss %"] + CONTENDERS + ["superp/rxe", "superp/siw", "superp/TCP"]
-        md.append("| " + " | ".join(head) + " |")
-        md.append("|" + "---|" * len(head))
-        for k in keys:
-            row = agg[k]
+    head = ["size", "QPs", "loss %", "MTU", "post list"]
+    for t, m in sorted(agg):
+        by_p = agg[(t, m)]
+        unit = unit_of(by_p.values())
+        md.append("## %s: %s (%sratios: superp over SUNH against each, > 1 is better)\n"
+                  % (t, m, unit + "; " if unit else ""))
+        cols = head + CONTENDERS + ["superp/rxe", "superp/siw", "superp/TCP"]
+        md.append("| " + " | ".join(cols) + " |")
+        md.append("|" + "---|" * len(cols))
+        for p in sorted(by_p):
+            row = by_p[p]
             sp = row.get("superp_sunh")
             ratios = [ratio(sp, row.get("rxe")), ratio(sp, row.get("siw")),
                       ratio(sp, row.get("tcp_nooffload") or row.get("tcp"))]
             md.append("| " + " | ".join(
-                [str(k[1]), str(k[2]), k[3]] + [cell(row.get(c)) for c in CONTENDERS] +
+                [str(x) for x in p] + [cell(row.get(c)) for c in CONTENDERS] +
                 [fmt_ratio(x) for x in ratios]) + " |")
             for c in CONTENDERS:
                 s = row.get(c)
-                if s is None:
+                if s is None or ("status" in s and m != primary(t)):
                     continue
-                flat.append({"test": t, "size": k[1], "qps": k[2], "loss": k[3],
-                             "contender": c, **s})
+                flat.append({"test": t, **dict(zip(PARAMS, p)), "contender": c,
+                             "metric": m, **s})
+        md.append("")
+    gp = goodput(agg)
+    if gp:
+        md.append("## goodput under loss (bandwidth at the loss over bandwidth at 0 %, > 1 is better)\n")
+        cols = ["test"] + head + CONTENDERS
+        md.append("| " + " | ".join(cols) + " |")
+        md.append("|" + "---|" * len(cols))
+        for t, p, r in gp:
+            md.append("| " + " | ".join([t] + [str(x) for x in p] +
+                                        [fmt_ratio(r.get(c)) for c in CONTENDERS]) + " |")
+            for c, x in r.items():
+                flat.append({"test": t, **dict(zip(PARAMS, p)), "contender": c,
+                             "metric": "goodput_ratio", "unit": "", "median": x})
         md.append("")
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     with open(os.path.join(outdir, "results.json"), "w") as f:
         json.dump(flat, f, indent=1)
-    fields = ["test", "size", "qps", "loss", "contender", "metric", "unit",
-              "median", "min", "max", "runs", "status", "reason"]
+    fields = ["test"] + PARAMS + ["contender", "metric", "unit",
+                                  "median", "min", "max", "runs", "status", "reason"]
     with open(os.path.join(outdir, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
@@ -127,7 +193,36 @@ def write_tables(agg, outdir):
     return md
 
 
+def chart(plt, outdir, name, title, xlabel, ylabel, lines, logx):
+    """One PNG: lines is {label: [(x, y)]}; nothing when no line has a point."""
+    lines = {k: v for k, v in lines.items() if v}
+    if not lines:
+        return
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for label, pts in lines.items():
+        xs, ys = zip(*sorted(pts))
+        ax.plot(xs, ys, marker="o", label=label)
+    if logx:
+        ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, name + ".png"))
+    plt.close(fig)
+
+
+def points(by_p, c, keep, x):
+    return [(x(p), by_p[p][c]["median"]) for p in by_p
+            if keep(p) and c in by_p[p] and "median" in by_p[p][c]]
+
+
 def write_charts(agg, outdir):
+    """Per test and figure: against message size (one QP, no loss, no post
+    list) at each MTU; against QPs at each size with several; goodput
+    ratio against loss."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -135,31 +230,29 @@ def write_charts(agg, outdir):
     except ImportError:
         print("report: no matplotlib, no charts", file=sys.stderr)
         return
-    for t in sorted({k[0] for k in agg}):
-        keys = sorted(k for k in agg if k[0] == t and k[2] == 1 and k[3] == "0")
-        fig, ax = plt.subplots(figsize=(7, 4))
-        plotted = False
-        for c in CONTENDERS:
-            pts = [(k[1], agg[k][c]["median"]) for k in keys
-                   if c in agg[k] and "median" in agg[k][c]]
-            if not pts:
-                continue
-            xs, ys = zip(*pts)
-            ax.plot(xs, ys, marker="o", label=c)
-            plotted = True
-        if not plotted:
-            plt.close(fig)
-            continue
-        unit = next(s["unit"] for k in keys for s in agg[k].values() if "unit" in s)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel(unit)
-        ax.set_title(t)
-        ax.legend()
-        ax.grid(True, alpha=0.3)
-        fig.tight_layout()
-        fig.savefig(os.path.join(outdir, t + ".png"))
-        plt.close(fig)
+    for (t, m), by_p in agg.items():
+        unit = unit_of(by_p.values())
+        for mtu in {p[3] for p in by_p}:
+            chart(plt, outdir, "%s-%s-mtu%d" % (t, m, mtu), "%s %s, MTU %d" % (t, m, mtu),
+                  "message size (bytes)", unit,
+                  {c: points(by_p, c, lambda p: p[1:] == (1, "0", mtu, 1), lambda p: p[0])
+                   for c in CONTENDERS}, True)
+            for size in {p[0] for p in by_p}:
+                def keep(p):
+                    return (p[0], p[2], p[3], p[4]) == (size, "0", mtu, 1)
+                if len({p[1] for p in by_p if keep(p)}) < 2:
+                    continue
+                chart(plt, outdir, "%s-%s-%dB-qps-mtu%d" % (t, m, size, mtu),
+                      "%s %s at %d B, MTU %d" % (t, m, size, mtu), "QPs", unit,
+                      {c: points(by_p, c, keep, lambda p: p[1]) for c in CONTENDERS}, True)
+    by_case = defaultdict(lambda: defaultdict(list))
+    for t, p, r in goodput(agg):
+        for c, x in r.items():
+            by_case[(t, p[0], p[1], p[3], p[4])][c].append((float(p[2]), x))
+    for (t, size, q, mtu, post), lines in by_case.items():
+        chart(plt, outdir, "%s-%dB-q%d-post%d-mtu%d-loss" % (t, size, q, post, mtu),
+              "%s goodput under loss, %d B, %d QPs, MTU %d" % (t, size, q, mtu),
+              "netem loss (%)", "bandwidth / bandwidth at 0 %", lines, False)
 
 
 def main():
