@@ -45,25 +45,16 @@ port=18800
 # stress NAME BYTES QPS: one run, guest 1 the server, guest 2 the client;
 # each side checks its exit status, its summary and the payload moved.
 stress() {
-	local name=$1 bytes=$2 qps=$3 gidx log rc pid moved
+	local name=$1 bytes=$2 qps=$3 gidx log rc moved
 	port=$((port + 1))
 	log=/tmp/stress-$name.log
 	gidx=$(roce_gid_index superp0 "$(guest_ip "$me")")
 	set -- -d superp0 -x "$gidx" -p "$port" -q "$qps" -b "$bytes" \
 		-S "$((port * 2 + me))" -t "$STRESS_TIMEOUT"
 	echo "stress run $name" > /dev/kmsg
-	if is_coordinator; then
-		superp-stress "$@" > "$log" 2>&1 &
-		pid=$!
-		wait_listening "$port"
-		barrier "stress-$name"
-		wait "$pid"
-		rc=$?
-	else
-		barrier "stress-$name"
-		superp-stress "$@" "$(guest_ip "$peer")" > "$log" 2>&1
-		rc=$?
-	fi
+	# superp-stress bounds itself (-t); the outer bound is a last resort.
+	pair_run "stress-$name" "$port" "$((STRESS_TIMEOUT + 60))" "$log" superp-stress "$@"
+	rc=$?
 	head -40 "$log" | sed 's/^/# /'
 	check "$name: superp-stress $* exits 0" test "$rc" -eq 0
 	check "$name: summary line" grep -q '^summary ' "$log"
@@ -79,13 +70,11 @@ stress() {
 	barrier "stress-$name-done"
 }
 
-# as_before: superp0's objects are what they were before the runs.
-as_before() { [ "$(rdma resource show superp0)" = "$before" ]; }
 no_netem() { ! tc qdisc show dev eth0 | grep -q netem; }
 
 for d in $STRESS_ENCAPS; do
 	check "$d: set up superp0" "setup_$d"
-	before=$(rdma resource show superp0)
+	before=$(objects superp0)
 	stress "$d-clean" "$STRESS_CLEAN" "$STRESS_QPS"
 	# shellcheck disable=SC2086 # netem arguments are words
 	check "$d: netem $STRESS_NETEM on eth0 (not TCP)" netem_on $STRESS_NETEM
@@ -93,7 +82,7 @@ for d in $STRESS_ENCAPS; do
 	tap_diag "$d-netem: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
 	check "$d: netem removed" netem_off
 	check "$d: no netem left on eth0" no_netem
-	check "$d: rdma resource show superp0 as before ($before)" retry 50 0.2 as_before
+	check "$d: rdma resource show superp0 as before ($before)" objects_back superp0 "$before"
 	tap_diag "$d: $(rdma statistic show link superp0/1 2>&1 | tr '\n' ' ')"
 	barrier "stress-$d-gone"
 	check "$d: tear down superp0" "teardown_$d"
