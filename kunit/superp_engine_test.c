@@ -51,6 +51,7 @@ struct tnode {
 	int ndlv;
 	int nini;			/* reply packets */
 	int nready;
+	int resubmit;			/* complete() submits this many again */
 	int nhold;
 	int nrel;
 };
@@ -158,6 +159,14 @@ static void t_complete(struct superp_conn *c, void *cookie, int status,
 	n->status = status;
 	n->err = err;
 	n->cookie = cookie;
+	if (n->resubmit) {
+		struct superp_xact x = { .opcode = SUPERP_OP_RMA_WRITE,
+					 .npkts = 1, .num_ops = 1,
+					 .cookie = n };
+
+		n->resubmit--;
+		KUNIT_EXPECT_EQ(n->test, superp_submit(c, &x, NULL, 0), 0);
+	}
 }
 
 static void t_placed(struct superp_conn *c, void *cookie)
@@ -1457,6 +1466,41 @@ static void fair_share_test(struct kunit *test)
 }
 
 /*
+ * Initiating a new transaction, steps 1-3, a window's worth of XIDs on:
+ * the user submits again from complete(), while the ACK that retired the
+ * whole window is processed, so the new XIDs take the slots of XIDs whose
+ * packets all went out. Each packet must carry its own transaction's XID
+ * (the sender's cursor of the oldest unsent XID must not point at a
+ * retired one whose slot now holds a newer transaction).
+ */
+static void send_xid_after_window_reuse_test(struct kunit *test)
+{
+	struct superp_params p = superp_default_params;
+	const int n = 16;	/* XID slots: a power of two, this window */
+	struct tnode *a;
+	int i;
+
+	/* the send window fills with the last XID's packet: no pick after */
+	p.pdl_window_size = n + 1;	/* its last slot waits */
+	p.pdl_receive_win = n + 1;
+	p.pdl_stretch_ack = 1;
+	p.tal_trans_window = n;
+	a = t_new(test, &p, 0);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0), 0);
+	KUNIT_ASSERT_EQ(test, a->qn, n);
+	KUNIT_EXPECT_EQ(test, a->c->next_spsn + 1, a->c->max_spsn);
+	a->resubmit = n;
+	t_rx(a, t_ack(n - 1, 0, n - 1), 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, n);
+	KUNIT_ASSERT_EQ(test, a->qn, 2 * n);
+	for (i = 0; i < 2 * n; i++) {
+		KUNIT_EXPECT_EQ(test, a->q[i].xid, i);
+		KUNIT_EXPECT_EQ(test, a->q[i].psn, i);
+	}
+}
+
+/*
  * Data path events (issue 10, DESIGN.md section 5): "reply placed" comes
  * when a READ's reply is complete, before the ACK XID retires it; the
  * target learns when it may release what the reply used (its PSNs are
@@ -1534,6 +1578,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(fence_test),
 	KUNIT_CASE(fair_share_test),
 	KUNIT_CASE(placed_and_target_done_test),
+	KUNIT_CASE(send_xid_after_window_reuse_test),
 	{}
 };
 

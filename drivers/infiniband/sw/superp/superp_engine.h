@@ -419,7 +419,7 @@ struct superp_conn {
 	u16 next_ixid;
 	u16 unacked_ixid;
 	u16 acked_ixid;		/* ACK XID + 1 as last received */
-	u16 send_ixid;		/* oldest XID with unsent packets */
+	u16 send_ixid;		/* none older has unsent packets */
 	/* TAL target window */
 	u16 next_acked_txid;
 	u16 ack_xid_sent;

@@ -60,6 +60,14 @@ static void superp_tal_ini_retire(struct superp_conn *c, u16 xid)
 		n = find_next_zero_bit(ibm, c->tal_window, 1);
 		superp_bm_shift(ibm, c->tal_window, n);
 		c->unacked_ixid += n;
+		/*
+		 * Every retired XID was sent whole, but superp_tal_pick()
+		 * moves its cursor past sent ones only when it runs: one
+		 * left behind would find the slot's next tenant there and
+		 * send that transaction's packets under the old XID.
+		 */
+		if (xid_before(c->send_ixid, c->unacked_ixid))
+			c->send_ixid = c->unacked_ixid;
 		c->cold->ixid_progress = c->cold->now;
 		c->cold->probe_at = 0;
 		c->cold->nprobe = 0;
