@@ -3,10 +3,12 @@
 # The benchmark's machinery, so that `make bench` does not rot: one tiny
 # measurement per contender between two guests (TCP with and without
 # offloads, rxe, siw, superp), each a result row with a number or a status
-# and its reason, never a missing row. Measures nothing worth reading.
+# and its reason, never a missing row; then the scale step (receive cost
+# per packet, memory per connection) at 1 and 64 connections. Measures
+# nothing worth reading.
 # superp-topology: pair
 # superp-kernel: stock
-# superp-timeout: 400
+# superp-timeout: 500
 . "$SUPERP_ROOT/selftests/harness/bench/lib.sh"
 
 tap_begin
@@ -41,4 +43,8 @@ if [ "$SUPERP_ID" = 2 ]; then
 			'$bench_rows' | sort -u | wc -l) -eq 10"
 fi
 bench_teardown
+
+# The scale step at 1 and 64 connections: its rows, each a positive number.
+bench_scale 1 64
+bench_scale_check_rows 1 64
 tap_exit

@@ -47,4 +47,5 @@ for run in 1 2 3; do
 	bench_mtu
 done
 bench_teardown
+bench_scale 1 64 1024 4096
 tap_exit

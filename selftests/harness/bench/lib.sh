@@ -279,3 +279,5 @@ bench_teardown() {
 		test "$(cat /sys/class/net/eth0/mtu)" = "$bench_mtu_start"
 	barrier bench-teardown-done
 }
+
+. "$SUPERP_ROOT/selftests/harness/bench/scale.inc"

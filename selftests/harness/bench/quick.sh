@@ -23,4 +23,5 @@ bench_mtu 1500
 bench_round ib_write_bw 65536 1000 5 1 0
 bench_mtu
 bench_teardown
+bench_scale 1 64 1024 4096
 tap_exit

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The report of `make bench`: from the guests' @@BENCH lines to a Markdown
 table per test (median and spread of each contender, ratios of superp to
-rxe, siw and TCP), the same as CSV and JSON, and PNG charts.
+rxe, siw and TCP), the same as CSV and JSON, and PNG charts; the scale
+step's rows (size = connections) as a table and a curve of their own.
 
     report.py ROWS OUTDIR [TITLE]
 """
@@ -49,6 +50,8 @@ def params(r):
 
 def primary(test):
     """The figure a test's table shows where every contender failed."""
+    if test == "scale":
+        return "rx_ns"
     return "lat_typical" if test.endswith("_lat") else "bw"
 
 
@@ -139,12 +142,56 @@ def goodput(agg):
     return out
 
 
+SCALE_METRICS = [("rx_ns", "ns per packet"), ("conn_bytes", "bytes per connection"),
+                 ("kernel_bytes", "kernel bytes per connection")]
+
+
+def scale_records(by_p, m):
+    """The scale step's rows for CSV and JSON; its size is the number of
+    connections."""
+    return [{"test": "scale", **dict(zip(PARAMS, p)), "contender": c, "metric": m, **s}
+            for p, row in sorted(by_p.items()) for c, s in row.items()]
+
+
+def scale_failed(agg, n):
+    """A failed scale row at n connections: it stands in every column that
+    has no figure there."""
+    return next((s for (t, _), by_p in agg.items() if t == "scale"
+                 for p, row in by_p.items() if p[0] == n
+                 for s in [row.get("superp_sunh")] if s and "status" in s), None)
+
+
+def scale_table(agg):
+    """The scale step (superp over SUNH alone): one line per number of
+    connections, a column per figure."""
+    cols = {m: agg.get(("scale", m), {}) for m, _ in SCALE_METRICS}
+    ns = sorted({p[0] for (t, _), by_p in agg.items() if t == "scale" for p in by_p})
+    if not ns:
+        return []
+    md = ["## scale: receive cost per packet and memory per connection "
+          "(superp over SUNH, one device)\n",
+          "| connections | " + " | ".join(h for _, h in SCALE_METRICS) + " |",
+          "|" + "---|" * (len(SCALE_METRICS) + 1)]
+    for n in ns:
+        cells = []
+        for m, _ in SCALE_METRICS:
+            s = next((row.get("superp_sunh") for p, row in cols[m].items()
+                      if p[0] == n), None) or scale_failed(agg, n)
+            cells.append(cell(s))
+        md.append("| %d | %s |" % (n, " | ".join(cells)))
+    md.append("")
+    return md
+
+
 def write_tables(agg, outdir):
     md = []
     flat = []
     head = ["size", "QPs", "loss %", "MTU", "post list"]
     for t, m in sorted(agg):
         by_p = agg[(t, m)]
+        if t == "scale":
+            flat += scale_records(by_p, m)
+            continue
         unit = unit_of(by_p.values())
         md.append("## %s: %s (%sratios: superp over SUNH against each, > 1 is better)\n"
                   % (t, m, unit + "; " if unit else ""))
@@ -166,6 +213,7 @@ def write_tables(agg, outdir):
                 flat.append({"test": t, **dict(zip(PARAMS, p)), "contender": c,
                              "metric": m, **s})
         md.append("")
+    md += scale_table(agg)
     gp = goodput(agg)
     if gp:
         md.append("## goodput under loss (bandwidth at the loss over bandwidth at 0 %, > 1 is better)\n")
@@ -230,7 +278,13 @@ def write_charts(agg, outdir):
     except ImportError:
         print("report: no matplotlib, no charts", file=sys.stderr)
         return
+    by_n = agg.get(("scale", "rx_ns"), {})
+    chart(plt, outdir, "scale-rx_ns", "receive cost per packet (superp over SUNH)",
+          "connections", "ns per packet",
+          {"superp_sunh": points(by_n, "superp_sunh", lambda p: True, lambda p: p[0])}, True)
     for (t, m), by_p in agg.items():
+        if t == "scale":
+            continue
         unit = unit_of(by_p.values())
         for mtu in {p[3] for p in by_p}:
             chart(plt, outdir, "%s-%s-mtu%d" % (t, m, mtu), "%s %s, MTU %d" % (t, m, mtu),
