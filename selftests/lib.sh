@@ -78,7 +78,8 @@ tap_exit() {
 # The address of guest N on segment S (default 0): 10.23.S.N.
 guest_ip() { echo "10.23.${2:-0}.$1"; }
 
-# barrier NAME: wait until every guest of the topology reaches NAME.
-barrier() { superp-barrier "$(guest_ip 1)" "$SUPERP_ID" "$SUPERP_NGUESTS" "$1"; }
+# barrier NAME [TIMEOUT_S]: wait until every guest of the topology reaches
+# NAME (superp-barrier's own bound, 300 s, unless TIMEOUT_S says).
+barrier() { superp-barrier "$(guest_ip 1)" "$SUPERP_ID" "$SUPERP_NGUESTS" "$@"; }
 
 is_coordinator() { [ "${SUPERP_ID:-1}" = 1 ]; }

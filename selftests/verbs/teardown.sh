@@ -8,7 +8,10 @@
 # (superp on a veth end with a connection, the veth deleted); rmmod sunh
 # while ib_superp serves a SUNH connection (refused: in use), then after
 # ib_superp went (succeeds); the client's ib_superp unloaded and set up
-# again with both ends' connection re-added (traffic flows again). After
+# again with both ends' connection re-added (traffic flows again); the
+# connection shut down hard, then soft, under traffic (the runs end in
+# the right errors, bounded; del + add, traffic flows again); the link
+# down and the restart again over a UDP/IPv4 connection. After
 # each probe run the device's objects are what they were before it.
 # The peer's device deleted or unloaded under traffic is rc.sh's
 # peer-gone run, not repeated here. Documentation/superp-rc.rst,
@@ -51,24 +54,36 @@ on_step() {
 		{ echo "the probe ended first"; return 1; }
 }
 
+# td_action_start NAME WHO CMD: on side WHO (server, client or both), CMD
+# in the background once the probe run NAME passed send-1 (on_step);
+# TD_APID is its job, empty on the other side.
+td_action_start() {
+	TD_APID=
+	if [ "$2" = both ] || [ "$2" = "$role" ]; then
+		on_step "$1" send-1 "$3" > "/tmp/td-$1.action" 2>&1 &
+		TD_APID=$!
+	fi
+}
+# td_action_check NAME CMD: where td_action_start ran CMD, it succeeded.
+td_action_check() {
+	local arc
+	[ -n "$TD_APID" ] || return 0
+	wait "$TD_APID"
+	arc=$?
+	check "$1: '$2' during the transfer ($(tr '\n' ' ' < "/tmp/td-$1.action"))" \
+		test "$arc" -eq 0
+}
+
 # td_run NAME WHO CMD: the probe run NAME with CMD run on side WHO (server,
 # client or both) once the run's first step (send-1) passed, i.e. while
 # the later steps move data (TD_TPUT_MS per throughput figure makes the
 # run outlast CMD); then the device's objects as before.
 td_run() {
-	local name=$1 who=$2 cmd=$3 before apid= arc
+	local name=$1 who=$2 cmd=$3 before
 	before=$(objects superp0)
-	if [ "$who" = both ] || [ "$who" = "$role" ]; then
-		on_step "$name" send-1 "$cmd" > "/tmp/td-$name.action" 2>&1 &
-		apid=$!
-	fi
+	td_action_start "$name" "$who" "$cmd"
 	probe "$name" superp0 "$role" "$(guest_ip "$peer")" size="$TD_SIZE" tput_ms="$TD_TPUT_MS"
-	if [ -n "$apid" ]; then
-		wait "$apid"
-		arc=$?
-		check "$name: '$cmd' during the transfer ($(tr '\n' ' ' < "/tmp/td-$name.action"))" \
-			test "$arc" -eq 0
-	fi
+	td_action_check "$name" "$cmd"
 	tap_diag "$name: $(rdma statistic show link superp0/1 2>&1 | tr '\n' ' ')"
 	check "$name: rdma resource show superp0 as before ($before)" \
 		test "$(objects superp0)" = "$before"
@@ -141,8 +156,145 @@ check "restart: GID back" wait_gid superp0 "$(guest_ip "$me")"
 barrier td-restart-add
 td_run restart none ":"
 
+# The connection cut under traffic (5, 6): helpers.
+TD_CUT_MS=10000		# the probe's limit per wait when a case cuts it
+TD_CUT_SECS=60		# the bound of such a run, start to summary
+# conn_state LCID: this side's connection LCID's state (superp conn show).
+conn_state() { superp -j conn show dev superp0 lcid "$1" | jq -r '.[0].state'; }
+# wait_state LCID STATE SECS: connection LCID reaches STATE within SECS.
+wait_state() {
+	local i=0
+	until [ "$(conn_state "$1")" = "$2" ]; do
+		i=$((i + 1))
+		[ $i -lt $(($3 * 5)) ] || { echo "state $(conn_state "$1")"; return 1; }
+		sleep 0.2
+	done
+}
+# conn_readd NAME LCID ARGS...: both sides delete connection LCID and
+# add it again with ARGS (encap, addresses, settings): fresh PSNs.
+conn_readd() {
+	local name=$1 lcid=$2
+	shift 2
+	barrier "$name-del"
+	check "$name: conn del" superp conn del dev superp0 lcid "$lcid"
+	barrier "$name-add"
+	check "$name: conn add $*" superp conn add dev superp0 lcid "$lcid" \
+		rcid "$lcid" "$@"
+	check "$name: GID there" wait_gid superp0 "$(guest_ip "$me")"
+	barrier "$name-added"
+}
+# td_cut NAME WHO CMD: the probe run NAME with CMD on side WHO once send-1
+# passed, as td_run, but CMD cuts the connection: the run is to end in
+# failed steps, so its lines go to TAP as diagnostics and the case checks
+# them (in /tmp/rc-NAME.log). Sets TD_BEFORE (objects before), TD_RC (the
+# modprobe's status) and TD_SECS (how long the run took).
+td_cut() {
+	local name=$1 who=$2 cmd=$3 t0 log=/tmp/rc-$1.log
+	TD_BEFORE=$(objects superp0)
+	td_action_start "$name" "$who" "$cmd"
+	echo "rc probe run $name" > /dev/kmsg
+	barrier "rc-$name-start"
+	t0=$(date +%s)
+	modprobe superp_rc_probe dev=superp0 role="$role" peer="$(guest_ip "$peer")" \
+		size="$TD_SIZE" tput_ms="$TD_TPUT_MS" timeout_ms="$TD_CUT_MS"
+	TD_RC=$?
+	TD_SECS=$(($(date +%s) - t0))
+	[ $TD_RC -eq 0 ] && rmmod superp_rc_probe
+	dmesg | superp_probe_lines "$name" | sed -n 's/.*superp_rc_probe: //p' > "$log"
+	while read -r line; do
+		tap_diag "$name $role: $line"
+	done < "$log"
+	td_action_check "$name" "$cmd"
+	barrier "rc-$name-done"
+}
+# cut_failed NAME: the run NAME failed (modprobe, summary) within TD_CUT_SECS.
+cut_failed() {
+	[ "$TD_RC" -ne 0 ] || { echo "modprobe succeeded"; return 1; }
+	grep -Eq '^summary [0-9]+ passed, [1-9][0-9]* failed$' "/tmp/rc-$1.log" ||
+		{ grep '^summary ' "/tmp/rc-$1.log" || echo "no summary"; return 1; }
+	[ "$TD_SECS" -le "$TD_CUT_SECS" ] || { echo "$TD_SECS s"; return 1; }
+}
+# first_fail NAME ERE: the first failed step of run NAME says ERE, and no
+# step found wrong data or waited out a completion (a hang).
+first_fail() {
+	local log=/tmp/rc-$1.log first
+	first=$(grep -m1 '^[^ ]* FAIL ' "$log")
+	echo "$first"
+	echo "$first" | grep -Eq "$2" || return 1
+	! grep -E ' FAIL .*(wrong|no completion)' "$log"
+}
+# flows_again NAME: a short verified probe run on the re-added connection.
+flows_again() {
+	local before
+	before=$(objects superp0)
+	probe "$1" superp0 "$role" "$(guest_ip "$peer")" size=65536 tput_ms=0
+	check "$1: rdma resource show superp0 as before ($before)" \
+		objects_back superp0 "$before"
+}
+td_sunh="encap sunh local $me remote $peer"
+
+# 5. Hard shutdown of the server's connection under traffic. The server's
+# connection breaks at once (its QPs to ERR, its WRs fail) and drops what
+# comes; nothing tells the client, whose requests go unanswered until its
+# retransmission budget breaks its connection too, or, for a request the
+# server acknowledged before it stopped (a READ then never answered), the
+# transaction timeout: the connection is re-added with pdl_max_rtx 3
+# (200 ms x (1 + 2 + 4 + 8), 3 s) and tal_transaction_timeout 4 s.
+# Its QPs go to ERR then: the pending WR completes IB_WC_WR_FLUSH_ERR as
+# built (Documentation/superp-rc.rst), IB_WC_RETRY_EXC_ERR is also right.
+conn_readd hard-budget 1 $td_sunh ordered both pdl_retrans_time_out 200000 pdl_max_rtx 3 \
+	tal_transaction_timeout 400000000
+td_cut hard server "superp conn shutdown dev superp0 lcid 1 hard"
+check "hard $role: the run failed within $TD_CUT_SECS s ($TD_SECS s)" cut_failed hard
+check "hard $role: connection broken" wait_state 1 broken 20
+[ "$role" = client ] && check "hard client: first failure: flushed or retry exceeded" \
+	first_fail hard 'transport retry counter exceeded|WR flushed'
+check "hard $role: objects as before ($TD_BEFORE)" objects_back superp0 "$TD_BEFORE"
+conn_readd hard-readd 1 $td_sunh $superp_slow
+flows_again hard-again
+
+# 6. Soft shutdown (Last NULL) of the client's connection under traffic:
+# transactions in flight complete, later ones are refused (the WR fails
+# IB_WC_RETRY_EXC_ERR, the rest flush; the data that arrived is right).
+# The server's probe waits out (TD_CUT_MS) a completion the client's
+# refused WR never sent.
+# The server, told second as the spec's connection manager tells both
+# ends, shuts down too: both end quiescent.
+td_cut soft client "superp conn shutdown dev superp0 lcid 1 soft"
+check "soft $role: the run failed within $TD_CUT_SECS s ($TD_SECS s)" cut_failed soft
+[ "$role" = client ] && check "soft client: first failure: refused" \
+	first_fail soft 'transport retry counter exceeded'
+[ "$role" = server ] && check "soft server: conn shutdown soft" \
+	superp conn shutdown dev superp0 lcid 1 soft
+check "soft $role: quiescent" wait_state 1 quiescent 20
+check "soft $role: objects as before ($TD_BEFORE)" objects_back superp0 "$TD_BEFORE"
+conn_readd soft-readd 1 $td_sunh $superp_slow
+flows_again soft-again
+
 # 4 (cont.). Once ib_superp went, sunh unloads.
 check "tear down superp0" teardown_superp
 check "rmmod sunh after ib_superp: succeeds" rmmod sunh
 barrier td-end
+
+# 1 and 7 over a UDP/IPv4 connection (lcid 2): the client's link down for
+# 2 s, then the client's ib_superp reloaded and the connection re-added.
+check "udp4: set up superp0" setup_superp_udp4
+td_run udp-netdev-down client \
+	"ip link set eth0 down && sleep 2 && ip link set eth0 up"
+barrier td-udp-down
+if [ "$role" = client ]; then
+	check "udp-restart: client unloads ib_superp" teardown_superp_udp4
+	check "udp-restart: client sets superp0 up again" sh -c \
+		'modprobe ib_superp && rdma link add superp0 type superp netdev eth0'
+fi
+barrier td-udp-restart-gone
+[ "$role" = server ] && check "udp-restart: server: conn del" superp conn del dev superp0 lcid 2
+barrier td-udp-restart-del
+check "udp-restart: conn add" superp conn add dev superp0 lcid 2 rcid 2 encap udp4 \
+	local "$(guest_ip "$me")" remote "$(guest_ip "$peer")" $superp_slow
+check "udp-restart: GID back" wait_gid superp0 "$(guest_ip "$me")"
+barrier td-udp-restart-add
+td_run udp-restart none ":"
+check "udp4: tear down superp0" teardown_superp_udp4
+barrier td-udp-end
 tap_exit
