@@ -65,6 +65,13 @@
  *                      destroyed in under gone_ms / 4, and a WRITE of
  *                      the next, pending toward the silent peer,
  *                      completes in error within gone_ms
+ *   qp-gone            a new QP pair with retry_cnt 2 whose server QP is
+ *                      destroyed: the client's WRITE toward it completes
+ *                      IB_WC_RETRY_EXC_ERR, not before IB's retry budget
+ *                      (retry_cnt + 1 local ACK timeouts, less a tenth
+ *                      for timer granularity), the WR behind it flushed,
+ *                      the QP in ERR (as on rxe, whose responder drops
+ *                      such requests unanswered)
  *   bad-rkey           WRITE with a wrong rkey: IB_WC_REM_ACCESS_ERR, the
  *                      WRs behind it IB_WC_WR_FLUSH_ERR, the QP in ERR.
  *                      Last, since it leaves both QPs in ERR.
@@ -154,6 +161,11 @@ MODULE_PARM_DESC(canary, "fill pages around the registered buffer and check them
 #define PROBE_AT_INIT	0x0123456789abcdefULL
 /* Responder timeout 2^16 * 4.096 us (268 ms): TCG guests stall. */
 #define PROBE_QP_TIMEOUT 16
+/*
+ * qp-gone's retry_cnt: rxe takes 7 for "retry for ever" (IB's rnr_retry
+ * convention, not retry_cnt's), and the step needs an end.
+ */
+#define PROBE_FEW_RETRIES 2
 /* rnr-*: how long the server holds its receives back (min_rnr_timer 12). */
 #define PROBE_RNR_DELAY_MS 100
 /*
@@ -190,6 +202,7 @@ struct probe_qp {
 	u32 rqpn;
 	u32 rpsn;
 	bool rnr_once;		/* rnr_retry 0 instead of 7 (infinite) */
+	bool retry_few;		/* retry_cnt PROBE_FEW_RETRIES instead of 7 */
 };
 
 struct probe {
@@ -587,7 +600,7 @@ static int connect_qp(struct probe *p, struct probe_qp *q)
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IB_QPS_RTS;
 	a.timeout = PROBE_QP_TIMEOUT;
-	a.retry_cnt = 7;
+	a.retry_cnt = q->retry_few ? PROBE_FEW_RETRIES : 7;
 	a.rnr_retry = q->rnr_once ? 0 : 7;
 	a.sq_psn = q->psn;
 	a.max_rd_atomic = 1;
@@ -1575,6 +1588,83 @@ lost:
 	return err;
 }
 
+/*
+ * A request toward a destroyed QP is never answered on IB: the requester
+ * retransmits retry_cnt times, one local ACK timeout (4.096 us <<
+ * timeout) apart, then gives up. The WRITE may not fail sooner.
+ */
+static int step_qp_gone(struct probe *p)
+{
+	s64 budget_ms = div_u64((4096ULL << PROBE_QP_TIMEOUT) *
+				(PROBE_FEW_RETRIES + 1), NSEC_PER_MSEC);
+	struct ib_qp_init_attr init;
+	struct probe_qp q = {};
+	char why[128] = "";
+	struct ib_qp_attr a;
+	struct ib_wc wc;
+	bool ok = false;
+	ktime_t t0;
+	s64 ms = 0;
+	u32 v;
+	int err;
+
+	p->step++;
+	q.retry_few = true;
+	err = scratch_open(p, &q);
+	if (err)
+		goto lost;
+	if (p->server) {
+		ib_destroy_qp(q.qp);
+		q.qp = NULL;
+		err = ctl_send(p, 0);
+		if (!err)
+			err = ctl_recv(p, &v);
+		if (err)
+			goto lost;
+		ok = true;
+		snprintf(why, sizeof(why), "QP destroyed before the WRITE");
+		goto out;
+	}
+	err = ctl_recv(p, &v);
+	t0 = ktime_get();
+	if (!err)
+		err = post_send(p, q.qp, 1, IB_WR_RDMA_WRITE, 0, SZ_4K, 0,
+				p->rkey, 0, true);
+	if (!err)
+		err = post_send(p, q.qp, 2, IB_WR_RDMA_WRITE, 0, SZ_4K, 0,
+				p->rkey, 0, true);
+	if (err)
+		goto lost;
+	if (expect_wc(p, 1, IB_WC_RETRY_EXC_ERR, &wc, why, sizeof(why)))
+		goto send_done;
+	ms = ktime_ms_delta(ktime_get(), t0);
+	if (expect_wc(p, 2, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
+		goto send_done;
+	err = ib_query_qp(q.qp, &a, IB_QP_STATE, &init);
+	if (err || a.qp_state != IB_QPS_ERR) {
+		snprintf(why, sizeof(why), "QP state %d (%d), expected ERR",
+			 a.qp_state, err);
+		goto send_done;
+	}
+	ok = ms >= budget_ms - budget_ms / 10;
+	snprintf(why, sizeof(why),
+		 "RETRY_EXC_ERR after %lld ms (retry budget %lld ms), 1 flushed, QP in ERR",
+		 ms, budget_ms);
+send_done:
+	err = ctl_send(p, 0);
+	if (err)
+		goto lost;
+out:
+	if (q.qp)
+		ib_destroy_qp(q.qp);
+	return finish(p, "qp-gone", ok, why);
+lost:
+	if (q.qp)
+		ib_destroy_qp(q.qp);
+	report(p, "qp-gone", false, "%d", err);
+	return err;
+}
+
 /* --- Atomics ------------------------------------------------------------ */
 
 static u64 *probe_word(struct probe *p, size_t off)
@@ -2173,6 +2263,8 @@ static int run_steps(struct probe *p)
 		err = step_rnr_retry0(p);
 	if (!err)
 		err = step_rnr_destroy(p);
+	if (!err)
+		err = step_qp_gone(p);
 	if (!err)
 		err = step_bad_rkey(p);
 	return err;

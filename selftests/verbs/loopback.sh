@@ -75,6 +75,10 @@ for encap in sunh udp4; do
 	pp ibv_rc_pingpong "$encap-rc" -s 65536 -n 50 -c
 	pp ibv_rc_pingpong "$encap-rc-small" -s 1 -n 200 -c
 	pp ibv_srq_pingpong "$encap-srq" -s 4096 -n 20 -q 4
+	# Its default 16 QPs: the client still has sends in flight when the
+	# server, done, destroys its QPs; they must not fail it (superp-rc.rst,
+	# "a target QP that is not there").
+	pp ibv_srq_pingpong "$encap-srq16" -s 64 -n 200
 	check "$encap: every packet processed, none dropped" clean
 	check "$encap: connection removed" superp conn del dev superp0 lcid 5
 	check "$encap: rdma resource show: nothing left" nothing_left superp0
