@@ -54,6 +54,8 @@ struct superp_rc_wr;
  * @xinflight: initiator: transactions submitted and not yet completed.
  * @rnr: initiator: enum superp_rc_rnr, the step of the QP's RNR wait.
  * @rnr_idx: initiator: wqe->idx of the first WR refused RNR.
+ * @rnr_absent: initiator: the wait is for a target QP that is not there
+ *	(INVALID/NO_QP or QP_STATE): no Resume, its timer fails @rnr_idx.
  * @rnr_tries: initiator: QP Resumes sent since a WR last completed well.
  * @rnr_timer: initiator: min_rnr_timer after the last answer came in.
  * @rnr_timer_ready: @rnr_timer is set up (superp_qp_bind()).
@@ -74,6 +76,7 @@ struct superp_rc_qp {
 	u32			xinflight;
 	u8			rnr;
 	u32			rnr_idx;
+	bool			rnr_absent;
 	u8			rnr_tries;
 	struct timer_list	rnr_timer;
 	bool			rnr_timer_ready;
@@ -89,6 +92,7 @@ struct superp_rc_qp {
  * The initiator's RNR wait (Documentation/superp-rc.rst, "receiver not
  * ready"): refused, waiting for the QP's other answers; then the timer;
  * then the QP Resume is due (it waits for the window like any request).
+ * A wait for an absent target QP ends at its timer instead.
  */
 enum superp_rc_rnr {
 	SUPERP_RC_RNR_NONE,

@@ -30,6 +30,16 @@
  * most (7: no limit), then the refused WR completes with
  * IB_WC_RNR_RETRY_EXC_ERR and the QP goes to ERR.
  *
+ * Target QP absent (INVALID/NO_QP, or INVALID/QP_STATE: destroyed, not
+ * yet bound at RTR, or in error): InfiniBand's responder drops such
+ * requests unanswered and the requester gives up after retry_cnt
+ * retransmissions, one local ACK timeout apart. Programs count on it:
+ * ibv_srq_pingpong's client has sends left in flight when the server,
+ * done, destroys its QPs, and it exits before they could fail. So the
+ * same wait begins, without Resume or replay (a later WR may have run at
+ * a target QP that came up meanwhile): (retry_cnt + 1) timeouts after
+ * the last answer the refused WR completes with IB_WC_RETRY_EXC_ERR.
+ *
  * Decisions: IB_SEND_FENCE maps to the engine's per-QP fence on
  * the WR's first transaction. Nothing is packed (one operation per
  * packet). A post made with interrupts disabled cannot take the entry's
@@ -500,18 +510,45 @@ u32 superp_rc_rnr_usecs(u8 min_rnr_timer)
 EXPORT_SYMBOL_IF_KUNIT(superp_rc_rnr_usecs);
 
 /*
- * A transaction of @wr was refused RNR: the QP waits, @wr and every WR
- * after it submit nothing more (their answers drop them).
+ * IB's local ACK timeout (4.096 us << timeout) times retry_cnt + 1, in
+ * jiffies. Timeout 0 is "infinite" on IB, a hang toward a QP gone for
+ * good: it waits as timeout 14 (67 ms) does, what rdma-core's examples set.
+ */
+static unsigned long superp_rc_absent_wait(const struct superp_qp *qp)
+{
+	u8 timeout = qp->attr.timeout ? min_t(u8, qp->attr.timeout, 31) : 14;
+
+	return nsecs_to_jiffies((4096ULL << timeout) *
+				(qp->attr.retry_cnt + 1)) + 1;
+}
+
+/*
+ * Whether Transaction Error @err makes the WR wait rather than fail:
+ * RNR, or, *@absent, a target QP that is not there.
+ */
+static bool superp_rc_refused(u32 err, bool *absent)
+{
+	*absent = err == SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_NO_QP) ||
+		  err == SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_QP_STATE);
+	return *absent || superp_terr_wc_status(err) == IB_WC_RNR_RETRY_EXC_ERR;
+}
+
+/*
+ * A transaction of @wr was refused (RNR, or @absent): the QP waits, @wr
+ * and every WR after it submit nothing more (their answers drop them).
  */
 static void superp_rc_rnr_refused(struct superp_qp *qp,
-				  struct superp_rc_wr *wr)
+				  struct superp_rc_wr *wr, bool absent)
 {
 	struct superp_rc_qp *rc = &qp->rc;
 	struct superp_rc_wr *cur = rc->cur;
 
+	if (rc->rnr == SUPERP_RC_RNR_NONE)
+		rc->rnr_absent = false;
 	if (rc->rnr == SUPERP_RC_RNR_NONE ||
 	    (s32)(wr->wqe.idx - rc->rnr_idx) < 0)
 		rc->rnr_idx = wr->wqe.idx;
+	rc->rnr_absent |= absent;
 	rc->rnr = SUPERP_RC_RNR_ANSWERS;
 	wr->next_x = wr->nxacts;
 	if (cur) {
@@ -525,6 +562,7 @@ static void superp_rc_rnr_refused(struct superp_qp *qp,
 /*
  * Every transaction of @qp in its RNR wait was answered: rewind and wait
  * min_rnr_timer, or, retries spent, fail the refused WR (the QP to ERR).
+ * An absent target QP: wait out IB's retransmissions, nothing rewound.
  */
 static void superp_rc_rnr_answered(struct superp_qp *qp)
 {
@@ -532,6 +570,11 @@ static void superp_rc_rnr_answered(struct superp_qp *qp)
 	u8 retry = qp->attr.rnr_retry;
 	unsigned long wait;
 
+	if (rc->rnr_absent) {
+		rc->rnr = SUPERP_RC_RNR_TIMER;
+		mod_timer(&rc->rnr_timer, jiffies + superp_rc_absent_wait(qp));
+		return;
+	}
 	if (retry != 7 && rc->rnr_tries >= retry) {
 		rc->rnr = SUPERP_RC_RNR_NONE;
 		rc->rnr_tries = 0;
@@ -566,14 +609,14 @@ static void superp_rc_complete(struct superp_xact_src *src, int status,
 	struct superp_qp *qp = wr->qp;
 	bool read = superp_rc_is_rd_atomic(x->mx.opcode);
 	bool bound = READ_ONCE(qp->conn) == e;
+	bool absent;
 
 	if (read)
 		qp->rc.rd_inflight--;
 	if (bound && qp->rc.xinflight)
 		qp->rc.xinflight--;
-	if (bound && status == -EREMOTEIO &&
-	    superp_terr_wc_status(err) == IB_WC_RNR_RETRY_EXC_ERR)
-		superp_rc_rnr_refused(qp, wr);
+	if (bound && status == -EREMOTEIO && superp_rc_refused(err, &absent))
+		superp_rc_rnr_refused(qp, wr, absent);
 	else if (status)
 		superp_rc_wr_fail(wr, superp_rc_status(status, err));
 	wr->pending--;
@@ -796,7 +839,8 @@ static bool superp_rc_rnr_go(struct superp_conn_entry *e,
  * @t: the QP's rc.rnr_timer
  *
  * Timer (softirq): the QP Resume is due; it and the WRs go when the
- * connection's window allows.
+ * connection's window allows. For an absent target QP: the refused WR
+ * fails, the QP goes to ERR.
  */
 void superp_rc_rnr_timer(struct timer_list *t)
 {
@@ -809,8 +853,15 @@ void superp_rc_rnr_timer(struct timer_list *t)
 		spin_lock_bh(&e->lock);
 		if (qp->conn == e && qp->rc.rnr == SUPERP_RC_RNR_TIMER &&
 		    refcount_inc_not_zero(&qp->ref)) {
-			qp->rc.rnr = SUPERP_RC_RNR_RESUME;
-			superp_rc_kick_locked(e, qp);
+			if (qp->rc.rnr_absent) {
+				qp->rc.rnr = SUPERP_RC_RNR_NONE;
+				qp->rc.rnr_tries = 0;
+				superp_qp_send_done(qp, qp->rc.rnr_idx,
+						    IB_WC_RETRY_EXC_ERR);
+			} else {
+				qp->rc.rnr = SUPERP_RC_RNR_RESUME;
+				superp_rc_kick_locked(e, qp);
+			}
 			superp_qp_put(qp);
 		}
 		spin_unlock_bh(&e->lock);
