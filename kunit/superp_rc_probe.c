@@ -694,6 +694,22 @@ static int expect_wc(struct probe *p, u64 wr_id, enum ib_wc_status status,
 	return 0;
 }
 
+/* 0 if @qp is in the error state, else an error and *@why says why. */
+static int expect_qp_err(struct ib_qp *qp, char *why, size_t whylen)
+{
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr a;
+	int err;
+
+	err = ib_query_qp(qp, &a, IB_QP_STATE, &init);
+	if (err || a.qp_state != IB_QPS_ERR) {
+		snprintf(why, whylen, "QP state %d (%d), expected ERR",
+			 a.qp_state, err);
+		return err ?: -EIO;
+	}
+	return 0;
+}
+
 static int post_recv(struct probe *p, struct ib_qp *qp, u64 wr_id,
 		     size_t off, u32 len)
 {
@@ -1190,9 +1206,7 @@ static int step_tput(struct probe *p, u32 len)
 static int step_bad_rkey(struct probe *p)
 {
 	struct ib_qp *qp = p->qp[0].qp;
-	struct ib_qp_init_attr init;
 	char why[128] = "";
-	struct ib_qp_attr a;
 	struct ib_wc wc;
 	bool ok = false;
 	unsigned int i;
@@ -1236,12 +1250,8 @@ static int step_bad_rkey(struct probe *p)
 	for (i = 2; i <= 3; i++)
 		if (expect_wc(p, i, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
 			goto out;
-	err = ib_query_qp(qp, &a, IB_QP_STATE, &init);
-	if (err || a.qp_state != IB_QPS_ERR) {
-		snprintf(why, sizeof(why), "QP state %d (%d), expected ERR",
-			 a.qp_state, err);
+	if (expect_qp_err(qp, why, sizeof(why)))
 		goto out;
-	}
 	ok = true;
 	snprintf(why, sizeof(why), "REM_ACCESS_ERR, 2 flushed, QP in ERR");
 out:
@@ -1485,9 +1495,7 @@ static int rnr_server_idle(struct probe *p, bool *ok, char *why,
 static int step_rnr_retry0(struct probe *p)
 {
 	struct probe_qp q = {};
-	struct ib_qp_init_attr init;
 	char why[128] = "";
-	struct ib_qp_attr a;
 	struct ib_wc wc;
 	bool ok = false;
 	u32 v;
@@ -1514,12 +1522,8 @@ static int step_rnr_retry0(struct probe *p)
 	if (expect_wc(p, 1, IB_WC_RNR_RETRY_EXC_ERR, &wc, why, sizeof(why)) ||
 	    expect_wc(p, 2, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
 		goto send_done;
-	err = ib_query_qp(q.qp, &a, IB_QP_STATE, &init);
-	if (err || a.qp_state != IB_QPS_ERR) {
-		snprintf(why, sizeof(why), "QP state %d (%d), expected ERR",
-			 a.qp_state, err);
+	if (expect_qp_err(q.qp, why, sizeof(why)))
 		goto send_done;
-	}
 	ok = true;
 	snprintf(why, sizeof(why), "RNR_RETRY_EXC_ERR, 1 flushed, QP in ERR");
 send_done:
@@ -1597,10 +1601,8 @@ static int step_qp_gone(struct probe *p)
 {
 	s64 budget_ms = div_u64((4096ULL << PROBE_QP_TIMEOUT) *
 				(PROBE_FEW_RETRIES + 1), NSEC_PER_MSEC);
-	struct ib_qp_init_attr init;
 	struct probe_qp q = {};
 	char why[128] = "";
-	struct ib_qp_attr a;
 	struct ib_wc wc;
 	bool ok = false;
 	ktime_t t0;
@@ -1640,12 +1642,8 @@ static int step_qp_gone(struct probe *p)
 	ms = ktime_ms_delta(ktime_get(), t0);
 	if (expect_wc(p, 2, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
 		goto send_done;
-	err = ib_query_qp(q.qp, &a, IB_QP_STATE, &init);
-	if (err || a.qp_state != IB_QPS_ERR) {
-		snprintf(why, sizeof(why), "QP state %d (%d), expected ERR",
-			 a.qp_state, err);
+	if (expect_qp_err(q.qp, why, sizeof(why)))
 		goto send_done;
-	}
 	ok = ms >= budget_ms - budget_ms / 10;
 	snprintf(why, sizeof(why),
 		 "RETRY_EXC_ERR after %lld ms (retry budget %lld ms), 1 flushed, QP in ERR",
@@ -1897,8 +1895,6 @@ static int step_atomic_refused(struct probe *p, bool unaligned)
 	};
 	struct probe_qp q = {};
 	struct ib_mr *mr = NULL;
-	struct ib_qp_init_attr init;
-	struct ib_qp_attr a;
 	char why[128] = "";
 	struct ib_wc wc;
 	bool ok = false;
@@ -1959,12 +1955,8 @@ static int step_atomic_refused(struct probe *p, bool unaligned)
 	if (expect_wc(p, 1, want, &wc, why, sizeof(why)) ||
 	    expect_wc(p, 2, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
 		goto done;
-	err = ib_query_qp(q.qp, &a, IB_QP_STATE, &init);
-	if (err || a.qp_state != IB_QPS_ERR) {
-		snprintf(why, sizeof(why), "QP state %d (%d), expected ERR",
-			 a.qp_state, err);
+	if (expect_qp_err(q.qp, why, sizeof(why)))
 		goto done;
-	}
 	ok = true;
 	snprintf(why, sizeof(why), "%s, SEND flushed, QP in ERR",
 		 ib_wc_status_msg(want));
@@ -2149,8 +2141,6 @@ static int step_gone(struct probe *p)
 	enum ib_wc_status bad = IB_WC_SUCCESS, fail = IB_WC_SUCCESS;
 	struct probe_qp q[PROBE_GONE_QPS] = {};
 	s64 done_ms, d_ms = 0, fail_ms = 0;
-	struct ib_qp_init_attr init;
-	struct ib_qp_attr a;
 	char why[256] = "";
 	bool ok = false;
 	ktime_t t_gone;
@@ -2190,12 +2180,8 @@ static int step_gone(struct probe *p)
 		       why, sizeof(why)))
 		goto out;
 	done_ms = ktime_ms_delta(ktime_get(), t_gone);
-	err = ib_query_qp(q[0].qp, &a, IB_QP_STATE, &init);
-	if (err || a.qp_state != IB_QPS_ERR) {
-		snprintf(why, sizeof(why), "QP state %d (%d), expected ERR",
-			 a.qp_state, err);
+	if (expect_qp_err(q[0].qp, why, sizeof(why)))
 		goto out;
-	}
 	if (!gone_silent(p, q, gone_ms, &d_ms, &fail_ms, &fail, why,
 			 sizeof(why)))
 		goto out;
