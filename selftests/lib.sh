@@ -75,6 +75,10 @@ tap_exit() {
 	[ "$_tap_failed" -eq 0 ] && exit $KSFT_PASS || exit $KSFT_FAIL
 }
 
+# now_ms: milliseconds since boot, in steps of 10 (busybox's date has no
+# %N). awk, not shell arithmetic: a fraction such as "08" is not octal.
+now_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+
 # The address of guest N on segment S (default 0): 10.23.S.N.
 guest_ip() { echo "10.23.${2:-0}.$1"; }
 

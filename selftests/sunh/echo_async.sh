@@ -20,13 +20,6 @@ load_probe() {
 		insmod "$SUPERP_ROOT/modules/sunh_genl_probe.ko"
 }
 
-# Milliseconds since boot (busybox's date has no %N).
-now_ms() {
-	local up
-	read -r up _ < /proc/uptime
-	echo $((${up%.*} * 1000 + ${up#*.} * 10))
-}
-
 # ms MILLISECONDS COMMAND...: the command succeeds within the time.
 ms() {
 	local limit=$1 t0 t1

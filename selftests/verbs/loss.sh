@@ -123,8 +123,7 @@ tput_of() {
 # outage NAME: once this side's probe run NAME has passed tput-64 (both
 # sides print it together, as the next WRITE run starts), lose every frame
 # both ways for LOSS_OUTAGE_S; then the ms until rx_processed moves.
-# (Polled, 10 ms /proc/uptime: a read of the counters takes tens of ms.)
-now_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+# (Polled, 10 ms now_ms: a read of the counters takes tens of ms.)
 rx_moved() { [ "$(hw | jq .rx_processed)" != "$rx_before" ]; }
 outage() {
 	local t0
