@@ -2086,7 +2086,8 @@ static bool gone_reap(struct probe *p, u32 n, ktime_t until, u32 *first_bad,
  * for PROBE_GONE_QUIET_MS (the peer is silent; before, its QPs destroyed,
  * it may still answer INVALID/NO_QP) is destroyed: *@d_ms. A WRITE of the
  * next QP, posted before, then completes in error within @bound_ms (the
- * connection breaks): *@fail_ms, *@fail.
+ * connection breaks): *@fail_ms, *@fail. A WRITE flushed at once says the
+ * connection broke already: that QP is destroyed, *@fail_ms 0.
  */
 static bool gone_silent(struct probe *p, struct probe_qp *q, u32 bound_ms,
 			s64 *d_ms, s64 *fail_ms, enum ib_wc_status *fail,
@@ -2103,6 +2104,23 @@ static bool gone_silent(struct probe *p, struct probe_qp *q, u32 bound_ms,
 			break;
 		msleep(PROBE_GONE_QUIET_MS);
 		n = ib_poll_cq(p->cq, 1, &wc);
+		if (n > 0 && wc.wr_id == PROBE_GONE_SILENT + i &&
+		    wc.status == IB_WC_WR_FLUSH_ERR) {
+			/*
+			 * The connection broke already: the first QP's WRs,
+			 * held by the peer's INVALID/NO_QP answers until the
+			 * retry budget or by the unanswered ones until the
+			 * break, completed only then, and this QP was in
+			 * ERR when posted to. The silent peer ended it.
+			 */
+			t0 = ktime_get();
+			ib_destroy_qp(q[i].qp);
+			q[i].qp = NULL;
+			*d_ms = ktime_ms_delta(ktime_get(), t0);
+			*fail_ms = 0;
+			*fail = wc.status;
+			return true;
+		}
 		if (n > 0)
 			continue;	/* answered: not silent yet */
 		if (post_send(p, q[i + 1].qp, PROBE_GONE_SILENT + i + 1,
