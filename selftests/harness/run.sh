@@ -145,6 +145,7 @@ judge() { # name kind seg...
 		[ -n "$secs" ] ||
 			secs=$(sed -n 's/^@@SUPERP-END .* time=\([0-9]*\)s.*/, \1 s/p' "$seg" | tail -1)
 		if [ "$kind" = kunit ]; then tally_kunit "$seg"; else tally_tap "$seg"; fi
+		[ "$rc" != 124 ] || detail+=" [$who: stopped at its superp-timeout]"
 		if [ "$rc" != 0 ] && [ "$rc" != 4 ] && [ "$tf" = 0 ]; then
 			tf=1; detail+=" [$who: exit $rc]"
 		fi
@@ -156,7 +157,12 @@ judge() { # name kind seg...
 	elif [ $p -eq 0 ] && [ $s -gt 0 ]; then verdict=skip; fi
 	report $verdict "$name" "($p passed, $f failed, $s skipped$secs)$detail"
 	if [ $verdict = fail ]; then
-		for seg in "$@"; do sed 's/^/#   /' "$seg" | tail -60; done
+		# The failures first (a long test's tail may be far past
+		# them), then where it stopped.
+		for seg in "$@"; do
+			grep -E '^not ok [0-9]+' "$seg" | head -20 | sed 's/^/#   failed: /'
+			sed 's/^/#   /' "$seg" | tail -40
+		done
 	fi
 }
 
@@ -360,6 +366,7 @@ run_group() { # group [attempt]
 			report fail "$what" "(did not come up within ${SUPERP_BOOT_LIMIT}s, twice)"
 		elif [ "${rcs[$((i - 1))]}" = 124 ] || [ "${rcs[$((i - 1))]}" = 137 ]; then
 			failed=$((failed + 1)); report fail "$what" "(timed out after ${gtimeout}s)"
+			tail -30 "$dir/guest$i.console" | sed 's/^/#   /'
 		elif ! grep -q '^@@SUPERP-DONE' "$dir/guest$i.out"; then
 			failed=$((failed + 1))
 			report fail "$what" "(died before finishing; qemu exit ${rcs[$((i - 1))]})"
