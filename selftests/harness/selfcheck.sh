@@ -10,35 +10,47 @@ set -uo pipefail
 results=$SUPERP_RESULTS
 passed=0 failed=0 n=0
 
-expect_red() { # test why-pattern [env...]
-	local t=$1 why=$2 out rc
+# expect_red NAME "TEST..." WHY... [-- ENV...]: one run of the TESTs (one
+# boot per kernel); the run must fail and its output match every WHY
+# (LABEL=REGEX), one TAP line per WHY. Tests that fail for different
+# reasons share a boot (fewer boots, a shorter make check): each WHY
+# matches its own test's line.
+expect_red() {
+	local name=$1 tests=$2 out rc why label whys=() envs=()
 	shift 2
-	n=$((n + 1))
-	out=$(env "$@" SUPERP_RESULTS="$results/selfcheck/$(basename "$t" .sh)" \
-		"$SUPERP_TOP/selftests/harness/run.sh" --no-prepare "$t" 2>&1)
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do whys+=("$1"); shift; done
+	[ $# -gt 0 ] && { shift; envs=("$@"); }
+	# shellcheck disable=SC2086 # TESTs are words
+	out=$(env "${envs[@]}" SUPERP_RESULTS="$results/selfcheck/$name" \
+		"$SUPERP_TOP/selftests/harness/run.sh" --no-prepare $tests 2>&1)
 	rc=$?
-	# A here-string, not a pipe: with pipefail, grep -q leaving at the
-	# first match could make printf fail on the closed pipe, and the
-	# pipeline then reported no match.
-	if [ $rc -ne 0 ] && grep -qE "$why" <<< "$out"; then
-		passed=$((passed + 1))
-		echo "ok $n harness turns red on: $(basename "$t" .sh)"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n harness turns red on: $(basename "$t" .sh) (rc=$rc)"
-		printf '%s\n' "$out" | sed 's/^/#   /' | tail -30
-	fi
+	for why in "${whys[@]}"; do
+		n=$((n + 1)) label=${why%%=*} why=${why#*=}
+		# A here-string, not a pipe: with pipefail, grep -q leaving at
+		# the first match could make printf fail on the closed pipe,
+		# and the pipeline then reported no match.
+		if [ $rc -ne 0 ] && grep -qE "$why" <<< "$out"; then
+			passed=$((passed + 1))
+			echo "ok $n harness turns red on: $label"
+		else
+			failed=$((failed + 1))
+			echo "not ok $n harness turns red on: $label (rc=$rc, no line matching $why)"
+			printf '%s\n' "$out" | sed 's/^/#   /' | tail -30
+		fi
+	done
 }
 
+s=selftests/harness/selfcheck
 echo "TAP version 13"
 echo "1..7"
-expect_red selftests/harness/selfcheck/failing-test.sh '^not ok .*failing-test.sh'
-expect_red selftests/harness/selfcheck/stops-early.sh '^not ok .*stops-early.sh .*planned 3, ran 1'
-expect_red kunit/harness_selfcheck_test '^not ok .*kunit/harness_selfcheck_test \(1 passed, 1 failed'
-expect_red selftests/harness/selfcheck/kernel-warning.sh '^not ok .*guest 1 \(kernel reported a problem\)'
-expect_red selftests/harness/selfcheck/capture-check.sh '^not ok .*capture-check.sh \(2 passed, 1 failed, 0 skipped[,)]'
-expect_red selftests/harness/selfcheck/hung-guest.sh '^not ok .*guest 1 \(timed out' SUPERP_GROUP_TIMEOUT=45
-expect_red selftests/harness/selfcheck/passes.sh 'guest 1 \(did not come up within 2s, twice' SUPERP_BOOT_LIMIT=2
+expect_red failures "$s/failing-test.sh $s/stops-early.sh $s/capture-check.sh kunit/harness_selfcheck_test $s/kernel-warning.sh" \
+	"failing-test=^not ok .*failing-test.sh" \
+	"stops-early=^not ok .*stops-early.sh .*planned 3, ran 1" \
+	"capture-check=^not ok .*capture-check.sh \(2 passed, 1 failed, 0 skipped[,)]" \
+	"harness_selfcheck_test=^not ok .*kunit/harness_selfcheck_test \(1 passed, 1 failed" \
+	"kernel-warning=^not ok .*test-single guest 1 \(kernel reported a problem\)"
+expect_red hung-guest $s/hung-guest.sh "hung-guest=^not ok .*guest 1 \(timed out" -- SUPERP_GROUP_TIMEOUT=45
+expect_red no-boot $s/passes.sh "no-boot=guest 1 \(did not come up within 2s, twice" -- SUPERP_BOOT_LIMIT=2
 mkdir -p "$results"
 echo "$passed $failed 0" > "$results/counts"
 [ $failed -eq 0 ]
