@@ -657,9 +657,18 @@ static int exchange(struct probe *p)
 
 /* --- Work requests and completions -------------------------------------- */
 
+/*
+ * Polls, sleeping longer the longer it waits: a completion due soon is
+ * seen within tens of microseconds, and a wait of seconds (a
+ * retransmission after an outage, an RNR or retry budget) leaves the CPU
+ * to the guest's other work: at 20 us a sleep, a one-vCPU TCG guest spent
+ * itself on wakeups and the test's own commands beside the probe (counter
+ * reads, netem changes) took seconds each.
+ */
 static int poll_one(struct probe *p, struct ib_wc *wc)
 {
-	unsigned long until = jiffies + msecs_to_jiffies(timeout_ms);
+	unsigned long start = jiffies;
+	unsigned long until = start + msecs_to_jiffies(timeout_ms);
 	int n;
 
 	for (;;) {
@@ -670,7 +679,12 @@ static int poll_one(struct probe *p, struct ib_wc *wc)
 			return -ETIMEDOUT;
 		if (fatal_signal_pending(current))
 			return -EINTR;
-		usleep_range(20, 200);
+		if (time_before(jiffies, start + msecs_to_jiffies(2)))
+			usleep_range(20, 200);
+		else if (time_before(jiffies, start + msecs_to_jiffies(100)))
+			usleep_range(500, 1000);
+		else
+			usleep_range(5000, 10000);
 	}
 }
 
