@@ -123,18 +123,23 @@ tput_of() {
 # outage NAME: once this side's probe run NAME has passed tput-64 (both
 # sides print it together, as the next WRITE run starts), lose every frame
 # both ways for LOSS_OUTAGE_S; then the ms until rx_processed moves.
-# (Polled, 10 ms now_ms: a read of the counters takes tens of ms.)
+# (Polled: a read of the counters takes up to a second in the debug guest.
+# The count before is read during the outage, not after it: that read
+# once stretched a 5 s outage to 9 to 14 s.)
 rx_moved() { [ "$(hw | jq .rx_processed)" != "$rx_before" ]; }
 outage() {
-	local t0
-	retry 1200 0.1 probe_said "$1" "tput-64 " ||
+	local t0 spid
+	within "$LOSS_TIMEOUT_MS" 0.1 probe_said "$1" "tput-64 " ||
 		{ echo "never reached tput-64"; return 1; }
 	netem_set loss 100% || return 1
-	sleep "$LOSS_OUTAGE_S"
+	sleep "$LOSS_OUTAGE_S" &
+	spid=$!
+	sleep 0.5	# what was on the wire has arrived
 	rx_before=$(hw | jq .rx_processed)
+	wait "$spid"
 	netem_set loss 0% || return 1
 	t0=$(now_ms)
-	retry 1200 0.05 rx_moved || { echo "no progress in 60 s"; return 1; }
+	within 60000 0.05 rx_moved || { echo "no progress in 60 s"; return 1; }
 	echo "$(($(now_ms) - t0))"
 }
 
