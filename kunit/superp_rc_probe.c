@@ -72,9 +72,11 @@
  *                      for timer granularity), the WR behind it flushed,
  *                      the QP in ERR (as on rxe, whose responder drops
  *                      such requests unanswered)
- *   bad-rkey           WRITE with a wrong rkey: IB_WC_REM_ACCESS_ERR, the
- *                      WRs behind it IB_WC_WR_FLUSH_ERR, the QP in ERR.
- *                      Last, since it leaves both QPs in ERR.
+ *   bad-rkey           WRITE with a wrong rkey on a pair of its own:
+ *                      IB_WC_REM_ACCESS_ERR, the WRs behind it
+ *                      IB_WC_WR_FLUSH_ERR, the QP in ERR (with
+ *                      lossy_naks, RETRY_EXC_ERR also passes: rxe's
+ *                      NAK is sent once).
  *
  * The buffer is physically contiguous pages (size + two pages: a margin
  * for offset writes and a small control area), mapped with ib_dma_map_sg.
@@ -145,6 +147,9 @@ MODULE_PARM_DESC(fadd_rounds, "times the atomic-fadd step runs (a soak)");
 static bool canary;
 module_param(canary, bool, 0444);
 MODULE_PARM_DESC(canary, "fill pages around the registered buffer and check them at the end");
+static bool lossy_naks;
+module_param(lossy_naks, bool, 0444);
+MODULE_PARM_DESC(lossy_naks, "the device's NAKs may be lost (rxe on a lossy link): a refused request may also end in RETRY_EXC_ERR");
 
 #define PROBE_MAGIC	0x53524350	/* "SRCP" */
 #define PROBE_MAX_QPS	64
@@ -724,6 +729,27 @@ static int expect_qp_err(struct ib_qp *qp, char *why, size_t whylen)
 	return 0;
 }
 
+/*
+ * WR 1's completion after a NAK, @want, on a scratch pair (retry_cnt
+ * PROBE_FEW_RETRIES). rxe's responder NAKs once and enters ERR, where it
+ * drops the requester's retries: with lossy_naks, the RETRY_EXC_ERR of a
+ * lost NAK passes too (IB allows both). ib_superp's NAK rides the PDL,
+ * which retransmits it. *@seen names what came.
+ */
+static int expect_nak(struct probe *p, enum ib_wc_status want,
+		      const char **seen, char *why, size_t whylen)
+{
+	struct ib_wc wc = {};
+
+	*seen = ib_wc_status_msg(want);
+	if (!expect_wc(p, 1, want, &wc, why, whylen))
+		return 0;
+	if (!lossy_naks || wc.wr_id != 1 || wc.status != IB_WC_RETRY_EXC_ERR)
+		return -EIO;
+	*seen = "RETRY_EXC_ERR (NAK lost)";
+	return 0;
+}
+
 static int post_recv(struct probe *p, struct ib_qp *qp, u64 wr_id,
 		     size_t off, u32 len)
 {
@@ -1212,77 +1238,6 @@ static int step_tput(struct probe *p, u32 len)
 	return err ?: (ok ? 0 : -EIO);
 }
 
-/*
- * WRITE with an rkey the server never gave, then two SENDs behind it:
- * IB_WC_REM_ACCESS_ERR, then IB_WC_WR_FLUSH_ERR twice, QP in ERR. The
- * server's buffer stays untouched. Leaves both QPs of pair 0 in ERR.
- */
-static int step_bad_rkey(struct probe *p)
-{
-	struct ib_qp *qp = p->qp[0].qp;
-	char why[128] = "";
-	struct ib_wc wc;
-	bool ok = false;
-	unsigned int i;
-	long bad;
-	u32 v;
-	int err;
-
-	p->step++;
-	if (p->server) {
-		memset(p->buf, 0, p->buflen);
-		err = ctl_send(p, 0);
-		if (!err)
-			err = ctl_recv(p, &v);	/* the client has its errors */
-		if (err)
-			goto lost;
-		bad = check_zero(p, 0, p->buflen);
-		if (bad >= 0)
-			snprintf(why, sizeof(why), "buffer written at %ld", bad);
-		else
-			snprintf(why, sizeof(why), "buffer untouched");
-		ok = bad < 0;
-		err = ctl_send(p, ok);
-		if (!err)
-			err = ctl_recv(p, &v);
-		if (err)
-			goto lost;
-		report(p, "bad-rkey", ok && v, "%s%s", why, v ? "" : " (peer failed)");
-		return 0;
-	}
-	fill_pattern(p, 0, 4096, p->step);
-	err = ctl_recv(p, &v);
-	if (!err)
-		err = post_send(p, qp, 1, IB_WR_RDMA_WRITE, 0, 4096, PROBE_OFF,
-				p->rkey ^ 0x80, 0, true);
-	for (i = 2; i <= 3 && !err; i++)
-		err = post_send(p, qp, i, IB_WR_SEND, 0, 4, 0, 0, 0, true);
-	if (err)
-		goto lost;
-	if (expect_wc(p, 1, IB_WC_REM_ACCESS_ERR, &wc, why, sizeof(why)))
-		goto out;
-	for (i = 2; i <= 3; i++)
-		if (expect_wc(p, i, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
-			goto out;
-	if (expect_qp_err(qp, why, sizeof(why)))
-		goto out;
-	ok = true;
-	snprintf(why, sizeof(why), "REM_ACCESS_ERR, 2 flushed, QP in ERR");
-out:
-	err = ctl_send(p, ok);
-	if (!err)
-		err = ctl_recv(p, &v);
-	if (!err)
-		err = ctl_send(p, ok);
-	if (err)
-		goto lost;
-	report(p, "bad-rkey", ok && v, "%s%s", why, v ? "" : " (peer failed)");
-	return 0;
-lost:
-	report(p, "bad-rkey", false, "%d", err);
-	return err;
-}
-
 /* Polls @n completions, any order: each of @ids once, with @status. */
 static int expect_wcs(struct probe *p, const u64 *ids, unsigned int n,
 		      enum ib_wc_status status, char *why, size_t whylen)
@@ -1677,6 +1632,75 @@ lost:
 	return err;
 }
 
+/*
+ * WRITE with an rkey the server never gave, then two SENDs behind it, on a
+ * scratch pair (retry_cnt PROBE_FEW_RETRIES): IB_WC_REM_ACCESS_ERR, then
+ * IB_WC_WR_FLUSH_ERR twice, QP in ERR. The server's buffer stays
+ * untouched.
+ */
+static int step_bad_rkey(struct probe *p)
+{
+	struct probe_qp q = { .retry_few = true };
+	char why[128] = "";
+	const char *nak;
+	struct ib_wc wc;
+	bool ok = false;
+	unsigned int i;
+	long bad;
+	u32 v;
+	int err;
+
+	p->step++;
+	err = scratch_open(p, &q);
+	if (err)
+		goto lost;
+	if (p->server) {
+		memset(p->buf, 0, p->buflen);
+		err = ctl_send(p, 0);
+		if (!err)
+			err = ctl_recv(p, &v);	/* the client has its errors */
+		if (err)
+			goto lost;
+		bad = check_zero(p, 0, p->buflen);
+		if (bad >= 0)
+			snprintf(why, sizeof(why), "buffer written at %ld", bad);
+		else
+			snprintf(why, sizeof(why), "buffer untouched");
+		ok = bad < 0;
+		goto out;
+	}
+	fill_pattern(p, 0, 4096, p->step);
+	err = ctl_recv(p, &v);
+	if (!err)
+		err = post_send(p, q.qp, 1, IB_WR_RDMA_WRITE, 0, 4096, PROBE_OFF,
+				p->rkey ^ 0x80, 0, true);
+	for (i = 2; i <= 3 && !err; i++)
+		err = post_send(p, q.qp, i, IB_WR_SEND, 0, 4, 0, 0, 0, true);
+	if (err)
+		goto lost;
+	if (expect_nak(p, IB_WC_REM_ACCESS_ERR, &nak, why, sizeof(why)))
+		goto done;
+	for (i = 2; i <= 3; i++)
+		if (expect_wc(p, i, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
+			goto done;
+	if (expect_qp_err(q.qp, why, sizeof(why)))
+		goto done;
+	ok = true;
+	snprintf(why, sizeof(why), "%s, 2 flushed, QP in ERR", nak);
+done:
+	err = ctl_send(p, 0);
+	if (err)
+		goto lost;
+out:
+	ib_destroy_qp(q.qp);
+	return finish(p, "bad-rkey", ok, why);
+lost:
+	if (q.qp)
+		ib_destroy_qp(q.qp);
+	report(p, "bad-rkey", false, "%d", err);
+	return err;
+}
+
 /* --- Atomics ------------------------------------------------------------ */
 
 static u64 *probe_word(struct probe *p, size_t off)
@@ -1907,9 +1931,10 @@ static int step_atomic_refused(struct probe *p, bool unaligned)
 		.opcode = IB_WR_SEND,
 		.send_flags = IB_SEND_SIGNALED | IB_SEND_FENCE,
 	};
-	struct probe_qp q = {};
+	struct probe_qp q = { .retry_few = true };
 	struct ib_mr *mr = NULL;
 	char why[128] = "";
+	const char *nak;
 	struct ib_wc wc;
 	bool ok = false;
 	long bad;
@@ -1966,14 +1991,13 @@ static int step_atomic_refused(struct probe *p, bool unaligned)
 		snprintf(why, sizeof(why), "post: %d", err);
 		goto done;
 	}
-	if (expect_wc(p, 1, want, &wc, why, sizeof(why)) ||
+	if (expect_nak(p, want, &nak, why, sizeof(why)) ||
 	    expect_wc(p, 2, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
 		goto done;
 	if (expect_qp_err(q.qp, why, sizeof(why)))
 		goto done;
 	ok = true;
-	snprintf(why, sizeof(why), "%s, SEND flushed, QP in ERR",
-		 ib_wc_status_msg(want));
+	snprintf(why, sizeof(why), "%s, SEND flushed, QP in ERR", nak);
 done:
 	err = ctl_send(p, ok);
 	if (err)

@@ -83,9 +83,12 @@ teardown_superp_udp6() {
 }
 
 # probe_args D: what the probe needs beyond the defaults for provider D.
+# rxe-netem: rxe sends a NAK once, so a refused request may also end in
+# RETRY_EXC_ERR (the probe's lossy_naks); ib_superp's NAKs are reliable.
 probe_args() {
 	case $1 in
 	superp_udp6) echo "gid_index=$(gid_index superp0 "$(gid6_of "$me")")" ;;
+	rxe-netem) echo "lossy_naks=1" ;;
 	esac
 }
 clean_only() { case " $RC_CLEAN_ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -180,7 +183,7 @@ for d in $RC_DEVS; do
 		check "$d: netem $RC_NETEM on eth0" tc qdisc add dev eth0 root netem $RC_NETEM
 		probe "$d-netem" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_LOSSY_SIZE" qps="$RC_QPS" \
 			tput_ms="$RC_LOSSY_TPUT_MS" atomics="$RC_LOSSY_ATOMICS" \
-			$(probe_args "$d")
+			$(probe_args "$d") $(probe_args "$d-netem")
 		tap_diag "$d-netem: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
 		tap_diag "$d-netem: $(rdma statistic show link "$dev/1" 2>&1 | tr '\n' ' ')"
 		check "$d-netem: rdma statistic counts retransmissions" \
