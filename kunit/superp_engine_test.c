@@ -37,6 +37,7 @@ struct tnode {
 	int reenter_ret[3];
 	u64 timer;
 	u32 ev[SUPERP_EV_MAX];
+	int ncomp_at_broken;		/* completions when conn_broken came */
 	int ncomp;
 	int status;
 	u32 err;
@@ -97,6 +98,8 @@ static void t_arm(struct superp_conn *c, u64 at)
 static void t_event(struct superp_conn *c, enum superp_event ev, u32 info)
 {
 	tn(c)->ev[ev]++;
+	if (ev == SUPERP_EV_CONN_BROKEN)
+		tn(c)->ncomp_at_broken = tn(c)->ncomp;
 }
 
 static void *t_hold(struct superp_conn *c, void *buf)
@@ -576,7 +579,9 @@ static void nack_test(struct kunit *test)
 /*
  * Flow control 4: timeout = RTO - (now - sent), backed off per timeout;
  * after pdl_max_rtx retransmissions the connection is broken and every
- * pending transaction fails.
+ * pending transaction fails, before conn_broken is reported: a consumer
+ * learns why each failed (the verbs' RETRY_EXC_ERR) before it flushes what
+ * never went out.
  */
 static void rtx_timer_broken_test(struct kunit *test)
 {
@@ -605,6 +610,7 @@ static void rtx_timer_broken_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_CONN_BROKEN], 1);
 	KUNIT_EXPECT_EQ(test, a->c->state, SUPERP_ST_BROKEN);
 	KUNIT_EXPECT_EQ(test, a->ncomp, 2);	/* 0 waits for ACK XID too */
+	KUNIT_EXPECT_EQ(test, a->ncomp_at_broken, 2);
 	KUNIT_EXPECT_EQ(test, a->status, -ETIMEDOUT);
 	KUNIT_EXPECT_EQ(test, a->timer, 0);
 	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, now),

@@ -64,7 +64,7 @@
  *                      unanswered (the peer is silent), that QP is
  *                      destroyed in under gone_ms / 4, and a WRITE of
  *                      the next, pending toward the silent peer,
- *                      completes in error within gone_ms
+ *                      completes IB_WC_RETRY_EXC_ERR within gone_ms
  *   qp-gone            a new QP pair with retry_cnt 2 whose server QP is
  *                      destroyed: the client's WRITE toward it completes
  *                      IB_WC_RETRY_EXC_ERR, not before IB's retry budget
@@ -2123,9 +2123,10 @@ static bool gone_reap(struct probe *p, u32 n, ktime_t until, u32 *first_bad,
  * peer-gone, client, once the peer went: a QP whose WRITE gets no answer
  * for PROBE_GONE_QUIET_MS (the peer is silent; before, its QPs destroyed,
  * it may still answer INVALID/NO_QP) is destroyed: *@d_ms. A WRITE of the
- * next QP, posted before, then completes in error within @bound_ms (the
- * connection breaks): *@fail_ms, *@fail. A WRITE flushed at once says the
- * connection broke already: that QP is destroyed, *@fail_ms 0.
+ * next QP, posted before, then completes IB_WC_RETRY_EXC_ERR within
+ * @bound_ms (the connection breaks): *@fail_ms, *@fail. A WRITE flushed at
+ * once says the connection broke already: that QP is destroyed, *@fail_ms
+ * 0.
  */
 static bool gone_silent(struct probe *p, struct probe_qp *q, u32 bound_ms,
 			s64 *d_ms, s64 *fail_ms, enum ib_wc_status *fail,
@@ -2181,8 +2182,11 @@ static bool gone_silent(struct probe *p, struct probe_qp *q, u32 bound_ms,
 		}
 		*fail_ms = ktime_ms_delta(ktime_get(), t0);
 		*fail = wc.status;
-		if (wc.status == IB_WC_SUCCESS) {
-			snprintf(why, whylen, "a WRITE toward the silent peer succeeded");
+		/* It went out, and its answer never came: IB's status. */
+		if (wc.status != IB_WC_RETRY_EXC_ERR) {
+			snprintf(why, whylen,
+				 "a WRITE toward the silent peer: %s, expected RETRY_EXC_ERR",
+				 ib_wc_status_msg(wc.status));
 			return false;
 		}
 		return true;

@@ -447,8 +447,6 @@ static void superp_conn_stop(struct superp_conn *c, int reason, bool report)
 		return;
 	c->state = SUPERP_ST_BROKEN;
 	c->dack_at = 0;
-	if (report)
-		superp_event(c, SUPERP_EV_CONN_BROKEN, -reason);
 	if (c->flags & SUPERP_CF_ORDERED) {
 		for (psn = c->next_acked_rpsn; psn != superp_max_rpsn(c); psn++) {
 			struct superp_held *h = superp_held(c, psn);
@@ -462,7 +460,13 @@ static void superp_conn_stop(struct superp_conn *c, int reason, bool report)
 			h->buf = NULL;
 		}
 	}
+	/*
+	 * Transactions fail before the break is reported: a consumer learns
+	 * why each failed (RC: RETRY_EXC_ERR) before it flushes the rest.
+	 */
 	superp_tal_fail_all(c, reason);
+	if (report)
+		superp_event(c, SUPERP_EV_CONN_BROKEN, -reason);
 	superp_conn_arm(c);
 }
 

@@ -248,6 +248,7 @@ void superp_qp_reset_queues(struct superp_qp *qp);
 struct superp_send_wqe *superp_qp_next_send(struct superp_qp *qp);
 void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 			 enum ib_wc_status status);
+void superp_qp_send_broke(struct superp_qp *qp, enum ib_wc_status status);
 int superp_qp_send_rewind(struct superp_qp *qp, u32 idx);
 int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe);
 bool superp_qp_sq_idle(struct superp_qp *qp);

@@ -667,6 +667,32 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 EXPORT_SYMBOL_IF_KUNIT(superp_qp_send_done);
 
 /**
+ * superp_qp_send_broke - the transport under @qp broke
+ * @qp: the QP, held
+ * @status: what the oldest taken WR completes with
+ *
+ * Any context, no QP lock held. The oldest WR taken and not done, if any,
+ * completes with @status (it went out and its answer never came); the QP
+ * goes to ERR, and every later WR is flushed.
+ */
+void superp_qp_send_broke(struct superp_qp *qp, enum ib_wc_status status)
+{
+	unsigned long flags;
+	bool taken;
+	u32 idx;
+
+	spin_lock_irqsave(&qp->sq.lock, flags);
+	idx = qp->sq.tail;
+	taken = idx != qp->sq.next &&
+		(qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD);
+	spin_unlock_irqrestore(&qp->sq.lock, flags);
+	/* superp_qp_send_done() ignores @idx if a flush came in between. */
+	if (taken)
+		superp_qp_send_done(qp, idx, status);
+	superp_qp_error(qp);
+}
+
+/**
  * superp_qp_send_rewind - take the send WRs from @idx on again
  * @qp: the QP, held
  * @idx: wqe->idx of the first WR to replay, as superp_qp_next_send()

@@ -130,10 +130,11 @@ int superp_rc_conn_init(struct superp_conn_entry *e, u32 tal_window);
 void superp_rc_conn_unbind_all(struct superp_conn_entry *e);
 void superp_rc_conn_stop(struct superp_conn_entry *e);
 void superp_rc_conn_free(struct superp_conn_entry *e);
-void superp_rc_conn_broken(struct superp_conn_entry *e);
+void superp_rc_conn_broken(struct superp_conn_entry *e, int reason);
 extern bool superp_rc_allow_unbound;
 
 /* superp_rc_send.c */
+enum ib_wc_status superp_rc_status(int status, u32 err);
 void superp_rc_kick(struct superp_qp *qp);
 void superp_rc_kick_later(struct superp_qp *qp);
 void superp_rc_kick_work(struct work_struct *work);

@@ -291,15 +291,21 @@ void superp_rc_conn_unbind_all(struct superp_conn_entry *e)
 /**
  * superp_rc_conn_broken - the connection broke: its QPs to ERR
  * @e: the entry, its lock held (the engine's event callback)
+ * @reason: the engine's reason, a negative errno
+ *
+ * The engine failed the pending transactions first, so a WR that was on
+ * the wire has its status already (superp_rc_status()). A WR taken with
+ * nothing in flight gets the same here; the rest are flushed.
  */
-void superp_rc_conn_broken(struct superp_conn_entry *e)
+void superp_rc_conn_broken(struct superp_conn_entry *e, int reason)
 {
+	enum ib_wc_status status = superp_rc_status(reason, 0);
 	struct superp_qp *qp;
 
 	list_for_each_entry(qp, &e->qps, rc.node) {
 		if (!refcount_inc_not_zero(&qp->ref))
 			continue;
-		superp_qp_error(qp);
+		superp_qp_send_broke(qp, status);
 		superp_qp_put(qp);
 	}
 }

@@ -475,7 +475,17 @@ static void superp_rc_rx(struct superp_xact_src *src,
 		superp_rc_wr_fail(wr, IB_WC_LOC_PROT_ERR);
 }
 
-static enum ib_wc_status superp_rc_status(int status, u32 err)
+/**
+ * superp_rc_status - a failed transaction's WR status
+ * @status: the engine's negative errno
+ * @err: the Transaction Error, with -EREMOTEIO
+ *
+ * -ECONNRESET is our own doing (hard shutdown, the connection or device
+ * deleted): flushed, as a move to ERR would. Anything else broke the
+ * connection under the WR (retransmission budget, transaction timeout):
+ * IB_WC_RETRY_EXC_ERR, as IB's requester reports a peer that went silent.
+ */
+enum ib_wc_status superp_rc_status(int status, u32 err)
 {
 	switch (status) {
 	case -EREMOTEIO:
@@ -483,9 +493,9 @@ static enum ib_wc_status superp_rc_status(int status, u32 err)
 	case -EPROTO:
 		return IB_WC_BAD_RESP_ERR;
 	case -ECANCELED:
+	case -ECONNRESET:
 		return IB_WC_WR_FLUSH_ERR;
 	default:
-		/* The connection broke or was removed. */
 		return IB_WC_RETRY_EXC_ERR;
 	}
 }

@@ -209,7 +209,7 @@ static void superp_tx_event(struct superp_conn *c, enum superp_event ev,
 {
 	superp_netlink_event(superp_entry(c), ev, info);
 	if (ev == SUPERP_EV_CONN_BROKEN)
-		superp_rc_conn_broken(superp_entry(c));
+		superp_rc_conn_broken(superp_entry(c), -(int)info);
 }
 
 /* An ordered connection keeps an out-of-order skb: take a reference. */
