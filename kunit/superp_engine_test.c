@@ -481,6 +481,7 @@ static void ack_slides_window_test(struct kunit *test)
 static void receive_sack_slide_test(struct kunit *test)
 {
 	struct tnode *b = t_new(test, NULL, 0);
+	int i, n;
 
 	t_rx(b, t_pkt(2, SUPERP_OP_NOOP, 2, 0, true), 0);
 	t_rx(b, t_pkt(3, SUPERP_OP_NOOP, 3, 0, true), 0);
@@ -490,6 +491,10 @@ static void receive_sack_slide_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->q[b->qn - 1].opcode, SUPERP_OP_PURE_ACK);
 	KUNIT_EXPECT_EQ(test, b->q[b->qn - 1].ack_psn, SUPERP_ACK_PSN_NONE);
 	KUNIT_EXPECT_EQ(test, b->q[b->qn - 1].sack, 0xc);
+	for (i = 0, n = 0; i < b->qn; i++)
+		n += b->q[i].sack && !(b->q[i].sack & 1);
+	KUNIT_EXPECT_GE(test, n, 1);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->tx_sack, n);
 	t_rx(b, t_pkt(0, SUPERP_OP_NOOP, 0, 0, true), 0);
 	KUNIT_EXPECT_EQ(test, b->c->next_acked_rpsn, 1);
 	t_rx(b, t_pkt(1, SUPERP_OP_NOOP, 1, 0, true), 0);
@@ -529,6 +534,7 @@ static void sack_fast_retransmit_test(struct kunit *test)
 	t_rx(a, t_ack(SUPERP_ACK_PSN_NONE, 0x3e0, 0xffff), 50 * US);
 	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, 0);
 	KUNIT_EXPECT_EQ(test, superp_sbm(a->c)[0], 0x3e0);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_sack, 1);
 	/* not yet: the holes are younger than 5/4 of the RTT just measured */
 	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_fast, 0);
 	t_rx(a, t_ack(SUPERP_ACK_PSN_NONE, 0x3e0, 0xffff), 100 * US);
@@ -540,6 +546,8 @@ static void sack_fast_retransmit_test(struct kunit *test)
 	/* the cumulative ACK over the holes slides past the SACKed PSNs */
 	t_rx(a, t_ack(4, 0, 0xffff), 60 * US);
 	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, 10);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_sack, 2);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_nack, 0);
 }
 
 /*
@@ -560,6 +568,7 @@ static void nack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->q[0].ack_psn, 40);
 	KUNIT_EXPECT_EQ(test, b->q[0].sack, 1);
 	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->tx_nack, 1);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->tx_sack, 0);
 
 	t_submit(a, SUPERP_OP_RMA_WRITE, 23, 0);
 	t_submit(a, SUPERP_OP_RMA_WRITE, 23, 0);
@@ -572,8 +581,11 @@ static void nack_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, test_bit(43, superp_sbm(a->c)));
 	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_fast,
 			p.pdl_fast_rtx_limit);
-	/* a NACK naming an unsent PSN is out of window */
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_nack, 2);
+	/* a NACK naming an unsent PSN is out of window, and not counted */
 	KUNIT_EXPECT_EQ(test, t_rx(a, t_ack(46, 1, 0xffff), 100 * US), -EINVAL);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_nack, 2);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_sack, 0);
 }
 
 /*
@@ -721,15 +733,15 @@ static void psn_reuse_test(struct kunit *test)
 {
 	struct tnode *a = t_new(test, NULL, 0);
 	u64 now = 10ULL * 1000 * MS;
-	u64 *epoch = a->c->cold->psn_epoch;
+	u32 *epoch = a->c->cold->psn_epoch;
 
 	superp_conn_set_base(a->c, 0, 0);
 	epoch[0] = 1;			/* block 0 was used before */
-	epoch[1] = now - 1000 * MS;	/* and left 1 s ago */
+	epoch[1] = superp_psn_epoch(now - 1000 * MS);	/* and left 1 s ago */
 	t_submit(a, SUPERP_OP_NOOP, 1, now);
 	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_PSN_REUSE], 1);
 	superp_conn_set_base(a->c, 0x10000000, 1);
-	epoch[2] = now - 3000 * MS;	/* block 1 left 3 s ago: fine */
+	epoch[2] = superp_psn_epoch(now - 3000 * MS);	/* left 3 s ago: fine */
 	t_submit(a, SUPERP_OP_NOOP, 1, now);
 	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_PSN_REUSE], 1);
 }
@@ -937,6 +949,10 @@ static void transaction_error_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->status, -EREMOTEIO);
 	KUNIT_EXPECT_EQ(test, a->err, 0x0203);
 	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 1);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->tx_trans_err, 1);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_trans_err, 1);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_trans_err, 0);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_rnr, 0);
 }
 
 /* Memory barrier: nothing new until every earlier transaction retired. */
@@ -1266,6 +1282,19 @@ static void transaction_error_code_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
 	KUNIT_EXPECT_EQ(test, a->status, -EREMOTEIO);
 	KUNIT_EXPECT_EQ(test, a->err, code);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->tx_rnr, 0);
+	/* receiver not ready: counted apart as well */
+	code = SUPERP_TERR(SUPERP_TERR_RNR, SUPERP_TERR_UNSPEC);
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_link(a, b, 0);
+	KUNIT_EXPECT_EQ(test, superp_tal_error(b->c, 1, code, 0), 0);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
+	KUNIT_EXPECT_EQ(test, a->err, code);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->tx_trans_err, 2);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->tx_rnr, 1);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_trans_err, 2);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_rnr, 1);
 }
 
 /*

@@ -100,16 +100,25 @@ role=server
 is_coordinator || role=client
 
 # rdma statistic -j of a superp device: one object per port with the
-# counters as members. $2: "retrans" also wants a retransmission from the
-# side that sent the data (1000 new packets or more: at 1% loss it loses
-# about ten; the other side sends little and may lose none).
+# counters as members; every packet has 24 bytes of headers or more. $2:
+# "refused" also wants the probe's refusals counted (bad-rkey and the
+# atomics' Transaction Errors, rnr-send's RNR: the server sends them, the
+# client receives them); "retrans" wants a retransmission and SACKs or
+# NACKs from the side that sent the data (1000 new packets or more: at 1%
+# loss it loses about ten; the other side sends little and may lose none).
 hw_stats_ok() {
 	[ "$1" = rxe0 ] && return 0
 	rdma statistic show link "$1/1" -j | jq -e --arg m "${2:-}" '.[0] |
 		.tx_packets > 0 and .rx_packets > 0 and
 		.tx_packets >= .tx_new_packets and
+		.tx_bytes >= 24 * .tx_new_packets and
+		.rx_bytes >= 24 * .rx_processed and
+		($m != "refused" or
+		 ((.tx_trans_errors + .rx_trans_errors) > 0 and
+		  (.tx_rnr_naks + .rx_rnr_naks) > 0)) and
 		($m != "retrans" or .tx_new_packets < 1000 or
-		 (.retrans_timer + .retrans_fast + .retrans_proactive) > 0)'
+		 ((.retrans_timer + .retrans_fast + .retrans_proactive) > 0 and
+		  (.rx_sacks + .rx_nacks) > 0))'
 }
 
 
@@ -177,7 +186,8 @@ for d in $RC_DEVS; do
 	# shellcheck disable=SC2046 # probe_args gives whole words
 	probe "$d" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_SIZE" qps="$RC_QPS" tput_ms="$RC_TPUT_MS" \
 		$(probe_args "$d")
-	check "$d: rdma statistic -j parses, packets counted" hw_stats_ok "$dev"
+	check "$d: rdma statistic -j parses, packets and refusals counted" \
+		hw_stats_ok "$dev" refused
 
 	if ! clean_only "$d"; then
 		check "$d: netem $RC_NETEM on eth0" tc qdisc add dev eth0 root netem $RC_NETEM

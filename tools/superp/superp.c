@@ -123,6 +123,15 @@ static const char *const stat_names[__SUPERP_STAT_MAX] = {
 	[SUPERP_STAT_RX_DROP_NO_HOLD] = "rx_drop_no_hold",
 	[SUPERP_STAT_RX_DROP_FLUSHED] = "rx_drop_flushed",
 	[SUPERP_STAT_RX_DROP_TAL] = "rx_drop_tal",
+	[SUPERP_STAT_TX_BYTES] = "tx_bytes",
+	[SUPERP_STAT_RX_BYTES] = "rx_bytes",
+	[SUPERP_STAT_TX_SACK] = "tx_sack",
+	[SUPERP_STAT_RX_SACK] = "rx_sack",
+	[SUPERP_STAT_RX_NACK] = "rx_nack",
+	[SUPERP_STAT_TX_TRANS_ERR] = "tx_trans_err",
+	[SUPERP_STAT_RX_TRANS_ERR] = "rx_trans_err",
+	[SUPERP_STAT_TX_RNR] = "tx_rnr",
+	[SUPERP_STAT_RX_RNR] = "rx_rnr",
 };
 
 static const char *const encap_names[] = { "sunh", "udp4", "udp6" };

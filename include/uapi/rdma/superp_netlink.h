@@ -275,6 +275,19 @@ enum superp_param {
  * @SUPERP_STAT_RX_DROP_FLUSHED: held, then the connection stopped
  * @SUPERP_STAT_RX_DROP_TAL: acknowledged by the PDL, refused by a check of
  *	the transaction layer (its event says which)
+ * @SUPERP_STAT_TX_BYTES: bytes sent, every transmission, from the PDL
+ *	header on (no encapsulation)
+ * @SUPERP_STAT_RX_BYTES: bytes of the RX_PKTS packets, likewise
+ * @SUPERP_STAT_TX_SACK: packets sent whose SACK names a PSN past the ACK
+ *	PSN (NACKs not included)
+ * @SUPERP_STAT_RX_SACK: such ACKs received and found valid
+ * @SUPERP_STAT_RX_NACK: NACKs received and found valid
+ * @SUPERP_STAT_TX_TRANS_ERR: the peer's transactions we answered with a
+ *	Transaction Error
+ * @SUPERP_STAT_RX_TRANS_ERR: our transactions the peer answered with a
+ *	Transaction Error
+ * @SUPERP_STAT_TX_RNR: of TX_TRANS_ERR, receiver not ready
+ * @SUPERP_STAT_RX_RNR: of RX_TRANS_ERR, receiver not ready
  * @__SUPERP_STAT_MAX: internal
  */
 enum superp_conn_stat {
@@ -301,6 +314,15 @@ enum superp_conn_stat {
 	SUPERP_STAT_RX_DROP_NO_HOLD,
 	SUPERP_STAT_RX_DROP_FLUSHED,
 	SUPERP_STAT_RX_DROP_TAL,
+	SUPERP_STAT_TX_BYTES,
+	SUPERP_STAT_RX_BYTES,
+	SUPERP_STAT_TX_SACK,
+	SUPERP_STAT_RX_SACK,
+	SUPERP_STAT_RX_NACK,
+	SUPERP_STAT_TX_TRANS_ERR,
+	SUPERP_STAT_RX_TRANS_ERR,
+	SUPERP_STAT_TX_RNR,
+	SUPERP_STAT_RX_RNR,
 
 	__SUPERP_STAT_MAX
 };

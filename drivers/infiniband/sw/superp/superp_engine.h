@@ -31,6 +31,16 @@
 #define SUPERP_NSEC_PER_USEC	1000ULL
 #define SUPERP_PSN_REUSE_NS	(2ULL * 1000 * 1000 * 1000)	/* spec: 2 s */
 
+/*
+ * PSN block entry times in 2^20 ns (about 1 ms) units, mod 2^32 (52 days):
+ * four bytes a block, and a reuse check that a wrap can only make report
+ * an event too many.
+ */
+static inline u32 superp_psn_epoch(u64 now)
+{
+	return (u32)(now >> 20) ?: 1;
+}
+
 /**
  * struct superp_params - configuration of a connection (spec's parameter
  * table; units differ from the spec where noted in superp-engine.rst).
@@ -331,6 +341,15 @@ struct superp_stats {
 	u64 rx_drop_no_hold;	/* ordered, and hold() found no memory */
 	u64 rx_drop_flushed;	/* held, then the connection stopped */
 	u64 rx_drop_tal;	/* PDL accepted it, the TAL refused it */
+	u64 tx_bytes;		/* every packet sent, from the PDL header */
+	u64 rx_bytes;		/* every packet of rx_pkts, likewise */
+	u64 tx_sack;		/* packets sent naming a PSN past ACK PSN */
+	u64 rx_sack;		/* such ACKs received, valid */
+	u64 rx_nack;		/* NACKs received, valid */
+	u64 tx_trans_err;	/* transactions answered Transaction Error */
+	u64 rx_trans_err;	/* ours answered Transaction Error */
+	u64 tx_rnr;		/* of tx_trans_err: receiver not ready */
+	u64 rx_rnr;		/* of rx_trans_err: receiver not ready */
 };
 
 /**
@@ -358,7 +377,8 @@ struct superp_conn_cold {
 	struct superp_params p;
 	struct superp_stats stats;
 	u32 events[SUPERP_EV_MAX];
-	u64 psn_epoch[16];	/* ns when next_spsn entered each 2^28 block */
+	/* superp_psn_epoch() when next_spsn entered each 2^28 block */
+	u32 psn_epoch[16];
 	u64 timer_at;		/* deadline armed with the user, 0: none */
 	u64 now;		/* time of the event being processed */
 	u64 ixid_progress;	/* when unacked_ixid last moved */

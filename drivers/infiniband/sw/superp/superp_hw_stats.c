@@ -45,6 +45,15 @@ enum superp_hw_stat {
 	SUPERP_HW_DROP_TAL,
 	SUPERP_HW_SQ_DOORBELLS,
 	SUPERP_HW_SQ_RING_WQES,
+	SUPERP_HW_TX_BYTES,
+	SUPERP_HW_RX_BYTES,
+	SUPERP_HW_TX_SACKS,
+	SUPERP_HW_RX_SACKS,
+	SUPERP_HW_RX_NACKS,
+	SUPERP_HW_TX_TRANS_ERRORS,
+	SUPERP_HW_RX_TRANS_ERRORS,
+	SUPERP_HW_TX_RNR,
+	SUPERP_HW_RX_RNR,
 	__SUPERP_HW_MAX
 };
 
@@ -77,6 +86,15 @@ static const struct rdma_stat_desc superp_hw_descs[] = {
 	[SUPERP_HW_DROP_TAL] = { .name = "rx_drop_tal" },
 	[SUPERP_HW_SQ_DOORBELLS] = { .name = "sq_doorbells" },
 	[SUPERP_HW_SQ_RING_WQES] = { .name = "sq_ring_wqes" },
+	[SUPERP_HW_TX_BYTES] = { .name = "tx_bytes" },
+	[SUPERP_HW_RX_BYTES] = { .name = "rx_bytes" },
+	[SUPERP_HW_TX_SACKS] = { .name = "tx_sacks" },
+	[SUPERP_HW_RX_SACKS] = { .name = "rx_sacks" },
+	[SUPERP_HW_RX_NACKS] = { .name = "rx_nacks" },
+	[SUPERP_HW_TX_TRANS_ERRORS] = { .name = "tx_trans_errors" },
+	[SUPERP_HW_RX_TRANS_ERRORS] = { .name = "rx_trans_errors" },
+	[SUPERP_HW_TX_RNR] = { .name = "tx_rnr_naks" },
+	[SUPERP_HW_RX_RNR] = { .name = "rx_rnr_naks" },
 };
 
 static struct rdma_hw_stats *superp_alloc_hw_port_stats(struct ib_device *ibdev,
@@ -129,6 +147,15 @@ static int superp_get_hw_stats(struct ib_device *ibdev,
 	v[SUPERP_HW_DROP_TAL] = s.rx_drop_tal;
 	v[SUPERP_HW_SQ_DOORBELLS] = atomic64_read(&sdev->sq_doorbells);
 	v[SUPERP_HW_SQ_RING_WQES] = atomic64_read(&sdev->sq_ring_wqes);
+	v[SUPERP_HW_TX_BYTES] = s.tx_bytes;
+	v[SUPERP_HW_RX_BYTES] = s.rx_bytes;
+	v[SUPERP_HW_TX_SACKS] = s.tx_sack;
+	v[SUPERP_HW_RX_SACKS] = s.rx_sack;
+	v[SUPERP_HW_RX_NACKS] = s.rx_nack;
+	v[SUPERP_HW_TX_TRANS_ERRORS] = s.tx_trans_err;
+	v[SUPERP_HW_RX_TRANS_ERRORS] = s.rx_trans_err;
+	v[SUPERP_HW_TX_RNR] = s.tx_rnr;
+	v[SUPERP_HW_RX_RNR] = s.rx_rnr;
 	return __SUPERP_HW_MAX;
 }
 

@@ -53,6 +53,8 @@ static void superp_pdl_fill_ack(struct superp_conn *c, struct superp_pkt *p)
 	p->rwin = c->rwin_adv - 1;
 	p->ack_psn = c->next_acked_rpsn - 1;
 	p->sack = (u32)superp_rbm(c)[0];
+	if (p->sack)
+		c->cold->stats.tx_sack++;
 	p->ack_xid = c->next_acked_txid - 1;
 	c->ack_psn_sent = p->ack_psn;
 	c->ack_xid_sent = p->ack_xid;
@@ -120,13 +122,13 @@ static void *superp_pdl_rebuild(struct superp_conn *c, u32 psn,
  */
 static void superp_pdl_reuse_check(struct superp_conn *c, u32 psn, u64 now)
 {
-	u64 *epoch = c->cold->psn_epoch;
+	u32 *epoch = c->cold->psn_epoch, t = superp_psn_epoch(now);
 	unsigned int b = psn >> 28;
-	u64 left = epoch[(b + 1) & 15];
+	u32 left = epoch[(b + 1) & 15];
 
-	if (epoch[b] && left && now - left < SUPERP_PSN_REUSE_NS)
+	if (epoch[b] && left && t - left < (u32)(SUPERP_PSN_REUSE_NS >> 20))
 		superp_event(c, SUPERP_EV_PSN_REUSE, psn);
-	epoch[b] = now ? now : 1;
+	epoch[b] = t;
 }
 
 /**
@@ -362,8 +364,11 @@ static void superp_pdl_ack(struct superp_conn *c, const struct superp_pkt *p,
 	u32 sack = p->sack, base = 0, d, i, o, n, inflight, reach, upto, edge;
 
 	if (sack & 1) {
+		c->cold->stats.rx_nack++;
 		base = p->ack_psn - c->unacked_spsn;	/* 3.e.i */
 	} else {
+		if (sack)
+			c->cold->stats.rx_sack++;
 		d = p->ack_psn + 1 - c->unacked_spsn;	/* 3.b */
 		if (d)
 			superp_pdl_slide(c, d, now);

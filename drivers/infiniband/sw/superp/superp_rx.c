@@ -171,6 +171,7 @@ void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src)
 		goto count;
 	spin_lock(&e->lock);
 	/* counted by the engine: never -EDEADLK, no callback of it runs here */
+	e->conn.cold->stats.rx_bytes += skb->len;
 	ret = superp_conn_rx(&e->conn, &p, skb, ktime_get_ns());
 	spin_unlock(&e->lock);
 	rcu_read_unlock();

@@ -81,10 +81,14 @@ static void superp_tal_ini_retire(struct superp_conn *c, u16 xid)
 		}
 		return;
 	}
-	if (flags & SUPERP_IX_BAD)
+	if (flags & SUPERP_IX_BAD) {
 		status = -EPROTO;
-	else if (flags & SUPERP_IX_ERROR)
+	} else if (flags & SUPERP_IX_ERROR) {
 		status = -EREMOTEIO;
+		c->cold->stats.rx_trans_err++;
+		if (err >> 16 == SUPERP_TERR_RNR)
+			c->cold->stats.rx_rnr++;
+	}
 	c->ops->complete(c, cookie, status, err);
 }
 
@@ -533,6 +537,11 @@ static int superp_tal_queue_reply(struct superp_conn *c, u16 xid, u8 opcode,
 		return -EINVAL;
 	if (!npkts || npkts > c->max_pkts)
 		return -EINVAL;
+	if (opcode == SUPERP_OP_TRANS_ERROR) {
+		c->cold->stats.tx_trans_err++;
+		if (err >> 16 == SUPERP_TERR_RNR)
+			c->cold->stats.tx_rnr++;
+	}
 	t->rpl_opcode = opcode;
 	t->rpl_npkts = npkts;
 	t->rpl_num_ops = num_ops;

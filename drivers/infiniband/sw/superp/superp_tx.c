@@ -184,11 +184,13 @@ static int superp_tx_xmit(struct superp_conn *c, const struct superp_pkt *p,
 {
 	struct superp_conn_entry *e = superp_entry(c);
 	struct sk_buff *skb;
+	unsigned int len;
 	int err;
 
 	skb = superp_tx_build(p, e->addr.encap, cookie, &err);
 	if (!skb)
 		return err;
+	len = skb->len;
 	if (e->loop)
 		err = superp_loop_xmit(e, skb);
 	else if (e->addr.encap == SUPERP_ENCAP_SUNH)
@@ -201,6 +203,8 @@ static int superp_tx_xmit(struct superp_conn *c, const struct superp_pkt *p,
 		superp_timer_program(e);
 		return -EBUSY;
 	}
+	if (!err)
+		c->cold->stats.tx_bytes += len;
 	return err;
 }
 
