@@ -722,6 +722,24 @@ put:
 	return NULL;
 }
 
+/*
+ * The status of a WR whose next transaction the engine would not take.
+ * Out of memory is ours. A connection that broke under the QP (-ENOTCONN:
+ * its pending transactions are failing, a READ's completion kicks us
+ * meanwhile) flushes a WR of which nothing went out, as IB flushes the
+ * WRs behind the one that failed. Anything else (soft shutdown's refusal,
+ * part of the WR gone) is RETRY_EXC_ERR.
+ */
+static enum ib_wc_status superp_rc_refused_status(const struct superp_rc_wr *wr,
+						  int err)
+{
+	if (err == -ENOMEM)
+		return IB_WC_LOC_QP_OP_ERR;
+	if (err == -ENOTCONN && !wr->next_x)
+		return IB_WC_WR_FLUSH_ERR;
+	return IB_WC_RETRY_EXC_ERR;
+}
+
 /* Submits @wr's next transaction: 0, -EAGAIN (wait), or an error. */
 static int superp_rc_submit(struct superp_conn_entry *e, struct superp_rc_wr *wr)
 {
@@ -908,9 +926,7 @@ static void superp_rc_kick_locked(struct superp_conn_entry *e,
 			if (err == -EAGAIN)
 				return;		/* tx_ready() or a Read resumes */
 			if (err)
-				superp_rc_wr_fail(wr, err == -ENOMEM ?
-						  IB_WC_LOC_QP_OP_ERR :
-						  IB_WC_RETRY_EXC_ERR);
+				superp_rc_wr_fail(wr, superp_rc_refused_status(wr, err));
 		}
 		qp->rc.cur = NULL;
 		superp_rc_wr_finish(wr);
