@@ -135,7 +135,7 @@ static int t_target_request(struct superp_conn *c, u16 xid, u8 op)
 	if (n->defer)
 		return SUPERP_TGT_PENDING;
 	if (n->reply_err) {
-		superp_tal_error(c, xid, 0x0203, 0);
+		superp_tal_error(c, xid, 0x0203, NULL, 0);
 		return SUPERP_TGT_PENDING;
 	}
 	if (op == SUPERP_OP_RMA_READ) {
@@ -1277,7 +1277,7 @@ static void transaction_error_code_test(struct kunit *test)
 	b->defer = true;
 	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
 	t_link(a, b, 0);
-	KUNIT_EXPECT_EQ(test, superp_tal_error(b->c, 0, code, 0), 0);
+	KUNIT_EXPECT_EQ(test, superp_tal_error(b->c, 0, code, NULL, 0), 0);
 	t_settle(a, b, 0);
 	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
 	KUNIT_EXPECT_EQ(test, a->status, -EREMOTEIO);
@@ -1287,7 +1287,7 @@ static void transaction_error_code_test(struct kunit *test)
 	code = SUPERP_TERR(SUPERP_TERR_RNR, SUPERP_TERR_UNSPEC);
 	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
 	t_link(a, b, 0);
-	KUNIT_EXPECT_EQ(test, superp_tal_error(b->c, 1, code, 0), 0);
+	KUNIT_EXPECT_EQ(test, superp_tal_error(b->c, 1, code, NULL, 0), 0);
 	t_settle(a, b, 0);
 	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
 	KUNIT_EXPECT_EQ(test, a->err, code);
@@ -1468,6 +1468,56 @@ static void fence_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_submit_qp(a, 2, true, 1), -EAGAIN);
 }
 
+/* superp_submit(), having asked superp_submit_ready() first: they agree. */
+static int t_submit_asked(struct kunit *test, struct superp_conn *c,
+			  const struct superp_xact *x)
+{
+	bool ready = superp_submit_ready(c, x);
+	int err = superp_submit(c, x, NULL, 0);
+
+	KUNIT_EXPECT_EQ(test, ready, !err);
+	return err;
+}
+
+/*
+ * Packing (DESIGN.md section 10): the packer asks superp_submit_ready()
+ * before it takes more work; the answer is superp_submit()'s, through
+ * the fence, the memory barrier (initiating 1) and a full XID window
+ * (initiating 1.a), and packed operations are counted.
+ */
+static void submit_ready_test(struct kunit *test)
+{
+	struct superp_xact w = { .opcode = SUPERP_OP_RMA_WRITE, .npkts = 1,
+				 .num_ops = 1, .qp = 1, .cookie = test };
+	struct superp_xact packed = w, fenced = w, barrier = w;
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+	int i, n = 0;
+
+	packed.num_ops = 5;
+	fenced.fence = true;
+	barrier.barrier = true;
+	KUNIT_EXPECT_EQ(test, t_submit_asked(test, a->c, &fenced), 0);
+	KUNIT_EXPECT_EQ(test, t_submit_asked(test, a->c, &packed), 0);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_packed_ops, 5);
+	KUNIT_EXPECT_EQ(test, t_submit_asked(test, a->c, &fenced), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, t_submit_asked(test, a->c, &barrier), -EAGAIN);
+	/* the barrier now holds back everything, unfenced work too */
+	KUNIT_EXPECT_EQ(test, t_submit_asked(test, a->c, &w), -EAGAIN);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
+	/* fill the XID window: the next one waits */
+	while (t_submit_asked(test, a->c, &w) == 0 && n <= a->c->tal_window)
+		n++;
+	KUNIT_EXPECT_EQ(test, n, a->c->tal_window);
+	KUNIT_EXPECT_FALSE(test, superp_submit_ready(a->c, &packed));
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_packed_ops, 5);
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_TRUE(test, superp_submit_ready(a->c, &packed));
+	superp_conn_abort(a->c, -ECONNRESET);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_NE(test, t_submit_asked(test, a->c, &w), 0);
+}
+
 /*
  * Fair share of the PDL window among QPs (issue 10, DESIGN.md section 4):
  * a long write of QP 1 submitted first takes turns with QP 2's one-packet
@@ -1611,6 +1661,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(memory_budget_test),
 	KUNIT_CASE(cancel_test),
 	KUNIT_CASE(fence_test),
+	KUNIT_CASE(submit_ready_test),
 	KUNIT_CASE(fair_share_test),
 	KUNIT_CASE(placed_and_target_done_test),
 	KUNIT_CASE(send_xid_after_window_reuse_test),

@@ -380,7 +380,7 @@ static int sim_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 		return SUPERP_TGT_PENDING;
 	}
 	if (opcode == SUPERP_OP_RMA_WRITE && sim_error_id(s, t->id)) {
-		ret = superp_tal_error(c, xid, SIM_ERR_CODE, s->now);
+		ret = superp_tal_error(c, xid, SIM_ERR_CODE, NULL, s->now);
 		SIM_CHECK(s, !ret, "node %d error reply failed %d", n->idx, ret);
 		return SUPERP_TGT_PENDING;
 	}

@@ -132,6 +132,7 @@ static const char *const stat_names[__SUPERP_STAT_MAX] = {
 	[SUPERP_STAT_RX_TRANS_ERR] = "rx_trans_err",
 	[SUPERP_STAT_TX_RNR] = "tx_rnr",
 	[SUPERP_STAT_RX_RNR] = "rx_rnr",
+	[SUPERP_STAT_TX_PACKED_OPS] = "tx_packed_ops",
 };
 
 static const char *const encap_names[] = { "sunh", "udp4", "udp6" };

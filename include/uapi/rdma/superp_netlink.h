@@ -288,6 +288,8 @@ enum superp_param {
  *	Transaction Error
  * @SUPERP_STAT_TX_RNR: of TX_TRANS_ERR, receiver not ready
  * @SUPERP_STAT_RX_RNR: of RX_TRANS_ERR, receiver not ready
+ * @SUPERP_STAT_TX_PACKED_OPS: operations submitted packed with others in
+ *	one packet (each of a transaction with num_ops > 1)
  * @__SUPERP_STAT_MAX: internal
  */
 enum superp_conn_stat {
@@ -323,6 +325,7 @@ enum superp_conn_stat {
 	SUPERP_STAT_RX_TRANS_ERR,
 	SUPERP_STAT_TX_RNR,
 	SUPERP_STAT_RX_RNR,
+	SUPERP_STAT_TX_PACKED_OPS,
 
 	__SUPERP_STAT_MAX
 };

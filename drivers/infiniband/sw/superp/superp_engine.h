@@ -94,6 +94,8 @@ struct superp_pkt {
 
 /* A Transaction Error code: major << 16 | minor (enum superp_terr_*). */
 #define SUPERP_TERR(major, minor)	((u32)(major) << 16 | (minor))
+#define SUPERP_TERR_MAJOR(err)		((u16)((err) >> 16))
+#define SUPERP_TERR_MINOR(err)		((u16)(err))
 
 void superp_pkt_encode(const struct superp_pkt *p, struct superp_pdl_hdr *pdl,
 		       struct superp_tal_hdr *tal);
@@ -350,6 +352,7 @@ struct superp_stats {
 	u64 rx_trans_err;	/* ours answered Transaction Error */
 	u64 tx_rnr;		/* of tx_trans_err: receiver not ready */
 	u64 rx_rnr;		/* of rx_trans_err: receiver not ready */
+	u64 tx_packed_ops;	/* operations submitted packed, num_ops > 1 */
 };
 
 /**
@@ -518,7 +521,10 @@ int superp_submit(struct superp_conn *c, const struct superp_xact *x,
 		  u16 *xid, u64 now);
 int superp_tal_reply(struct superp_conn *c, u16 xid, u8 opcode, u16 npkts,
 		     u8 num_ops, void *cookie, u64 now);
-int superp_tal_error(struct superp_conn *c, u16 xid, u32 err, u64 now);
+bool superp_submit_ready(const struct superp_conn *c,
+			 const struct superp_xact *x);
+int superp_tal_error(struct superp_conn *c, u16 xid, u32 err, void *cookie,
+		     u64 now);
 int superp_tal_done(struct superp_conn *c, u16 xid, u64 now);
 unsigned int superp_cancel(struct superp_conn *c,
 			   bool (*match)(void *cookie, void *arg), void *arg,
@@ -531,6 +537,12 @@ static inline const struct superp_stats *
 superp_conn_stats(const struct superp_conn *c)
 {
 	return &c->cold->stats;
+}
+
+static inline const struct superp_params *
+superp_conn_params(const struct superp_conn *c)
+{
+	return &c->cold->p;
 }
 
 static inline u32 superp_conn_events(const struct superp_conn *c,

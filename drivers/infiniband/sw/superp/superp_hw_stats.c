@@ -128,8 +128,7 @@ static int superp_get_hw_stats(struct ib_device *ibdev,
 	v[SUPERP_HW_RX_PACKETS] = atomic64_read(&sdev->rx_packets);
 	v[SUPERP_HW_RX_DUPLICATES] = s.rx_dup;
 	v[SUPERP_HW_RX_CONN_DROPS] = s.rx_dropped;
-	/* No operation packing yet: kept so the name is stable. */
-	v[SUPERP_HW_PACKED_OPS] = 0;
+	v[SUPERP_HW_PACKED_OPS] = s.tx_packed_ops;
 	for (i = 0; i < __SUPERP_DROP_MAX; i++)
 		v[SUPERP_HW_DROP_SHORT + i] = atomic64_read(&sdev->rx_drops[i]);
 	BUILD_BUG_ON(SUPERP_HW_DROP_WRONG_ENCAP - SUPERP_HW_DROP_SHORT !=

@@ -104,9 +104,11 @@ enum superp_rc_rnr {
 /**
  * struct superp_rc_tgt - the target's state of one transaction of a
  * connection, in the entry's array indexed by XID modulo its size.
- * @src: cookie of an RDMA Read's or an atomic's reply (Read Response
- *	packets, or the Atomic Response).
+ * @src: cookie of its reply (Read Response packets, the Atomic Response,
+ *	or the Transaction Error).
  * @err: first Transaction Error code found in its packets, 0 if none.
+ * @err_seqno: the packet of the operation that failed with @err.
+ * @err_opnum: that operation's place in its packet.
  * @mr: RDMA Read: the MR read from, held until target_done.
  * @addr: RDMA Read: first byte.
  * @len: RDMA Read: bytes.
@@ -118,6 +120,8 @@ enum superp_rc_rnr {
 struct superp_rc_tgt {
 	struct superp_xact_src	src;
 	u32			err;
+	u16			err_seqno;
+	u8			err_opnum;
 	struct superp_mr	*mr;
 	u64			addr;
 	u32			len;

@@ -13,7 +13,9 @@
  * receive completes; Write Complete (18) consumes a receive. The first
  * failure of a transaction is kept in its slot (struct superp_rc_tgt,
  * indexed by XID) and later operations of it are skipped; target_request()
- * then answers with that Transaction Error, or, for an RDMA Read, with
+ * then answers with that Transaction Error, which names the failed
+ * operation (seqno, opnum: the operations of a packed packet before it
+ * ran, those after it did not), or, for an RDMA Read, with
  * its Read Response packets, built by fill() from the MR's pages;
  * target_done() drops the MR.
  *
@@ -289,6 +291,54 @@ put:
 	return err;
 }
 
+/*
+ * Runs the operations of request packet @p in order, up to the first that
+ * fails: the Transaction Error code, *@opnum set to that operation; or 0.
+ */
+static u32 superp_rc_target_ops(struct superp_conn_entry *e,
+				struct superp_rc_tgt *slot,
+				const struct superp_pkt *p,
+				const struct sk_buff *skb, u8 *opnum)
+{
+	int hlen = superp_op_hlen(p->opcode), block = 0;
+	bool data = superp_op_has_data(p->opcode);
+	u8 hbuf[SUPERP_MAX_OP_HLEN];
+	u32 err;
+	u8 i;
+
+	*opnum = 0;
+	if (hlen <= 0 || hlen > SUPERP_MAX_OP_HLEN || !p->num_ops)
+		return SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_OPCODE);
+	if (data)
+		block = superp_block_size(skb->len - SUPERP_PDL_HLEN, hlen,
+					  p->num_ops);
+	if (block < 0)
+		return SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_BLOCK);
+	for (i = 0; i < p->num_ops; i++) {
+		int off = SUPERP_PDL_HLEN + SUPERP_TAL_HLEN + i * hlen;
+		const void *hdr = skb_header_pointer(skb, off, hlen, hbuf);
+		struct superp_op op;
+		int plen = 0;
+
+		*opnum = i;
+		if (!hdr || superp_op_decode(p->opcode, hdr, &op))
+			return SUPERP_TERR(SUPERP_TERR_INVALID,
+					   SUPERP_TERR_BLOCK);
+		if (data) {
+			plen = superp_payload_len(block, op.pad);
+			if (plen < 0)
+				return SUPERP_TERR(SUPERP_TERR_INVALID,
+						   SUPERP_TERR_BLOCK);
+		}
+		off = SUPERP_PDL_HLEN + superp_data_offset(hlen, p->num_ops) +
+		      i * block;
+		err = superp_rc_tgt_op(e, slot, p, &op, skb, off, plen);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /**
  * superp_rc_target_pkt - the engine's target_pkt(): a request packet
  * @c: the connection
@@ -301,9 +351,7 @@ void superp_rc_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
 	struct superp_conn_entry *e = superp_rc_entry(c);
 	struct superp_rc_tgt *slot = superp_rc_slot(e, p->xid);
 	const struct sk_buff *skb = buf;
-	u8 hbuf[SUPERP_MAX_OP_HLEN];
-	int hlen, block = 0, i;
-	bool data;
+	u8 opnum;
 
 	if (!p->seqno) {
 		/* A new transaction: its slot's last user retired. */
@@ -311,44 +359,16 @@ void superp_rc_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
 			superp_mr_put(slot->mr);
 		slot->mr = NULL;
 		slot->err = 0;
+		slot->err_seqno = 0;
+		slot->err_opnum = 0;
 	}
 	if (slot->err)
 		return;		/* refused already: skip the rest */
-	hlen = superp_op_hlen(p->opcode);
-	data = superp_op_has_data(p->opcode);
-	if (hlen <= 0 || hlen > SUPERP_MAX_OP_HLEN || !p->num_ops) {
-		slot->err = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_OPCODE);
-		return;
-	}
-	if (data)
-		block = superp_block_size(skb->len - SUPERP_PDL_HLEN, hlen,
-					  p->num_ops);
-	if (block < 0) {
-		slot->err = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_BLOCK);
-		return;
-	}
-	for (i = 0; i < p->num_ops && !slot->err; i++) {
-		int off = SUPERP_PDL_HLEN + SUPERP_TAL_HLEN + i * hlen;
-		const void *hdr = skb_header_pointer(skb, off, hlen, hbuf);
-		struct superp_op op;
-		int plen = 0;
-
-		if (!hdr || superp_op_decode(p->opcode, hdr, &op)) {
-			slot->err = SUPERP_TERR(SUPERP_TERR_INVALID,
-						SUPERP_TERR_BLOCK);
-			break;
-		}
-		if (data) {
-			plen = superp_payload_len(block, op.pad);
-			if (plen < 0) {
-				slot->err = SUPERP_TERR(SUPERP_TERR_INVALID,
-							SUPERP_TERR_BLOCK);
-				break;
-			}
-		}
-		off = SUPERP_PDL_HLEN + superp_data_offset(hlen, p->num_ops) +
-		      i * block;
-		slot->err = superp_rc_tgt_op(e, slot, p, &op, skb, off, plen);
+	slot->err = superp_rc_target_ops(e, slot, p, skb, &opnum);
+	if (slot->err) {
+		/* The Transaction Error names the operation that failed. */
+		slot->err_seqno = p->seqno;
+		slot->err_opnum = opnum;
 	}
 }
 
@@ -414,6 +434,26 @@ static const struct superp_xact_ops superp_rc_atomic_ops = {
 	.fill = superp_rc_atomic_fill,
 };
 
+/* fill() of a Transaction Error: the failed operation's place and code. */
+static int superp_rc_terr_fill(struct superp_xact_src *src,
+			       const struct superp_pkt *p, struct sk_buff *skb)
+{
+	struct superp_rc_tgt *slot = container_of(src, struct superp_rc_tgt,
+						  src);
+	struct superp_op op = {
+		.seqno = slot->err_seqno,
+		.opnum = slot->err_opnum,
+		.major = SUPERP_TERR_MAJOR(p->err),
+		.minor = SUPERP_TERR_MINOR(p->err),
+	};
+
+	return superp_rc_put_op(skb, SUPERP_OP_TRANS_ERROR, &op);
+}
+
+static const struct superp_xact_ops superp_rc_terr_ops = {
+	.fill = superp_rc_terr_fill,
+};
+
 /**
  * superp_rc_target_request - the engine's target_request(): answer
  * @c: the connection
@@ -465,7 +505,8 @@ int superp_rc_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 		superp_mr_put(slot->mr);
 		slot->mr = NULL;
 	}
-	superp_tal_error(c, xid, slot->err, now);
+	slot->src.ops = &superp_rc_terr_ops;
+	superp_tal_error(c, xid, slot->err, &slot->src, now);
 	return SUPERP_TGT_PENDING;
 }
 

@@ -98,7 +98,7 @@ EXPORT_SYMBOL_IF_KUNIT(superp_rma_check);
  */
 enum ib_wc_status superp_terr_wc_status(u32 err)
 {
-	switch (err >> 16) {
+	switch (SUPERP_TERR_MAJOR(err)) {
 	case SUPERP_TERR_PROTECTION:
 		return IB_WC_REM_ACCESS_ERR;
 	case SUPERP_TERR_INVALID:

@@ -86,7 +86,7 @@ static void superp_tal_ini_retire(struct superp_conn *c, u16 xid)
 	} else if (flags & SUPERP_IX_ERROR) {
 		status = -EREMOTEIO;
 		c->cold->stats.rx_trans_err++;
-		if (err >> 16 == SUPERP_TERR_RNR)
+		if (SUPERP_TERR_MAJOR(err) == SUPERP_TERR_RNR)
 			c->cold->stats.rx_rnr++;
 	}
 	c->ops->complete(c, cookie, status, err);
@@ -452,6 +452,8 @@ static int superp_tal_start(struct superp_conn *c, u8 opcode, u16 npkts,
 	}
 	if (!superp_tal_outstanding(c))
 		c->cold->ixid_progress = now;
+	if (num_ops > 1)
+		c->cold->stats.tx_packed_ops += num_ops;
 	x = c->next_ixid++;
 	e = superp_ixid(c, x);
 	memset(e, 0, sizeof(*e));
@@ -524,6 +526,31 @@ int superp_submit(struct superp_conn *c, const struct superp_xact *x,
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_submit);
 
+/**
+ * superp_submit_ready() - would superp_submit() start @x now?
+ * @c: the connection.
+ * @x: the transaction.
+ *
+ * Changes nothing. A user that packs waiting operations into one
+ * transaction asks first, so that it takes them only when they can go.
+ *
+ * Return: true when superp_submit() would return 0.
+ */
+bool superp_submit_ready(const struct superp_conn *c,
+			 const struct superp_xact *x)
+{
+	if (c->state != SUPERP_ST_UP)
+		return false;
+	/* superp_tal_start()'s barrier and window checks, then the fence */
+	if ((x->barrier || (c->flags & SUPERP_CF_BARRIER)) &&
+	    superp_tal_outstanding(c))
+		return false;
+	if (xid_diff(c->next_ixid, c->unacked_ixid) >= c->tal_window)
+		return false;
+	return !(x->fence && superp_tal_qp_open(c, x->qp));
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_submit_ready);
+
 static int superp_tal_queue_reply(struct superp_conn *c, u16 xid, u8 opcode,
 				  u16 npkts, u8 num_ops, void *cookie, u32 err,
 				  u64 now)
@@ -539,7 +566,7 @@ static int superp_tal_queue_reply(struct superp_conn *c, u16 xid, u8 opcode,
 		return -EINVAL;
 	if (opcode == SUPERP_OP_TRANS_ERROR) {
 		c->cold->stats.tx_trans_err++;
-		if (err >> 16 == SUPERP_TERR_RNR)
+		if (SUPERP_TERR_MAJOR(err) == SUPERP_TERR_RNR)
 			c->cold->stats.tx_rnr++;
 	}
 	t->rpl_opcode = opcode;
@@ -589,6 +616,9 @@ EXPORT_SYMBOL_IF_KUNIT(superp_tal_reply);
  * @c: the connection.
  * @xid: the initiator's XID.
  * @err: SUPERP_TERR(major, minor), handed to xmit in the packet's err.
+ * @cookie: handed to xmit, which builds the operation header from it (the
+ *	failed operation's seqno and opnum); NULL: xmit builds it from @err
+ *	alone (seqno and opnum 0).
  * @now: current time.
  *
  * An error per failed operation, over several packets, is a reply:
@@ -597,10 +627,11 @@ EXPORT_SYMBOL_IF_KUNIT(superp_tal_reply);
  *
  * Return: 0 or -EINVAL.
  */
-int superp_tal_error(struct superp_conn *c, u16 xid, u32 err, u64 now)
+int superp_tal_error(struct superp_conn *c, u16 xid, u32 err, void *cookie,
+		     u64 now)
 {
-	return superp_tal_queue_reply(c, xid, SUPERP_OP_TRANS_ERROR, 1, 1, NULL,
-				      err, now);
+	return superp_tal_queue_reply(c, xid, SUPERP_OP_TRANS_ERROR, 1, 1,
+				      cookie, err, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_tal_error);
 

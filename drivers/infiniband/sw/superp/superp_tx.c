@@ -124,8 +124,8 @@ static void superp_tx_arm_timer(struct superp_conn *c, u64 expires)
 static void superp_tx_terr(const struct superp_pkt *p, struct sk_buff *skb)
 {
 	struct superp_op op = {
-		.major = p->err >> 16,
-		.minor = p->err & 0xffff,
+		.major = SUPERP_TERR_MAJOR(p->err),
+		.minor = SUPERP_TERR_MINOR(p->err),
 	};
 
 	superp_op_encode(SUPERP_OP_TRANS_ERROR, &op,
