@@ -23,6 +23,10 @@
  *   read-*             RDMA READ of `size` from the server's buffer
  *   order              16 WRITEs and SENDs, every other one unsignalled:
  *                      completions in posted order, each once
+ *   packed-write       12 small WRITEs (0 to 256 bytes) posted as one
+ *                      list, the case where ib_superp packs them several
+ *                      to a packet: each completes, in order; the server
+ *                      finds each in place and nothing between them
  *   tput-*             WRITE throughput for `tput_ms` (a figure, not a
  *                      verdict: "ok" says only that every WR completed)
  *   atomic-cas         CMP_AND_SWP that matches, then one that does not:
@@ -77,6 +81,12 @@
  *                      IB_WC_WR_FLUSH_ERR, the QP in ERR (with
  *                      lossy_naks, RETRY_EXC_ERR also passes: rxe's
  *                      NAK is sent once).
+ *   packed-bad-rkey    six 32-byte WRITEs posted as one list on a pair of
+ *                      its own, the fourth with a wrong rkey (packed in
+ *                      one packet by ib_superp): the first three
+ *                      succeed and are placed, the fourth completes
+ *                      IB_WC_REM_ACCESS_ERR, the last two flush, the
+ *                      QP goes to ERR, nothing else is written.
  *
  * The buffer is physically contiguous pages (size + two pages: a margin
  * for offset writes and a small control area), mapped with ib_dma_map_sg.
@@ -1176,6 +1186,132 @@ lost:
 	return err;
 }
 
+/* --- Small WRITEs posted as one list (packed by ib_superp) ------------ */
+
+#define PROBE_PACK_STRIDE	320	/* WRITE i goes to i * stride */
+
+static const u32 probe_pack_lens[] = {
+	1, 7, 15, 16, 17, 63, 64, 100, 200, 255, 256, 0,
+};
+
+/*
+ * Posts WRITEs of @lens as one list on @qp (wr_id i + 1, all signalled):
+ * ours at i * stride to the server's at i * stride; WRITE @bad_i (if
+ * below @n) with a wrong rkey.
+ */
+static int post_write_list(struct probe *p, struct ib_qp *qp, const u32 *lens,
+			   unsigned int n, unsigned int bad_i)
+{
+	struct ib_rdma_wr wr[ARRAY_SIZE(probe_pack_lens)] = {};
+	struct ib_sge sge[ARRAY_SIZE(probe_pack_lens)];
+	unsigned int i;
+
+	if (n > ARRAY_SIZE(wr))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		sge[i].addr = p->dma + i * PROBE_PACK_STRIDE;
+		sge[i].length = lens[i];
+		sge[i].lkey = p->pd->local_dma_lkey;
+		wr[i].wr.wr_id = i + 1;
+		wr[i].wr.sg_list = &sge[i];
+		wr[i].wr.num_sge = 1;
+		wr[i].wr.opcode = IB_WR_RDMA_WRITE;
+		wr[i].wr.send_flags = IB_SEND_SIGNALED;
+		wr[i].wr.next = i + 1 < n ? &wr[i + 1].wr : NULL;
+		wr[i].remote_addr = p->raddr + i * PROBE_PACK_STRIDE;
+		wr[i].rkey = i == bad_i ? p->rkey ^ 0x80 : p->rkey;
+	}
+	return ib_post_send(qp, &wr[0].wr, NULL);
+}
+
+/*
+ * Server: WRITE i of @lens (step @step's pattern) in place for i < @placed,
+ * and every other byte of the buffer zero.
+ */
+static bool check_write_list(struct probe *p, const u32 *lens,
+			     unsigned int placed, char *why, size_t whylen)
+{
+	size_t off = 0, at;
+	unsigned int i;
+	long bad;
+
+	for (i = 0; i < placed; i++) {
+		at = i * PROBE_PACK_STRIDE;
+		bad = check_zero(p, off, at - off);
+		if (bad >= 0) {
+			snprintf(why, whylen, "byte %zu written", off + bad);
+			return false;
+		}
+		bad = check_pattern(p, at, lens[i], p->step + i);
+		if (bad >= 0) {
+			snprintf(why, whylen, "WRITE %u of %u bytes: byte %ld wrong",
+				 i + 1, lens[i], bad);
+			return false;
+		}
+		off = at + lens[i];
+	}
+	bad = check_zero(p, off, p->buflen - off);
+	if (bad >= 0)
+		snprintf(why, whylen, "byte %zu written", off + bad);
+	return bad < 0;
+}
+
+static void fill_write_list(struct probe *p, const u32 *lens, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		fill_pattern(p, i * PROBE_PACK_STRIDE, lens[i], p->step + i);
+}
+
+static int step_packed_write(struct probe *p)
+{
+	unsigned int n = ARRAY_SIZE(probe_pack_lens);
+	u64 ids[ARRAY_SIZE(probe_pack_lens)];
+	struct ib_qp *qp = p->qp[0].qp;
+	char why[128] = "";
+	struct ib_wc wc;
+	bool ok = false;
+	unsigned int i;
+	u32 v;
+	int err;
+
+	p->step++;
+	if (p->server) {
+		memset(p->buf, 0, p->buflen);
+		err = ctl_send(p, 0);
+		if (!err)
+			err = ctl_recv(p, &v);	/* every WRITE completed */
+		if (err)
+			goto lost;
+		ok = check_write_list(p, probe_pack_lens, n, why, sizeof(why));
+		goto out;
+	}
+	fill_write_list(p, probe_pack_lens, n);
+	err = ctl_recv(p, &v);
+	if (!err)
+		err = post_write_list(p, qp, probe_pack_lens, n, n);
+	if (err)
+		goto lost;
+	for (i = 0; i < n; i++) {
+		ids[i] = i + 1;
+		if (expect_wc(p, ids[i], IB_WC_SUCCESS, &wc, why, sizeof(why)))
+			break;
+	}
+	ok = i == n;
+	err = ctl_send(p, 0);
+	if (err)
+		goto lost;
+out:
+	if (ok)
+		snprintf(why, sizeof(why), "%u WRITEs of 0..256 bytes, in order, placed",
+			 n);
+	return finish(p, "packed-write", ok, why);
+lost:
+	report(p, "packed-write", false, "%d", err);
+	return err;
+}
+
 /*
  * WRITEs of @len for tput_ms: a figure. At most PROBE_TPUT_BYTES in
  * flight (and PROBE_SQ / 2 WRs), so that draining the queue at the end
@@ -1698,6 +1834,71 @@ lost:
 	if (q.qp)
 		ib_destroy_qp(q.qp);
 	report(p, "bad-rkey", false, "%d", err);
+	return err;
+}
+
+/* Six WRITEs in one list, the fourth refused: three ran, two flushed. */
+static int step_packed_bad_rkey(struct probe *p)
+{
+	static const u32 lens[] = { 32, 32, 32, 32, 32, 32 };
+	struct probe_qp q = { .retry_few = true };
+	char why[128] = "";
+	const char *nak;
+	struct ib_wc wc;
+	bool ok = false;
+	unsigned int i;
+	u32 v;
+	int err;
+
+	p->step++;
+	err = scratch_open(p, &q);
+	if (err)
+		goto lost;
+	if (p->server) {
+		memset(p->buf, 0, p->buflen);
+		err = ctl_send(p, 0);
+		if (!err)
+			err = ctl_recv(p, &v);	/* the client has its errors */
+		if (err)
+			goto lost;
+		ok = check_write_list(p, lens, 3, why, sizeof(why));
+		if (ok)
+			snprintf(why, sizeof(why), "3 WRITEs placed, nothing else");
+		goto out;
+	}
+	fill_write_list(p, lens, ARRAY_SIZE(lens));
+	err = ctl_recv(p, &v);
+	if (!err)
+		err = post_write_list(p, q.qp, lens, ARRAY_SIZE(lens), 3);
+	if (err)
+		goto lost;
+	for (i = 1; i <= 3; i++)
+		if (expect_wc(p, i, IB_WC_SUCCESS, &wc, why, sizeof(why)))
+			goto done;
+	/* expect_nak() waits for wr_id 1: ours is 4 */
+	if (expect_wc(p, 4, IB_WC_REM_ACCESS_ERR, &wc, why, sizeof(why)) &&
+	    !(lossy_naks && wc.wr_id == 4 &&
+	      wc.status == IB_WC_RETRY_EXC_ERR))
+		goto done;
+	nak = ib_wc_status_msg(wc.status);
+	for (i = 5; i <= 6; i++)
+		if (expect_wc(p, i, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
+			goto done;
+	if (expect_qp_err(q.qp, why, sizeof(why)))
+		goto done;
+	ok = true;
+	snprintf(why, sizeof(why), "3 succeeded, %s, 2 flushed, QP in ERR", nak);
+done:
+	err = ctl_send(p, 0);
+	if (err)
+		goto lost;
+out:
+	ib_destroy_qp(q.qp);
+	return finish(p, "packed-bad-rkey", ok, why);
+lost:
+	if (q.qp)
+		ib_destroy_qp(q.qp);
+	report(p, "packed-bad-rkey", false, "%d", err);
 	return err;
 }
 
@@ -2281,6 +2482,8 @@ static int run_steps(struct probe *p)
 		err = step_read(p);
 	if (!err)
 		err = step_order(p);
+	if (!err)
+		err = step_packed_write(p);
 	if (tput_ms) {
 		u32 tsizes[] = { 64, SZ_4K, min_t(u32, SZ_1M, size) };
 
@@ -2313,6 +2516,8 @@ static int run_steps(struct probe *p)
 		err = step_qp_gone(p);
 	if (!err)
 		err = step_bad_rkey(p);
+	if (!err)
+		err = step_packed_bad_rkey(p);
 	return err;
 }
 

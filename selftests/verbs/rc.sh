@@ -116,6 +116,7 @@ hw_stats_ok() {
 		($m != "refused" or
 		 ((.tx_trans_errors + .rx_trans_errors) > 0 and
 		  (.tx_rnr_naks + .rx_rnr_naks) > 0)) and
+		($m != "packed" or .packed_ops > 0) and
 		($m != "retrans" or .tx_new_packets < 1000 or
 		 ((.retrans_timer + .retrans_fast + .retrans_proactive) > 0 and
 		  (.rx_sacks + .rx_nacks) > 0))'
@@ -188,6 +189,10 @@ for d in $RC_DEVS; do
 		$(probe_args "$d")
 	check "$d: rdma statistic -j parses, packets and refusals counted" \
 		hw_stats_ok "$dev" refused
+	# The client's WRITE lists (packed-write, packed-bad-rkey) went packed.
+	[ "$role" = server ] ||
+		check "$d: rdma statistic counts packed operations" \
+			hw_stats_ok "$dev" packed
 
 	if ! clean_only "$d"; then
 		check "$d: netem $RC_NETEM on eth0" tc qdisc add dev eth0 root netem $RC_NETEM

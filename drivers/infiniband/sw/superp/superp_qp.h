@@ -246,6 +246,11 @@ enum ib_wc_opcode superp_wc_opcode(u8 opcode);
 void superp_qp_flush(struct superp_qp *qp);
 void superp_qp_reset_queues(struct superp_qp *qp);
 struct superp_send_wqe *superp_qp_next_send(struct superp_qp *qp);
+struct superp_send_wqe *
+superp_qp_next_send_if(struct superp_qp *qp,
+		       bool (*match)(const struct superp_send_wqe *wqe,
+				     void *arg),
+		       void *arg);
 void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 			 enum ib_wc_status status);
 void superp_qp_send_broke(struct superp_qp *qp, enum ib_wc_status status);

@@ -30,6 +30,8 @@
  *    nothing posted). The WQE stays in the ring while the data path runs
  *    it; after a flush or reset its slot may be reused, so the data path
  *    keeps wqe->idx and copies what it needs under its own rules.
+ *    superp_qp_next_send_if(qp, match, arg) takes it only if match() says
+ *    so: the packer's look at the next WR (superp_rc_send.c).
  *  - superp_qp_send_done(qp, idx, status): the WR at idx finished; a status
  *    other than IB_WC_SUCCESS also moves the QP to ERR (RC: a failed WR
  *    breaks the QP).
@@ -566,16 +568,25 @@ int superp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 }
 
 /**
- * superp_qp_next_send - the next send WR for the data path to run
+ * superp_qp_next_send_if - the next send WR for the data path to run, if
+ * @match accepts it
  * @qp: the QP, held
+ * @match: NULL, or whether to take this WQE (called under sq.lock, so it
+ *	only looks)
+ * @arg: for @match
  *
  * Any context. Local WRs on the way are run here. Return: the WQE (see
  * the top of the file for how long it may be read), or NULL when the QP is
- * not in RTS or nothing is waiting.
+ * not in RTS, nothing is waiting, or @match refused the next WR (which
+ * stays first in line).
  */
-struct superp_send_wqe *superp_qp_next_send(struct superp_qp *qp)
+struct superp_send_wqe *
+superp_qp_next_send_if(struct superp_qp *qp,
+		       bool (*match)(const struct superp_send_wqe *wqe,
+				     void *arg),
+		       void *arg)
 {
-	struct superp_send_wqe *wqe = NULL;
+	struct superp_send_wqe *wqe = NULL, *next;
 	struct superp_wq *sq = &qp->sq;
 	bool broke = false;
 	unsigned int todo;
@@ -588,10 +599,13 @@ struct superp_send_wqe *superp_qp_next_send(struct superp_qp *qp)
 			broke = superp_uqp_sq_pull(qp);
 		todo = superp_sq_run_local(qp, &broke);
 		/* A local WR waits for its turn; a broken QP runs nothing. */
+		next = superp_wq_at(sq, sq->next);
 		if (!broke && sq->next != sq->head &&
-		    !superp_wr_is_local(((struct superp_send_wqe *)
-					 superp_wq_at(sq, sq->next))->opcode))
-			wqe = superp_wq_at(sq, sq->next++);
+		    !superp_wr_is_local(next->opcode) &&
+		    (!match || match(next, arg))) {
+			wqe = next;
+			sq->next++;
+		}
 	} else {
 		todo = superp_sq_retire(qp);
 	}
@@ -600,6 +614,17 @@ struct superp_send_wqe *superp_qp_next_send(struct superp_qp *qp)
 	if (broke)
 		superp_qp_error(qp);
 	return wqe;
+}
+
+/**
+ * superp_qp_next_send - the next send WR for the data path to run
+ * @qp: the QP, held
+ *
+ * superp_qp_next_send_if() without a condition.
+ */
+struct superp_send_wqe *superp_qp_next_send(struct superp_qp *qp)
+{
+	return superp_qp_next_send_if(qp, NULL, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_qp_next_send);
 

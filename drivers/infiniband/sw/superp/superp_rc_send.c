@@ -40,10 +40,18 @@
  * a target QP that came up meanwhile): (retry_cnt + 1) timeouts after
  * the last answer the refused WR completes with IB_WC_RETRY_EXC_ERR.
  *
+ * Packing: an RDMA WRITE of at most SUPERP_RC_PACK_LEN bytes, when the
+ * engine would start its transaction now, takes the small WRITEs queued
+ * behind it in the same QP (superp_qp_next_send_if()) as the other
+ * operations of its one packet, up to tal_max_ops_per_pkt, never waiting
+ * for more (superp_rc_pack_*()). Each packed WR keeps its own completion:
+ * a Transaction Error names the failed operation (opnum); those before it
+ * ran, those after it did not (flushed, or replayed behind a refusal).
+ *
  * Decisions: IB_SEND_FENCE maps to the engine's per-QP fence on
- * the WR's first transaction. Nothing is packed (one operation per
- * packet). A post made with interrupts disabled cannot take the entry's
- * BH lock: it queues the entry's kick work instead.
+ * the WR's first transaction (a fenced WRITE may lead a pack, never
+ * follow in one). A post made with interrupts disabled cannot take the
+ * entry's BH lock: it queues the entry's kick work instead.
  *
  * Locking: every function here runs under the bound entry's lock
  * (superp_conn_entry.lock, BH), from the engine's callbacks or from
@@ -93,12 +101,34 @@ struct superp_rc_wr {
 	struct superp_send_wqe wqe;
 };
 
-/* One transaction of a WR: the engine's cookie. */
+/**
+ * struct superp_rc_xact - one transaction of a WR: the engine's cookie.
+ * @src: what the engine holds.
+ * @wr: the WR (the first, when packed).
+ * @mx: the transaction's part of @wr.
+ * @nops: operations in its packet: 1, or the WRs packed.
+ * @block: packed: the data block of each operation.
+ * @err_op: the operation a Transaction Error names (its opnum).
+ * @bad_err: that Transaction Error named no operation of ours.
+ * @packed: packed: the WRs of operations 1 .. @nops - 1, in posted order.
+ */
 struct superp_rc_xact {
 	struct superp_xact_src src;
 	struct superp_rc_wr *wr;
 	struct superp_msg_xact mx;
+	u8 nops;
+	u8 err_op;
+	bool bad_err;
+	u16 block;
+	struct superp_rc_wr *packed[];
 };
+
+/* The WR of operation @i of @x. */
+static struct superp_rc_wr *superp_rc_xact_wr(const struct superp_rc_xact *x,
+					      u8 i)
+{
+	return i ? x->packed[i - 1] : x->wr;
+}
 
 static const struct superp_xact_ops superp_rc_xact_ops;
 
@@ -296,6 +326,48 @@ static int superp_rc_walk_wr(void *ctx, superp_seg_fn fn, void *arg)
 				  r->off, r->len, fn, arg);
 }
 
+/*
+ * fill() of a packed transaction: one RDMA WRITE header per WR, then
+ * their payloads, each in a block of x->block bytes (copied: they are
+ * small).
+ */
+static int superp_rc_fill_packed(struct superp_rc_xact *x, struct sk_buff *skb)
+{
+	unsigned int hlen = superp_op_hlen(SUPERP_OP_RDMA_WRITE);
+	unsigned int room = x->nops * (hlen + x->block);
+	struct superp_rc_wr_range range;
+	struct superp_rc_wr *wr;
+	int err;
+	u8 i;
+
+	if (skb_tailroom(skb) < room &&
+	    pskb_expand_head(skb, 0, room - skb_tailroom(skb), GFP_ATOMIC))
+		return -ENOMEM;
+	for (i = 0; i < x->nops; i++) {
+		struct superp_op op = {};
+
+		wr = superp_rc_xact_wr(x, i);
+		op.qpn = wr->dqpn;
+		op.rkey = wr->wqe.rdma.rkey;
+		op.addr = wr->wqe.rdma.remote_addr;
+		op.pad = x->block - wr->msg.len;
+		err = superp_rc_put_op(skb, SUPERP_OP_RDMA_WRITE, &op);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < x->nops; i++) {
+		wr = superp_rc_xact_wr(x, i);
+		range.wr = wr;
+		range.off = 0;
+		range.len = wr->msg.len;
+		err = superp_rc_skb_append(skb, range.len, x->block - range.len,
+					   superp_rc_walk_wr, &range);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* fill(): operation header and payload of packet @p of a transaction. */
 static int superp_rc_fill(struct superp_xact_src *src,
 			  const struct superp_pkt *p, struct sk_buff *skb)
@@ -307,6 +379,8 @@ static int superp_rc_fill(struct superp_xact_src *src,
 	struct superp_op op = {};
 	int err;
 
+	if (x->nops > 1)
+		return superp_rc_fill_packed(x, skb);
 	superp_msg_pkt(&wr->msg, &x->mx, p->seqno, &mp);
 	op.qpn = wr->dqpn;
 	op.pad = mp.pad;
@@ -437,6 +511,29 @@ static void superp_rc_rx_atomic(struct superp_rc_wr *wr,
 		superp_rc_wr_fail(wr, IB_WC_LOC_PROT_ERR);
 }
 
+/*
+ * A Transaction Error of a packed transaction: which operation failed.
+ * (Unpacked, there is only one to fail.)
+ */
+static void superp_rc_rx_terr(struct superp_rc_xact *x,
+			      const struct superp_pkt *p,
+			      const struct sk_buff *skb)
+{
+	struct superp_terr_op buf;
+	struct superp_op op;
+	const void *hdr;
+
+	if (x->nops == 1)
+		return;
+	hdr = skb_header_pointer(skb, SUPERP_PDL_HLEN + SUPERP_TAL_HLEN,
+				 sizeof(buf), &buf);
+	if (!hdr || superp_op_decode(SUPERP_OP_TRANS_ERROR, hdr, &op) ||
+	    op.seqno || op.opnum >= x->nops)
+		x->bad_err = true;
+	else
+		x->err_op = op.opnum;
+}
+
 /* rx(): a reply packet: its data into the local SGEs. */
 static void superp_rc_rx(struct superp_xact_src *src,
 			 const struct superp_pkt *p, struct sk_buff *skb)
@@ -455,8 +552,12 @@ static void superp_rc_rx(struct superp_xact_src *src,
 		superp_rc_rx_atomic(wr, p, skb);
 		return;
 	}
+	if (p->opcode == SUPERP_OP_TRANS_ERROR) {
+		superp_rc_rx_terr(x, p, skb);	/* complete() has the code */
+		return;
+	}
 	if (p->opcode != SUPERP_OP_READ_RESP)
-		return;		/* a Transaction Error: complete() has it */
+		return;
 	hlen = superp_op_hlen(p->opcode);
 	block = superp_block_size(skb->len - SUPERP_PDL_HLEN, hlen, p->num_ops);
 	hdr = skb_header_pointer(skb, SUPERP_PDL_HLEN + SUPERP_TAL_HLEN, hlen,
@@ -609,7 +710,43 @@ static bool superp_rc_is_rd_atomic(u8 opcode)
 	       opcode == SUPERP_OP_ATOMIC_FADD;
 }
 
-/* complete(): a transaction of a WR retired, failed or was aborted. */
+/*
+ * What transaction @x's end (@status, @err) means for the WR of its
+ * operation @i. A Transaction Error names one operation: those before it
+ * ran; those after it did not: they flush, or, behind a refusal (RNR, an
+ * absent QP), wait with it.
+ */
+static void superp_rc_op_end(struct superp_rc_xact *x, u8 i, bool bound,
+			     int status, u32 err)
+{
+	struct superp_rc_wr *wr = superp_rc_xact_wr(x, i);
+	bool refused, absent;
+
+	if (!status)
+		return;
+	if (status != -EREMOTEIO) {
+		superp_rc_wr_fail(wr, superp_rc_status(status, err));
+		return;
+	}
+	if (x->bad_err) {
+		superp_rc_wr_fail(wr, IB_WC_BAD_RESP_ERR);
+		return;
+	}
+	if (i < x->err_op)
+		return;
+	refused = bound && superp_rc_refused(err, &absent);
+	if (i > x->err_op) {
+		if (!refused)
+			superp_rc_wr_fail(wr, IB_WC_WR_FLUSH_ERR);
+		return;
+	}
+	if (refused)
+		superp_rc_rnr_refused(wr->qp, wr, absent);
+	else
+		superp_rc_wr_fail(wr, superp_rc_status(status, err));
+}
+
+/* complete(): a transaction of WRs retired, failed or was aborted. */
 static void superp_rc_complete(struct superp_xact_src *src, int status,
 			       u32 err)
 {
@@ -619,21 +756,21 @@ static void superp_rc_complete(struct superp_xact_src *src, int status,
 	struct superp_qp *qp = wr->qp;
 	bool read = superp_rc_is_rd_atomic(x->mx.opcode);
 	bool bound = READ_ONCE(qp->conn) == e;
-	bool absent;
+	u8 i;
 
 	if (read)
 		qp->rc.rd_inflight--;
 	if (bound && qp->rc.xinflight)
 		qp->rc.xinflight--;
-	if (bound && status == -EREMOTEIO && superp_rc_refused(err, &absent))
-		superp_rc_rnr_refused(qp, wr, absent);
-	else if (status)
-		superp_rc_wr_fail(wr, superp_rc_status(status, err));
-	wr->pending--;
-	kfree(x);
-	/* The QP may outlive @wr only by its own reference: hold one. */
+	/* The QP may outlive its WRs only by its own reference: hold one. */
 	refcount_inc(&qp->ref);
-	superp_rc_wr_finish(wr);
+	for (i = 0; i < x->nops; i++) {
+		wr = superp_rc_xact_wr(x, i);
+		superp_rc_op_end(x, i, bound, status, err);
+		wr->pending--;
+		superp_rc_wr_finish(wr);
+	}
+	kfree(x);
 	if (bound && qp->rc.rnr == SUPERP_RC_RNR_ANSWERS &&
 	    !qp->rc.xinflight)
 		superp_rc_rnr_answered(qp);
@@ -669,9 +806,14 @@ static u8 superp_rc_msg_kind(u8 opcode)
 	return U8_MAX;
 }
 
-/* The next send WR of @qp, copied; NULL when there is none to run. */
-static struct superp_rc_wr *superp_rc_wr_take(struct superp_conn_entry *e,
-					      struct superp_qp *qp)
+/*
+ * The next send WR of @qp, copied; NULL when there is none to run (or
+ * @match, when given, refused it: superp_qp_next_send_if()).
+ */
+static struct superp_rc_wr *
+superp_rc_wr_take(struct superp_conn_entry *e, struct superp_qp *qp,
+		  bool (*match)(const struct superp_send_wqe *wqe, void *arg),
+		  void *arg)
 {
 	struct superp_send_wqe *wqe;
 	struct superp_rc_wr *wr;
@@ -679,7 +821,7 @@ static struct superp_rc_wr *superp_rc_wr_take(struct superp_conn_entry *e,
 
 	if (!refcount_inc_not_zero(&qp->ref))
 		return NULL;	/* being destroyed */
-	wqe = superp_qp_next_send(qp);
+	wqe = superp_qp_next_send_if(qp, match, arg);
 	if (!wqe)
 		goto put;
 	idx = wqe->idx;
@@ -740,46 +882,155 @@ static enum ib_wc_status superp_rc_refused_status(const struct superp_rc_wr *wr,
 	return IB_WC_RETRY_EXC_ERR;
 }
 
+/* What a pack holds so far: superp_rc_pack_fits() tests one more. */
+struct superp_rc_pack {
+	u32 mtu;
+	u32 shortest;
+	u32 longest;
+	u8 nops;
+};
+
+/* Payload bytes that make an RDMA WRITE small enough to pack. */
+#define SUPERP_RC_PACK_LEN	256
+
+/* The block that holds payloads of up to @longest bytes. */
+static u32 superp_rc_pack_block(u32 longest)
+{
+	return max_t(u32, longest, SUPERP_MIN_BLOCK);
+}
+
+/*
+ * Whether a WRITE of @len joins @pk: every payload's pad to the common
+ * block fits the pad count (u8), and the headers and blocks take no more
+ * than one operation of a full packet.
+ */
+static bool superp_rc_pack_fits(const struct superp_rc_pack *pk, u32 len)
+{
+	u32 hlen = superp_op_hlen(SUPERP_OP_RDMA_WRITE);
+	u32 block = superp_rc_pack_block(max(pk->longest, len));
+
+	return block - min(pk->shortest, len) <= U8_MAX &&
+	       (pk->nops + 1) * (hlen + block) <= hlen + pk->mtu;
+}
+
+/* superp_qp_next_send_if()'s match: the next WR joins the pack. */
+static bool superp_rc_pack_match(const struct superp_send_wqe *wqe, void *arg)
+{
+	return wqe->opcode == IB_WR_RDMA_WRITE &&
+	       !(wqe->send_flags & IB_SEND_FENCE) &&
+	       wqe->length <= SUPERP_RC_PACK_LEN &&
+	       superp_rc_pack_fits(arg, wqe->length);
+}
+
+/* Whether @wr, about to submit transaction @mx, may lead a pack. */
+static bool superp_rc_pack_leads(const struct superp_rc_wr *wr,
+				 const struct superp_msg_xact *mx)
+{
+	return wr->msg.kind == SUPERP_MSG_WRITE && wr->nxacts == 1 &&
+	       mx->npkts == 1 && wr->msg.len <= SUPERP_RC_PACK_LEN;
+}
+
+/*
+ * Takes the small WRITEs queued behind @x's WR into @x, at most @max_ops
+ * operations in all; sets x->nops and x->block.
+ */
+static void superp_rc_pack_gather(struct superp_conn_entry *e,
+				  struct superp_rc_xact *x, u8 max_ops)
+{
+	struct superp_rc_pack pk = {
+		.mtu = x->wr->msg.mtu,
+		.shortest = x->wr->msg.len,
+		.longest = x->wr->msg.len,
+		.nops = 1,
+	};
+	struct superp_rc_wr *w;
+
+	while (pk.nops < max_ops) {
+		w = superp_rc_wr_take(e, x->wr->qp, superp_rc_pack_match, &pk);
+		if (!w)
+			break;
+		if (w->nxacts != 1 || w->status != IB_WC_SUCCESS) {
+			/* Not plannable after all (cannot be): it fails alone. */
+			superp_rc_wr_fail(w, IB_WC_LOC_QP_OP_ERR);
+			superp_rc_wr_finish(w);
+			break;
+		}
+		x->packed[pk.nops - 1] = w;
+		pk.shortest = min_t(u32, pk.shortest, w->msg.len);
+		pk.longest = max_t(u32, pk.longest, w->msg.len);
+		pk.nops++;
+	}
+	x->nops = pk.nops;
+	x->block = superp_rc_pack_block(pk.longest);
+}
+
 /* Submits @wr's next transaction: 0, -EAGAIN (wait), or an error. */
 static int superp_rc_submit(struct superp_conn_entry *e, struct superp_rc_wr *wr)
 {
 	struct superp_qp *qp = wr->qp;
+	u8 max_ops = superp_conn_params(&e->conn)->tal_max_ops_per_pkt;
+	u32 max_rd = max_t(u32, 1, qp->attr.max_rd_atomic);
+	struct superp_msg_xact mx;
 	struct superp_xact sx = {};
 	struct superp_rc_xact *x;
-	u32 max_rd = max_t(u32, 1, qp->attr.max_rd_atomic);
+	bool pack;
 	u16 xid;
 	int err;
+	u8 i;
 
-	x = kmalloc(sizeof(*x), GFP_ATOMIC);
+	superp_msg_xact(&wr->msg, wr->next_x, &mx);
+	if (superp_rc_is_rd_atomic(mx.opcode) && qp->rc.rd_inflight >= max_rd)
+		return -EAGAIN;		/* a Read's completion kicks again */
+	sx.opcode = mx.opcode;
+	sx.num_ops = 1;
+	sx.npkts = mx.npkts;
+	sx.fence = !wr->next_x && (wr->wqe.send_flags & IB_SEND_FENCE);
+	sx.qp = qp->ibqp.qp_num;
+	/* Take more WRs only when they go out now: nothing waits in a pack. */
+	pack = max_ops > 1 && superp_rc_pack_leads(wr, &mx) &&
+	       superp_submit_ready(&e->conn, &sx);
+	x = kmalloc(struct_size(x, packed, pack ? max_ops - 1 : 0),
+		    GFP_ATOMIC);
 	if (!x)
 		return -ENOMEM;
 	x->src.ops = &superp_rc_xact_ops;
 	x->wr = wr;
-	superp_msg_xact(&wr->msg, wr->next_x, &x->mx);
-	if (superp_rc_is_rd_atomic(x->mx.opcode) &&
-	    qp->rc.rd_inflight >= max_rd) {
-		kfree(x);
-		return -EAGAIN;		/* a Read's completion kicks again */
-	}
-	sx.opcode = x->mx.opcode;
-	sx.num_ops = 1;
-	sx.npkts = x->mx.npkts;
-	sx.fence = !wr->next_x && (wr->wqe.send_flags & IB_SEND_FENCE);
-	sx.qp = qp->ibqp.qp_num;
+	x->mx = mx;
+	x->nops = 1;
+	x->block = 0;
+	x->err_op = 0;
+	x->bad_err = false;
+	if (pack)
+		superp_rc_pack_gather(e, x, max_ops);
+	sx.num_ops = x->nops;
 	sx.cookie = &x->src;
-	wr->pending++;
+	for (i = 0; i < x->nops; i++)
+		superp_rc_xact_wr(x, i)->pending++;
 	err = superp_submit(&e->conn, &sx, &xid, ktime_get_ns());
 	if (err) {
-		wr->pending--;
+		/* The companions cannot wait in a pack: they fail with @wr. */
+		for (i = 0; i < x->nops; i++) {
+			struct superp_rc_wr *w = superp_rc_xact_wr(x, i);
+
+			w->pending--;
+			if (!i)
+				continue;
+			superp_rc_wr_fail(w, superp_rc_refused_status(w, err));
+			superp_rc_wr_finish(w);
+		}
 		kfree(x);
 		return err;
 	}
 	qp->rc.xinflight++;
-	if (superp_rc_is_rd_atomic(x->mx.opcode))
+	if (superp_rc_is_rd_atomic(mx.opcode))
 		qp->rc.rd_inflight++;
-	if (x->mx.opcode == SUPERP_OP_RDMA_WRITE)
-		wr->write_xid = xid;
-	wr->next_x++;
+	for (i = 0; i < x->nops; i++) {
+		struct superp_rc_wr *w = superp_rc_xact_wr(x, i);
+
+		if (mx.opcode == SUPERP_OP_RDMA_WRITE)
+			w->write_xid = xid;
+		w->next_x++;
+	}
 	return 0;
 }
 
@@ -916,7 +1167,7 @@ static void superp_rc_kick_locked(struct superp_conn_entry *e,
 			continue;
 		}
 		if (!wr) {
-			wr = superp_rc_wr_take(e, qp);
+			wr = superp_rc_wr_take(e, qp, NULL, NULL);
 			if (!wr)
 				return;
 			qp->rc.cur = wr;
