@@ -21,6 +21,11 @@
  *   write-*, write-imm RDMA WRITE into the server's buffer at an offset,
  *                      then a SEND to have it checked; WRITE_WITH_IMM
  *   read-*             RDMA READ of `size` from the server's buffer
+ *   send-<big_mb>M     big_mb set: one SEND of big_mb MiB from one SGE of
+ *                      vmalloc memory into one receive SGE of vmalloc
+ *                      memory (local DMA lkey: ib_superp and rxe address
+ *                      memory by kernel virtual address), every 64-bit
+ *                      word checked: one message of many transactions
  *   order              16 WRITEs and SENDs, every other one unsignalled:
  *                      completions in posted order, each once
  *   packed-write       12 small WRITEs (0 to 256 bytes) posted as one
@@ -110,6 +115,7 @@
 #include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
@@ -160,6 +166,9 @@ MODULE_PARM_DESC(canary, "fill pages around the registered buffer and check them
 static bool lossy_naks;
 module_param(lossy_naks, bool, 0444);
 MODULE_PARM_DESC(lossy_naks, "the device's NAKs may be lost (rxe on a lossy link): a refused request may also end in RETRY_EXC_ERR");
+static uint big_mb;
+module_param(big_mb, uint, 0444);
+MODULE_PARM_DESC(big_mb, "also one SEND of this many MiB, vmalloc memory on both sides (virtual-DMA devices); 0 for none");
 
 #define PROBE_MAGIC	0x53524350	/* "SRCP" */
 #define PROBE_MAX_QPS	64
@@ -169,6 +178,7 @@ MODULE_PARM_DESC(lossy_naks, "the device's NAKs may be lost (rxe on a lossy link
 #define PROBE_CANARY	0xc5		/* bytes of the pages around the MR */
 #define PROBE_IMM	0x5eed0000
 #define PROBE_BATCH	16
+#define PROBE_BIG_MAX_MB	2047	/* byte_len and the SGE are u32 */
 #define PROBE_TPUT_BYTES SZ_256K
 /* Control-page words of the atomic steps (8-byte aligned, after order's). */
 #define PROBE_AT_WORD	1024		/* the word the client operates on */
@@ -1183,6 +1193,146 @@ out:
 	return finish(p, "order", ok, why);
 lost:
 	report(p, "order", false, "%d", err);
+	return err;
+}
+
+/* --- One big SEND ----------------------------------------------------- */
+
+static u64 big_word(size_t i, unsigned int step)
+{
+	return (i * 0x9e3779b97f4a7c15ULL) ^ ((u64)step << 56) ^ i;
+}
+
+/* One SGE of @len bytes at kernel address @buf (local DMA lkey). */
+static struct ib_sge big_sge(struct probe *p, void *buf, size_t len)
+{
+	struct ib_sge sge = {
+		.addr = (uintptr_t)buf,
+		.length = len,
+		.lkey = p->pd->local_dma_lkey,
+	};
+
+	return sge;
+}
+
+/*
+ * The big buffer goes; after a failure its WR may still be posted or in
+ * flight: the QP goes to ERR first, which flushes it (the run has failed).
+ */
+static void big_release(struct ib_qp *qp, void *buf, bool ok)
+{
+	struct ib_qp_attr a = { .qp_state = IB_QPS_ERR };
+
+	if (buf && !ok)
+		ib_modify_qp(qp, &a, IB_QP_STATE);
+	vfree(buf);
+}
+
+/*
+ * Both sides allocate first and say whether they could, so that a
+ * receive is posted only when its SEND will come.
+ */
+static int step_send_big(struct probe *p)
+{
+	size_t len = (size_t)big_mb << 20, n = len / sizeof(u64), i;
+	struct ib_qp *qp = p->qp[0].qp;
+	char name[32], why[128] = "";
+	struct ib_sge sge;
+	struct ib_wc wc;
+	bool ok = false;
+	u64 *buf = NULL;
+	ktime_t t0;
+	u32 mine, theirs = 0;
+	int err;
+
+	p->step++;
+	snprintf(name, sizeof(name), "send-%uM", big_mb);
+	if (!ib_uses_virt_dma(p->ibdev))
+		snprintf(why, sizeof(why), "%s addresses memory by DMA address",
+			 dev);
+	else if (big_mb > PROBE_BIG_MAX_MB)
+		snprintf(why, sizeof(why), "big_mb above %u",
+			 PROBE_BIG_MAX_MB);
+	else
+		buf = vmalloc(len);
+	if (buf && !p->server)
+		for (i = 0; i < n; i++)
+			buf[i] = big_word(i, p->step);
+	else if (buf)
+		memset(buf, 0, len);
+	mine = !!buf;
+	if (!buf && !why[0])
+		snprintf(why, sizeof(why), "no %zu bytes of vmalloc memory", len);
+	if (p->server) {
+		err = ctl_send(p, mine);
+		if (!err)
+			err = ctl_recv(p, &theirs);
+	} else {
+		err = ctl_recv(p, &theirs);
+		if (!err)
+			err = ctl_send(p, mine);
+	}
+	if (err)
+		goto lost;
+	if (!mine || !theirs) {
+		if (mine)
+			snprintf(why, sizeof(why), "the peer could not take part");
+		goto out;
+	}
+	sge = big_sge(p, buf, len);
+	if (p->server) {
+		struct ib_recv_wr wr = {
+			.wr_id = p->step, .sg_list = &sge, .num_sge = 1,
+		};
+
+		err = ib_post_recv(qp, &wr, NULL);
+		if (!err)
+			err = ctl_send(p, 0);
+		if (err)
+			goto lost;
+		if (expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why, sizeof(why)))
+			goto out;
+		if (wc.byte_len != len) {
+			snprintf(why, sizeof(why), "byte_len %u of %zu",
+				 wc.byte_len, len);
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			if (buf[i] != big_word(i, p->step))
+				break;
+		ok = i == n;
+		if (ok)
+			snprintf(why, sizeof(why), "%zu bytes received, every word right",
+				 len);
+		else
+			snprintf(why, sizeof(why), "word at byte %zu wrong",
+				 i * sizeof(u64));
+	} else {
+		struct ib_send_wr wr = {
+			.wr_id = p->step, .sg_list = &sge, .num_sge = 1,
+			.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+		};
+		u32 v;
+
+		err = ctl_recv(p, &v);
+		if (!err) {
+			t0 = ktime_get();
+			err = ib_post_send(qp, &wr, NULL);
+		}
+		if (err)
+			goto lost;
+		ok = !expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why,
+				sizeof(why));
+		if (ok)
+			snprintf(why, sizeof(why), "one message of %zu bytes in %lld ms",
+				 len, ktime_ms_delta(ktime_get(), t0));
+	}
+out:
+	big_release(qp, buf, ok);
+	return finish(p, name, ok, why);
+lost:
+	big_release(qp, buf, false);
+	report(p, name, false, "%d", err);
 	return err;
 }
 
@@ -2480,6 +2630,8 @@ static int run_steps(struct probe *p)
 		err = step_write(p, 0, SZ_4K, true, "");
 	if (!err)
 		err = step_read(p);
+	if (!err && big_mb)
+		err = step_send_big(p);
 	if (!err)
 		err = step_order(p);
 	if (!err)

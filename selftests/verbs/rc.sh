@@ -3,7 +3,9 @@
 # RC queue pairs between two guests through kernel verbs only
 # (kunit/superp_rc_probe.c): SEND/RECV and SEND_WITH_IMM, RDMA WRITE and
 # WRITE_WITH_IMM checked by the server, RDMA READ checked by the client,
-# completions in posted order, atomics (compare-and-swap, 1000
+# completions in posted order, small WRITEs posted as one list (ib_superp
+# packs them; one of them refused), one SEND of RC_BIG_MB MiB on ib_superp
+# over SUNH and UDP/IPv4, atomics (compare-and-swap, 1000
 # fetch-and-adds, an unaligned one and one through an MR without remote
 # atomic access failing), a wrong rkey failing with
 # IB_WC_REM_ACCESS_ERR and flushing what follows, WRITE throughput as a
@@ -35,6 +37,11 @@ peer=$((3 - me))
 RC_DEVS=${RC_DEVS:-rxe superp_sunh superp_udp4 superp_udp6}
 RC_CLEAN_ONLY=${RC_CLEAN_ONLY:-superp_udp6}	# no netem run for these
 RC_SIZE=${RC_SIZE:-1048576}		# largest message, clean run
+# One SEND of this many MiB, vmalloc memory on both guests (probe big_mb),
+# in the clean run of these: the largest message the 1 GiB guests of
+# the test kernel hold comfortably beside everything else.
+RC_BIG_MB=${RC_BIG_MB:-256}
+RC_BIG_DEVS=${RC_BIG_DEVS:-superp_sunh superp_udp4}
 RC_QPS=${RC_QPS:-2}
 RC_TPUT_MS=${RC_TPUT_MS:-2000}		# per throughput figure
 RC_LOSSY_SIZE=${RC_LOSSY_SIZE:-65536}	# largest message under netem
@@ -92,6 +99,7 @@ probe_args() {
 	esac
 }
 clean_only() { case " $RC_CLEAN_ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
+big_args() { case " $RC_BIG_DEVS " in *" $1 "*) echo "big_mb=$RC_BIG_MB" ;; esac; }
 
 ibdev() { case $1 in rxe) echo rxe0 ;; *) echo superp0 ;; esac; }
 
@@ -186,7 +194,7 @@ for d in $RC_DEVS; do
 	check "$d: set up $dev" "setup_$d"
 	# shellcheck disable=SC2046 # probe_args gives whole words
 	probe "$d" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_SIZE" qps="$RC_QPS" tput_ms="$RC_TPUT_MS" \
-		$(probe_args "$d")
+		$(probe_args "$d") $(big_args "$d")
 	check "$d: rdma statistic -j parses, packets and refusals counted" \
 		hw_stats_ok "$dev" refused
 	# The client's WRITE lists (packed-write, packed-bad-rkey) went packed.
