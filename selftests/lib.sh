@@ -6,7 +6,8 @@
 #   SUPERP_ID        this guest's number, 1..SUPERP_NGUESTS (1 coordinates)
 #   SUPERP_NGUESTS   guests in the topology
 #   SUPERP_TOPOLOGY  single | pair | router
-#   SUPERP_KERNEL    test (debug kernel) | stock (Debian's kernel)
+#   SUPERP_KERNEL    test (debug kernel) | stock (Debian's kernel) |
+#                    bench (no debugging, rxe and siw)
 #   SUPERP_ROOT      the project files in the guest (modules/, bin/, selftests/)
 
 KSFT_PASS=0

@@ -30,6 +30,34 @@ test_kernel_dir() {
 	echo "$SUPERP_CACHE/kernel-$ver-$key"
 }
 
+# The cached benchmark kernel (build-bench-kernel.sh): keyed likewise.
+bench_kernel_dir() {
+	local ver key
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+		die "linux-source-6.1 is not installed (run: make setup)"
+	key=$(cat "$SUPERP_TOP/selftests/config.bench" \
+		"$SUPERP_TOP/selftests/harness/build-bench-kernel.sh" | sha256sum | cut -c1-12)
+	echo "$SUPERP_CACHE/bench-kernel-$ver-$key"
+}
+
+# Whether every line of config FRAGMENT holds in .config FILE (log the
+# ones that do not).
+config_fragment_applied() { # FILE FRAGMENT
+	local line opt bad=0
+	while read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			grep -qxF "$line" "$1" || { log "config: wanted $line, got: $(grep "^${line%%=*}=" "$1" || echo unset)"; bad=1; }
+			;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }; opt=${opt%% *}
+			grep -q "^$opt=" "$1" && { log "config: wanted $opt unset"; bad=1; }
+			;;
+		esac
+	done < "$2"
+	return $bad
+}
+
 # Debian's stock kernel, the one users run.
 stock_kernel_version() {
 	local v

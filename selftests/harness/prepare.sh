@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build what guests need for KERNEL (test|stock): the project's modules for
+# Build what guests need for KERNEL (test|stock|bench): the project's modules for
 # that kernel, the tools, and the initramfs. Prints nothing on success but
 # phase lines; results go to $SUPERP_BUILD.
 set -euo pipefail
@@ -16,6 +16,11 @@ flock 9
 case "$kernel" in
 test)
 	kdir=$("$SUPERP_TOP/selftests/harness/build-kernel.sh")
+	kver=$(cat "$kdir/include/config/kernel.release")
+	modroot=$(dirname "$kdir")/modroot
+	;;
+bench)
+	kdir=$("$SUPERP_TOP/selftests/harness/build-bench-kernel.sh")
 	kver=$(cat "$kdir/include/config/kernel.release")
 	modroot=$(dirname "$kdir")/modroot
 	;;
@@ -60,6 +65,8 @@ cat "$SUPERP_BUILD/base.cpio" "$SUPERP_BUILD/modules-$kernel.cpio" > "$SUPERP_BU
 if [ "$kernel" = test ]; then
 	cp "$kdir/arch/x86/boot/bzImage" "$SUPERP_BUILD/vmlinuz-test"
 	ln -sfn "$kdir" "$SUPERP_BUILD/kernel-src"
+elif [ "$kernel" = bench ]; then
+	cp "$kdir/arch/x86/boot/bzImage" "$SUPERP_BUILD/vmlinuz-bench"
 else
 	cp "/boot/vmlinuz-$kver" "$SUPERP_BUILD/vmlinuz-stock"
 fi

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Run SUPERp tests and print one summary line "N passed, N failed, N skipped".
 #
-#   run.sh [--kernel test|stock] [--no-prepare] TEST...
+#   run.sh [--kernel test|stock|bench] [--no-prepare] TEST...
 #
 # TEST is kunit/MODULE (a KUnit suite module built from kunit/), a selftest
 # path (selftests/AREA/NAME.sh) or "all". Selftests declare in comment lines:
 #   # superp-topology: host | single | pair | router   (default single)
-#   # superp-kernel: test | stock | both               (default test)
+#   # superp-kernel: test | stock | bench | both       (default test)
 #   # superp-timeout: SECONDS                          (default 300)
 #   # superp-capture: CHECK   (a script beside the test, run on the host)
 # Tests sharing a kernel and topology run in one boot, in the order given.
@@ -288,7 +288,7 @@ run_group() { # group [attempt]
 		start_capture "$dir" "$nseg" || { cleanup; return 1; }
 	fi
 	smp=$(( $(nproc) / n )); [ "$smp" -ge 1 ] || smp=1
-	[ "$kernel" = test ] && mem=1024 || mem=512
+	[ "$kernel" = stock ] && mem=512 || mem=1024
 	for i in $(seq 1 "$n"); do
 		local nics=() segs=0
 		case "$topo/$i" in
