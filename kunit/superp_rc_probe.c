@@ -690,10 +690,10 @@ static int exchange(struct probe *p)
  * itself on wakeups and the test's own commands beside the probe (counter
  * reads, netem changes) took seconds each.
  */
-static int poll_one(struct probe *p, struct ib_wc *wc)
+static int poll_one_for(struct probe *p, struct ib_wc *wc, u32 bound_ms)
 {
 	unsigned long start = jiffies;
-	unsigned long until = start + msecs_to_jiffies(timeout_ms);
+	unsigned long until = start + msecs_to_jiffies(bound_ms);
 	int n;
 
 	for (;;) {
@@ -713,11 +713,20 @@ static int poll_one(struct probe *p, struct ib_wc *wc)
 	}
 }
 
-/* The next completion must be @wr_id with @status; a line says why not. */
-static int expect_wc(struct probe *p, u64 wr_id, enum ib_wc_status status,
-		     struct ib_wc *wc, char *why, size_t whylen)
+static int poll_one(struct probe *p, struct ib_wc *wc)
 {
-	int err = poll_one(p, wc);
+	return poll_one_for(p, wc, timeout_ms);
+}
+
+/*
+ * The next completion, within @bound_ms, must be @wr_id with @status; a
+ * line says why not.
+ */
+static int expect_wc_for(struct probe *p, u64 wr_id, enum ib_wc_status status,
+			 struct ib_wc *wc, char *why, size_t whylen,
+			 u32 bound_ms)
+{
+	int err = poll_one_for(p, wc, bound_ms);
 
 	if (err) {
 		snprintf(why, whylen, "no completion for wr %llu: %d", wr_id,
@@ -731,6 +740,12 @@ static int expect_wc(struct probe *p, u64 wr_id, enum ib_wc_status status,
 		return -EIO;
 	}
 	return 0;
+}
+
+static int expect_wc(struct probe *p, u64 wr_id, enum ib_wc_status status,
+		     struct ib_wc *wc, char *why, size_t whylen)
+{
+	return expect_wc_for(p, wr_id, status, wc, why, whylen, timeout_ms);
 }
 
 /* 0 if @qp is in the error state, else an error and *@why says why. */
@@ -1235,6 +1250,8 @@ static void big_release(struct ib_qp *qp, void *buf, bool ok)
 static int step_send_big(struct probe *p)
 {
 	size_t len = (size_t)big_mb << 20, n = len / sizeof(u64), i;
+	/* The debug kernel under TCG moves a few MB/s: allow 1 MB/s. */
+	u32 bound_ms = timeout_ms + big_mb * 1000;
 	struct ib_qp *qp = p->qp[0].qp;
 	char name[32], why[128] = "";
 	struct ib_sge sge;
@@ -1290,7 +1307,8 @@ static int step_send_big(struct probe *p)
 			err = ctl_send(p, 0);
 		if (err)
 			goto lost;
-		if (expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why, sizeof(why)))
+		if (expect_wc_for(p, p->step, IB_WC_SUCCESS, &wc, why,
+				  sizeof(why), bound_ms))
 			goto out;
 		if (wc.byte_len != len) {
 			snprintf(why, sizeof(why), "byte_len %u of %zu",
@@ -1321,8 +1339,8 @@ static int step_send_big(struct probe *p)
 		}
 		if (err)
 			goto lost;
-		ok = !expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why,
-				sizeof(why));
+		ok = !expect_wc_for(p, p->step, IB_WC_SUCCESS, &wc, why,
+				    sizeof(why), bound_ms);
 		if (ok)
 			snprintf(why, sizeof(why), "one message of %zu bytes in %lld ms",
 				 len, ktime_ms_delta(ktime_get(), t0));

@@ -5,7 +5,7 @@
 # WRITE_WITH_IMM checked by the server, RDMA READ checked by the client,
 # completions in posted order, small WRITEs posted as one list (ib_superp
 # packs them; one of them refused), one SEND of RC_BIG_MB MiB on ib_superp
-# over SUNH and UDP/IPv4, atomics (compare-and-swap, 1000
+# over SUNH, atomics (compare-and-swap, 1000
 # fetch-and-adds, an unaligned one and one through an MR without remote
 # atomic access failing), a wrong rkey failing with
 # IB_WC_REM_ACCESS_ERR and flushing what follows, WRITE throughput as a
@@ -39,9 +39,10 @@ RC_CLEAN_ONLY=${RC_CLEAN_ONLY:-superp_udp6}	# no netem run for these
 RC_SIZE=${RC_SIZE:-1048576}		# largest message, clean run
 # One SEND of this many MiB, vmalloc memory on both guests (probe big_mb),
 # in the clean run of these: the largest message the 1 GiB guests of
-# the test kernel hold comfortably beside everything else.
+# the test kernel hold comfortably beside everything else. The debug
+# kernel under TCG moves it at a few MB/s: about a minute and a half.
 RC_BIG_MB=${RC_BIG_MB:-256}
-RC_BIG_DEVS=${RC_BIG_DEVS:-superp_sunh superp_udp4}
+RC_BIG_DEVS=${RC_BIG_DEVS:-superp_sunh}
 RC_QPS=${RC_QPS:-2}
 RC_TPUT_MS=${RC_TPUT_MS:-2000}		# per throughput figure
 RC_LOSSY_SIZE=${RC_LOSSY_SIZE:-65536}	# largest message under netem
