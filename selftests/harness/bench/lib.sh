@@ -188,6 +188,8 @@ bench_perftest() { # test(prog) contender size iters qps loss
 	esac
 	[ "$q" -gt 1 ] && opts="-q $q"
 	[ "$bench_post" -gt 1 ] && opts="$opts -l $bench_post"
+	# iWARP connects QPs through rdma_cm only, not by GID.
+	[ "$c" = siw ] && opts="$opts -R"
 	barrier "pt-$bench_n"
 	if [ "$SUPERP_ID" = 1 ]; then
 		# shellcheck disable=SC2086 # opts are words
