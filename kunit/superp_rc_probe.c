@@ -1950,7 +1950,6 @@ static int step_bad_rkey(struct probe *p)
 	struct ib_wc wc;
 	bool ok = false;
 	unsigned int i;
-	long bad;
 	u32 v;
 	int err;
 
@@ -1965,12 +1964,9 @@ static int step_bad_rkey(struct probe *p)
 			err = ctl_recv(p, &v);	/* the client has its errors */
 		if (err)
 			goto lost;
-		bad = check_zero(p, 0, p->buflen);
-		if (bad >= 0)
-			snprintf(why, sizeof(why), "buffer written at %ld", bad);
-		else
+		ok = check_write_list(p, NULL, 0, why, sizeof(why));
+		if (ok)
 			snprintf(why, sizeof(why), "buffer untouched");
-		ok = bad < 0;
 		goto out;
 	}
 	fill_pattern(p, 0, 4096, p->step);

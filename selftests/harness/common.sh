@@ -19,25 +19,26 @@ phase_end() {
 	return 0
 }
 
-# The cached test kernel: keyed by the source package version and by the
-# contents of the config fragment and of the build recipe.
-test_kernel_dir() {
-	local ver key
+# A cached kernel PREFIX-VERSION-KEY: keyed by the source package version
+# and by the contents of FILES (its config fragment and build recipe).
+cached_kernel_dir() { # PREFIX FILE...
+	local prefix=$1 ver key
+	shift
 	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
 		die "linux-source-6.1 is not installed (run: make setup)"
-	key=$(cat "$SUPERP_TOP/selftests/config" \
-		"$SUPERP_TOP/selftests/harness/build-kernel.sh" | sha256sum | cut -c1-12)
-	echo "$SUPERP_CACHE/kernel-$ver-$key"
+	key=$(cat "$@" | sha256sum | cut -c1-12)
+	echo "$SUPERP_CACHE/$prefix-$ver-$key"
 }
 
-# The cached benchmark kernel (build-bench-kernel.sh): keyed likewise.
+# The test kernel (build-kernel.sh) and the benchmark kernel
+# (build-bench-kernel.sh).
+test_kernel_dir() {
+	cached_kernel_dir kernel "$SUPERP_TOP/selftests/config" \
+		"$SUPERP_TOP/selftests/harness/build-kernel.sh"
+}
 bench_kernel_dir() {
-	local ver key
-	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
-		die "linux-source-6.1 is not installed (run: make setup)"
-	key=$(cat "$SUPERP_TOP/selftests/config.bench" \
-		"$SUPERP_TOP/selftests/harness/build-bench-kernel.sh" | sha256sum | cut -c1-12)
-	echo "$SUPERP_CACHE/bench-kernel-$ver-$key"
+	cached_kernel_dir bench-kernel "$SUPERP_TOP/selftests/config.bench" \
+		"$SUPERP_TOP/selftests/harness/build-bench-kernel.sh"
 }
 
 # Whether every line of config FRAGMENT holds in .config FILE (log the

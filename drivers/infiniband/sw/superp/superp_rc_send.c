@@ -516,7 +516,6 @@ static void superp_rc_rx_atomic(struct superp_rc_wr *wr,
  * (Unpacked, there is only one to fail.)
  */
 static void superp_rc_rx_terr(struct superp_rc_xact *x,
-			      const struct superp_pkt *p,
 			      const struct sk_buff *skb)
 {
 	struct superp_terr_op buf;
@@ -553,7 +552,7 @@ static void superp_rc_rx(struct superp_xact_src *src,
 		return;
 	}
 	if (p->opcode == SUPERP_OP_TRANS_ERROR) {
-		superp_rc_rx_terr(x, p, skb);	/* complete() has the code */
+		superp_rc_rx_terr(x, skb);	/* complete() has the code */
 		return;
 	}
 	if (p->opcode != SUPERP_OP_READ_RESP)

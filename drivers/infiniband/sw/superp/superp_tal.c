@@ -431,25 +431,37 @@ bool superp_tal_rx(struct superp_conn *c, const struct superp_pkt *p,
 	return false;
 }
 
+/*
+ * Why a new transaction must wait, as the connection flag that records
+ * it: SUPERP_CF_BARRIER (a memory barrier: nothing new until every
+ * earlier XID retired) or SUPERP_CF_INI_BLOCKED (the XID window is
+ * full); 0 when it may start.
+ */
+static u16 superp_tal_start_wait(const struct superp_conn *c, bool barrier)
+{
+	if ((barrier || (c->flags & SUPERP_CF_BARRIER)) &&
+	    superp_tal_outstanding(c))
+		return SUPERP_CF_BARRIER;
+	if (xid_diff(c->next_ixid, c->unacked_ixid) >= c->tal_window)
+		return SUPERP_CF_INI_BLOCKED;
+	return 0;
+}
+
 /* Initiating a new transaction, step 1 (packets go out in the pump). */
 static int superp_tal_start(struct superp_conn *c, u8 opcode, u16 npkts,
 			    u8 num_ops, bool barrier, void *cookie, u8 flags,
 			    u16 qp, u16 *xid, u64 now)
 {
+	u16 wait = superp_tal_start_wait(c, barrier);
 	struct superp_ixid *e;
 	u16 x;
 
-	/* memory barrier: nothing new until every earlier XID retired */
-	if ((barrier || (c->flags & SUPERP_CF_BARRIER)) &&
-	    superp_tal_outstanding(c)) {
-		c->flags |= SUPERP_CF_BARRIER | SUPERP_CF_INI_BLOCKED;
+	if (wait) {
+		/* a barrier stays until it passes: it holds back the rest */
+		c->flags |= wait | SUPERP_CF_INI_BLOCKED;
 		return -EAGAIN;
 	}
 	c->flags &= ~SUPERP_CF_BARRIER;
-	if (xid_diff(c->next_ixid, c->unacked_ixid) >= c->tal_window) {
-		c->flags |= SUPERP_CF_INI_BLOCKED;
-		return -EAGAIN;
-	}
 	if (!superp_tal_outstanding(c))
 		c->cold->ixid_progress = now;
 	if (num_ops > 1)
@@ -534,20 +546,14 @@ EXPORT_SYMBOL_IF_KUNIT(superp_submit);
  * Changes nothing. A user that packs waiting operations into one
  * transaction asks first, so that it takes them only when they can go.
  *
- * Return: true when superp_submit() would return 0.
+ * Return: true when superp_submit() would return 0 for this valid @x.
  */
 bool superp_submit_ready(const struct superp_conn *c,
 			 const struct superp_xact *x)
 {
-	if (c->state != SUPERP_ST_UP)
-		return false;
-	/* superp_tal_start()'s barrier and window checks, then the fence */
-	if ((x->barrier || (c->flags & SUPERP_CF_BARRIER)) &&
-	    superp_tal_outstanding(c))
-		return false;
-	if (xid_diff(c->next_ixid, c->unacked_ixid) >= c->tal_window)
-		return false;
-	return !(x->fence && superp_tal_qp_open(c, x->qp));
+	return c->state == SUPERP_ST_UP &&
+	       !(x->fence && superp_tal_qp_open(c, x->qp)) &&
+	       !superp_tal_start_wait(c, x->barrier);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_submit_ready);
 
