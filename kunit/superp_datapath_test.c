@@ -2,12 +2,13 @@
 /*
  * KUnit: the skb edge of ib_superp's data path. Packets built by
  * superp_tx_build() ("Sending a packet": PDL and TAL headers, operation
- * headers from the transaction's payload hook, SUNH padding of short
- * packets) are parsed back by superp_rx_parse() ("Receiving a packet":
- * fixed headers read once, from any fragment layout, the Transaction
- * Error code from its operation header); bad headers get their drop
- * reason; superp_rx_peer_check() accepts only the connection's peer and
- * encapsulation; a stopped connection's timer stays unqueued.
+ * headers from the transaction's payload hook, in the linear room it
+ * asks for, SUNH padding of short packets) are parsed back by
+ * superp_rx_parse() ("Receiving a packet": fixed headers read once, from
+ * any fragment layout, the Transaction Error code from its operation
+ * header); bad headers get their drop reason; superp_rx_peer_check()
+ * accepts only the connection's peer and encapsulation; a stopped
+ * connection's timer stays unqueued.
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
@@ -170,6 +171,63 @@ static void dp_payload_hook(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d.calls, 1);
 }
 
+struct dp_room_src {
+	struct superp_xact_src src;
+	unsigned int room;
+	unsigned int tailroom;	/* what fill() found */
+	unsigned char *head;
+};
+
+static unsigned int dp_room(struct superp_xact_src *src,
+			    const struct superp_pkt *p)
+{
+	return container_of(src, struct dp_room_src, src)->room;
+}
+
+static int dp_room_fill(struct superp_xact_src *src,
+			const struct superp_pkt *p, struct sk_buff *skb)
+{
+	struct dp_room_src *d = container_of(src, struct dp_room_src, src);
+
+	d->tailroom = skb_tailroom(skb);
+	d->head = skb->head;
+	if (d->tailroom < d->room)
+		return -ENOSPC;
+	memset(skb_put(skb, d->room), 0xcd, d->room);
+	return 0;
+}
+
+static const struct superp_xact_ops dp_room_ops = {
+	.room = dp_room,
+	.fill = dp_room_fill,
+};
+
+/*
+ * A packet whose operations carry copied payload (a pack of small
+ * WRITEs, a padded last packet) is built in one allocation: the linear
+ * room the owner asks for is there when fill() runs, however large.
+ */
+static void dp_payload_room(struct kunit *test)
+{
+	static const unsigned int rooms[] = { 0, 32, 600, 2048, 4200, 9000 };
+	struct dp_room_src d = { .src.ops = &dp_room_ops };
+	struct superp_pkt s = dp_noop;
+	struct sk_buff *skb;
+	unsigned int i;
+
+	s.opcode = SUPERP_OP_RDMA_WRITE;
+	s.num_ops = 16;
+	for (i = 0; i < ARRAY_SIZE(rooms); i++) {
+		d.room = rooms[i];
+		skb = dp_build(test, &s, SUPERP_ENCAP_UDP6, &d.src);
+		KUNIT_EXPECT_GE(test, d.tailroom, rooms[i]);
+		KUNIT_EXPECT_PTR_EQ(test, skb->head, d.head);
+		KUNIT_EXPECT_EQ(test, skb->len,
+				SUPERP_PDL_HLEN + SUPERP_TAL_HLEN + rooms[i]);
+		KUNIT_EXPECT_GE(test, skb_headroom(skb), SUPERP_TX_HEADROOM);
+	}
+}
+
 /* Receiving: headers split over the linear part and a page fragment. */
 static void dp_parse_fragments(struct kunit *test)
 {
@@ -299,6 +357,7 @@ static struct kunit_case superp_datapath_cases[] = {
 	KUNIT_CASE(dp_pure_ack_udp),
 	KUNIT_CASE(dp_trans_error_code),
 	KUNIT_CASE(dp_payload_hook),
+	KUNIT_CASE(dp_payload_room),
 	KUNIT_CASE(dp_parse_fragments),
 	KUNIT_CASE(dp_parse_drops),
 	KUNIT_CASE(dp_peer_check),

@@ -167,6 +167,18 @@ int superp_rc_sge_walk(struct superp_dev *sdev, struct ib_pd *pd,
 		       superp_seg_fn fn, void *arg);
 int superp_rc_piece_to_skb(void *arg, struct page *page, unsigned int off,
 			   unsigned int len);
+/* Small payloads are copied: a fragment costs more than the bytes. */
+#define SUPERP_RC_COPY_MAX	256
+
+/*
+ * Payloads that superp_rc_skb_append() copies whatever their pages: small
+ * ones, and padded ones (the zeros need linear room after them).
+ */
+static inline bool superp_rc_copies(u32 len, u8 pad)
+{
+	return len <= SUPERP_RC_COPY_MAX || pad;
+}
+
 /* Visits a payload's pieces in order: superp_mr_walk() over some range. */
 typedef int (*superp_rc_walk_fn)(void *ctx, superp_seg_fn fn, void *arg);
 int superp_rc_skb_append(struct sk_buff *skb, u32 len, u8 pad,

@@ -389,6 +389,21 @@ static int superp_rc_walk_resp(void *ctx, superp_seg_fn fn, void *arg)
 			      fn, arg);
 }
 
+/* room(): a Read Response's header, and its payload when copied. */
+static unsigned int superp_rc_resp_room(struct superp_xact_src *src,
+					const struct superp_pkt *p)
+{
+	struct superp_rc_tgt *slot = container_of(src, struct superp_rc_tgt,
+						  src);
+	unsigned int room = superp_op_hlen(SUPERP_OP_READ_RESP);
+	struct superp_msg_pkt mp;
+
+	superp_msg_read_resp_pkt(slot->len, slot->mtu, p->seqno, &mp);
+	if (superp_rc_copies(mp.len, mp.pad))
+		room += mp.len + mp.pad;
+	return room;
+}
+
 /* fill() of a Read Response packet. */
 static int superp_rc_resp_fill(struct superp_xact_src *src,
 			       const struct superp_pkt *p, struct sk_buff *skb)
@@ -414,6 +429,7 @@ static int superp_rc_resp_fill(struct superp_xact_src *src,
 }
 
 static const struct superp_xact_ops superp_rc_resp_ops = {
+	.room = superp_rc_resp_room,
 	.fill = superp_rc_resp_fill,
 };
 

@@ -233,9 +233,6 @@ int superp_rc_piece_to_skb(void *arg, struct page *page, unsigned int off,
 	return 0;
 }
 
-/* Small payloads are copied: a fragment costs more than the bytes. */
-#define SUPERP_RC_COPY_MAX	256
-
 /*
  * superp_seg_fn: may the piece's page be referenced by an skb? As for
  * sendpage: not a slab page, and one with a reference of its own (a tail
@@ -256,8 +253,10 @@ static int superp_rc_piece_check(void *arg, struct page *page,
  * @ctx: for @walk
  *
  * Pages go in as fragments, with a reference each, unless the payload is
- * small, padded, or on a page that may not be referenced: then it is
- * copied (growing the skb's tailroom when needed).
+ * small or padded (superp_rc_copies(): the owner's room() counted it), or
+ * on a page that may not be referenced (slab memory, which room() cannot
+ * know without walking): then it is copied, and only that last case may
+ * grow the skb.
  *
  * Return: 0 or a negative errno (the packet is then lost and resent).
  */
@@ -268,7 +267,7 @@ int superp_rc_skb_append(struct sk_buff *skb, u32 len, u8 pad,
 	unsigned int room = len + pad;
 	int err;
 
-	fill.copy = len <= SUPERP_RC_COPY_MAX || pad ||
+	fill.copy = superp_rc_copies(len, pad) ||
 		    walk(ctx, superp_rc_piece_check, NULL);
 	if (fill.copy && skb_tailroom(skb) < room &&
 	    pskb_expand_head(skb, 0, room - skb_tailroom(skb), GFP_ATOMIC))
@@ -326,23 +325,39 @@ static int superp_rc_walk_wr(void *ctx, superp_seg_fn fn, void *arg)
 				  r->off, r->len, fn, arg);
 }
 
+/* room(): the linear bytes superp_rc_fill() puts in packet @p. */
+static unsigned int superp_rc_room(struct superp_xact_src *src,
+				   const struct superp_pkt *p)
+{
+	struct superp_rc_xact *x = container_of(src, struct superp_rc_xact, src);
+	struct superp_rc_wr *wr = x->wr;
+	struct superp_msg_pkt mp;
+	unsigned int room;
+
+	if (x->nops > 1)	/* every payload copied into its block */
+		return x->nops * (superp_op_hlen(SUPERP_OP_RDMA_WRITE) +
+				  x->block);
+	room = superp_op_hlen(x->mx.opcode);
+	if (!superp_op_has_data(x->mx.opcode))
+		return room;
+	superp_msg_pkt(&wr->msg, &x->mx, p->seqno, &mp);
+	if (superp_rc_copies(mp.len, mp.pad) || !wr->wqe.num_sge)
+		room += mp.len + mp.pad;	/* copied, inline data too */
+	return room;
+}
+
 /*
  * fill() of a packed transaction: one RDMA WRITE header per WR, then
  * their payloads, each in a block of x->block bytes (copied: they are
- * small).
+ * small), all in the room superp_rc_room() asked for.
  */
 static int superp_rc_fill_packed(struct superp_rc_xact *x, struct sk_buff *skb)
 {
-	unsigned int hlen = superp_op_hlen(SUPERP_OP_RDMA_WRITE);
-	unsigned int room = x->nops * (hlen + x->block);
 	struct superp_rc_wr_range range;
 	struct superp_rc_wr *wr;
 	int err;
 	u8 i;
 
-	if (skb_tailroom(skb) < room &&
-	    pskb_expand_head(skb, 0, room - skb_tailroom(skb), GFP_ATOMIC))
-		return -ENOMEM;
 	for (i = 0; i < x->nops; i++) {
 		struct superp_op op = {};
 
@@ -779,6 +794,7 @@ static void superp_rc_complete(struct superp_xact_src *src, int status,
 }
 
 static const struct superp_xact_ops superp_rc_xact_ops = {
+	.room = superp_rc_room,
 	.fill = superp_rc_fill,
 	.rx = superp_rc_rx,
 	.complete = superp_rc_complete,

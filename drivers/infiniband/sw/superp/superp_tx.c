@@ -149,11 +149,19 @@ struct sk_buff *superp_tx_build(const struct superp_pkt *p, u8 encap,
 				struct superp_xact_src *src, int *err)
 {
 	unsigned int hlen = SUPERP_PDL_HLEN + SUPERP_TAL_HLEN;
+	unsigned int room = SUPERP_TX_OPS_ROOM;
 	struct sk_buff *skb;
+	bool fill;
 	void *pdl;
 
-	skb = alloc_skb(SUPERP_TX_HEADROOM + hlen + SUPERP_TX_OPS_ROOM +
-			SUPERP_ETH_MIN_PAYLOAD, GFP_ATOMIC);
+	fill = src && src->ops->fill && p->num_ops &&
+	       !(p->flags & (SUPERP_PKT_PROBE | SUPERP_PKT_CANCELLED));
+	if (fill && src->ops->room)
+		room = src->ops->room(src, p);
+	/* One allocation: SUNH's padding fills at most the Ethernet minimum. */
+	skb = alloc_skb(SUPERP_TX_HEADROOM + hlen +
+			max_t(unsigned int, room, SUPERP_ETH_MIN_PAYLOAD),
+			GFP_ATOMIC);
 	if (!skb) {
 		*err = -ENOMEM;
 		return NULL;
@@ -163,8 +171,7 @@ struct sk_buff *superp_tx_build(const struct superp_pkt *p, u8 encap,
 	superp_pkt_encode(p, pdl, pdl + SUPERP_PDL_HLEN);
 	if (p->opcode == SUPERP_OP_TRANS_ERROR && !src) {
 		superp_tx_terr(p, skb);
-	} else if (src && src->ops->fill && p->num_ops &&
-		   !(p->flags & (SUPERP_PKT_PROBE | SUPERP_PKT_CANCELLED))) {
+	} else if (fill) {
 		*err = src->ops->fill(src, p, skb);
 		if (*err) {
 			kfree_skb(skb);

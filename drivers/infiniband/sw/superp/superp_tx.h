@@ -21,7 +21,10 @@ struct superp_xact_src;
  * than SUNH) below the PDL header, and the link layer's.
  */
 #define SUPERP_TX_HEADROOM	(LL_MAX_HEADER + 40 + 8)
-/* Linear tailroom after the TAL header: every operation header of a packet. */
+/*
+ * Linear tailroom after the TAL header when the transaction's owner does
+ * not say (superp_xact_ops.room): every operation header of a packet.
+ */
 #define SUPERP_TX_OPS_ROOM	(SUPERP_TAL_MAX_OPS * SUPERP_MAX_OP_HLEN)
 
 /**
@@ -29,10 +32,13 @@ struct superp_xact_src;
  * Every callback runs under the connection entry's lock, in any context
  * (softirq included): no sleeping, GFP_ATOMIC only, and nothing on this
  * connection but what the engine allows from a callback.
- * @fill: append packet @p's operation headers (skb_put(), at most
- *	SUPERP_TX_OPS_ROOM bytes) and payload (page fragments, or skb_put()
- *	within the tailroom) to @skb, which holds the PDL and TAL headers
- *	already. Called for every (re)transmission of a packet of the
+ * @room: optional: how many bytes @fill will skb_put() for packet @p (its
+ *	operation headers and the payload it copies), so that the skb is
+ *	allocated with that tailroom and never grown. Without it, fill()
+ *	gets SUPERP_TX_OPS_ROOM bytes.
+ * @fill: append packet @p's operation headers (skb_put()) and payload
+ *	(page fragments, or skb_put() within the tailroom) to @skb, which
+ *	holds the PDL and TAL headers already. Called for every (re)transmission of a packet of the
  *	transaction: rebuild from the transaction's state, never from a kept
  *	copy. Return 0, or a negative errno to lose the packet (the
  *	retransmission timer repairs it). A SUNH packet with data blocks must
@@ -44,6 +50,8 @@ struct superp_xact_src;
  *	the Transaction Error code @err, -EPROTO) or was aborted (the reason).
  */
 struct superp_xact_ops {
+	unsigned int (*room)(struct superp_xact_src *src,
+			     const struct superp_pkt *p);
 	int (*fill)(struct superp_xact_src *src, const struct superp_pkt *p,
 		    struct sk_buff *skb);
 	void (*rx)(struct superp_xact_src *src, const struct superp_pkt *p,
