@@ -21,11 +21,16 @@
  *   write-*, write-imm RDMA WRITE into the server's buffer at an offset,
  *                      then a SEND to have it checked; WRITE_WITH_IMM
  *   read-*             RDMA READ of `size` from the server's buffer
- *   send-<big_mb>M     big_mb set: one SEND of big_mb MiB from one SGE of
- *                      vmalloc memory into one receive SGE of vmalloc
- *                      memory (local DMA lkey: ib_superp and rxe address
- *                      memory by kernel virtual address), every 64-bit
- *                      word checked: one message of many transactions
+ *   big-<big_mb>M      big_mb set: both sides allocate big_mb MiB of
+ *                      vmalloc memory, then
+ *   send-<big_mb>M     one SEND from one SGE of it into one receive SGE
+ *                      (local DMA lkey: ib_superp and rxe address memory
+ *                      by kernel virtual address): one message of many
+ *                      transactions
+ *   write-<big_mb>M    one RDMA WRITE of it into the server's, through
+ *                      the PD's unsafe global rkey (the device's DMA MR)
+ *   read-<big_mb>M     one RDMA READ of the server's into it; every
+ *                      64-bit word of each checked
  *   order              16 WRITEs and SENDs, every other one unsignalled:
  *                      completions in posted order, each once
  *   packed-write       12 small WRITEs (0 to 256 bytes) posted as one
@@ -168,7 +173,7 @@ module_param(lossy_naks, bool, 0444);
 MODULE_PARM_DESC(lossy_naks, "the device's NAKs may be lost (rxe on a lossy link): a refused request may also end in RETRY_EXC_ERR");
 static uint big_mb;
 module_param(big_mb, uint, 0444);
-MODULE_PARM_DESC(big_mb, "also one SEND of this many MiB, vmalloc memory on both sides (virtual-DMA devices); 0 for none");
+MODULE_PARM_DESC(big_mb, "also one SEND, WRITE and READ of this many MiB, vmalloc memory on both sides (virtual-DMA devices, global rkey); 0 for none");
 
 #define PROBE_MAGIC	0x53524350	/* "SRCP" */
 #define PROBE_MAX_QPS	64
@@ -1211,12 +1216,46 @@ lost:
 	return err;
 }
 
-/* --- One big SEND ----------------------------------------------------- */
+/* --- Big messages: one SEND, one WRITE, one READ ---------------------- */
 
 static u64 big_word(size_t i, unsigned int step)
 {
 	return (i * 0x9e3779b97f4a7c15ULL) ^ ((u64)step << 56) ^ i;
 }
+
+static void big_fill(u64 *buf, size_t n, unsigned int step)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = big_word(i, step);
+}
+
+/* Every word of step @step's pattern, or @why says which is not. */
+static bool big_check(const u64 *buf, size_t n, unsigned int step, char *why,
+		      size_t whylen)
+{
+	size_t i;
+
+	for (i = 0; i < n && buf[i] == big_word(i, step); i++)
+		;
+	if (i == n)
+		snprintf(why, whylen, "%zu bytes, every word right",
+			 n * sizeof(u64));
+	else
+		snprintf(why, whylen, "word at byte %zu wrong", i * sizeof(u64));
+	return i == n;
+}
+
+/* The big steps' buffer, and the server's as the client reaches it. */
+struct probe_big {
+	u64 *buf;
+	size_t len;
+	size_t n;		/* 64-bit words */
+	u32 bound_ms;
+	u64 raddr;
+	u32 rkey;		/* the server PD's unsafe_global_rkey */
+};
 
 /* One SGE of @len bytes at kernel address @buf (local DMA lkey). */
 static struct ib_sge big_sge(struct probe *p, void *buf, size_t len)
@@ -1230,9 +1269,155 @@ static struct ib_sge big_sge(struct probe *p, void *buf, size_t len)
 	return sge;
 }
 
+/* Client: posts one WR over the whole buffer and waits for it. */
+static bool big_post(struct probe *p, struct probe_big *b, enum ib_wr_opcode op,
+		     char *why, size_t whylen)
+{
+	struct ib_sge sge = big_sge(p, b->buf, b->len);
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_id = p->step, .sg_list = &sge, .num_sge = 1,
+			.opcode = op, .send_flags = IB_SEND_SIGNALED,
+		},
+		.remote_addr = b->raddr,
+		.rkey = b->rkey,
+	};
+	struct ib_wc wc;
+	ktime_t t0 = ktime_get();
+	int err;
+
+	err = ib_post_send(p->qp[0].qp, &wr.wr, NULL);
+	if (err) {
+		snprintf(why, whylen, "post: %d", err);
+		return false;
+	}
+	if (expect_wc_for(p, p->step, IB_WC_SUCCESS, &wc, why, whylen,
+			  b->bound_ms))
+		return false;
+	snprintf(why, whylen, "one message of %zu bytes in %lld ms", b->len,
+		 ktime_ms_delta(ktime_get(), t0));
+	return true;
+}
+
 /*
- * The big buffer goes; after a failure its WR may still be posted or in
- * flight: the QP goes to ERR first, which flushes it (the run has failed).
+ * send-<N>M: the server posts one receive over its whole buffer, the
+ * client sends its own.
+ */
+static int big_send(struct probe *p, struct probe_big *b, const char *name)
+{
+	char why[128] = "";
+	bool ok = false;
+	u32 v;
+	int err;
+
+	if (p->server) {
+		struct ib_sge sge = big_sge(p, b->buf, b->len);
+		struct ib_recv_wr wr = {
+			.wr_id = p->step, .sg_list = &sge, .num_sge = 1,
+		};
+		struct ib_wc wc;
+
+		memset(b->buf, 0, b->len);
+		err = ib_post_recv(p->qp[0].qp, &wr, NULL);
+		if (!err)
+			err = ctl_send(p, 0);
+		if (err)
+			return err;
+		if (!expect_wc_for(p, p->step, IB_WC_SUCCESS, &wc, why,
+				   sizeof(why), b->bound_ms)) {
+			if (wc.byte_len != b->len)
+				snprintf(why, sizeof(why), "byte_len %u of %zu",
+					 wc.byte_len, b->len);
+			else
+				ok = big_check(b->buf, b->n, p->step, why,
+					       sizeof(why));
+		}
+	} else {
+		big_fill(b->buf, b->n, p->step);
+		err = ctl_recv(p, &v);
+		if (err)
+			return err;
+		ok = big_post(p, b, IB_WR_SEND, why, sizeof(why));
+	}
+	return finish(p, name, ok, why);
+}
+
+/*
+ * write-<N>M: the client writes its buffer over the server's, through the
+ * server PD's unsafe global rkey (the core's DMA MR), and says whether it
+ * completed; the server checks every word.
+ */
+static int big_write(struct probe *p, struct probe_big *b, const char *name)
+{
+	char why[128] = "";
+	bool ok = false;
+	u32 v[3];
+	int err;
+
+	if (p->server) {
+		memset(b->buf, 0, b->len);
+		err = ctl_send(p, lower_32_bits((uintptr_t)b->buf));
+		if (!err)
+			err = ctl_send(p, upper_32_bits((uintptr_t)b->buf));
+		if (!err)
+			err = ctl_send(p, p->pd->unsafe_global_rkey);
+		if (!err)
+			err = ctl_recv(p, &v[0]);
+		if (err)
+			return err;
+		if (v[0])
+			ok = big_check(b->buf, b->n, p->step, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "the client's WRITE failed");
+	} else {
+		big_fill(b->buf, b->n, p->step);
+		err = ctl_recv(p, &v[0]);
+		if (!err)
+			err = ctl_recv(p, &v[1]);
+		if (!err)
+			err = ctl_recv(p, &v[2]);
+		if (err)
+			return err;
+		b->raddr = (u64)v[1] << 32 | v[0];
+		b->rkey = v[2];
+		ok = big_post(p, b, IB_WR_RDMA_WRITE, why, sizeof(why));
+		err = ctl_send(p, ok);
+		if (err)
+			return err;
+	}
+	return finish(p, name, ok, why);
+}
+
+/* read-<N>M: the server fills its buffer, the client reads and checks it. */
+static int big_read(struct probe *p, struct probe_big *b, const char *name)
+{
+	char why[128] = "";
+	bool ok = false;
+	u32 v;
+	int err;
+
+	if (p->server) {
+		big_fill(b->buf, b->n, p->step);
+		err = ctl_send(p, 0);
+		if (err)
+			return err;
+		ok = true;
+		snprintf(why, sizeof(why), "served");
+	} else {
+		memset(b->buf, 0, b->len);
+		err = ctl_recv(p, &v);
+		if (err)
+			return err;
+		ok = big_post(p, b, IB_WR_RDMA_READ, why, sizeof(why)) &&
+		     big_check(b->buf, b->n, p->step, why, sizeof(why));
+	}
+	return finish(p, name, ok, why);
+}
+
+/*
+ * The big buffer goes; after a failure a WR on it may still be posted or
+ * in flight: the QP goes to ERR first, which flushes it (the run has
+ * failed).
  */
 static void big_release(struct ib_qp *qp, void *buf, bool ok)
 {
@@ -1244,42 +1429,45 @@ static void big_release(struct ib_qp *qp, void *buf, bool ok)
 }
 
 /*
- * Both sides allocate first and say whether they could, so that a
- * receive is posted only when its SEND will come.
+ * big_mb set: one SEND, one RDMA WRITE and one RDMA READ of big_mb MiB,
+ * each a single WR over one SGE of vmalloc memory. Both sides allocate
+ * first and say whether they could; each step runs only after the
+ * previous one passed on both sides.
  */
-static int step_send_big(struct probe *p)
+static int step_big(struct probe *p)
 {
-	size_t len = (size_t)big_mb << 20, n = len / sizeof(u64), i;
+	static int (*const steps[])(struct probe *, struct probe_big *,
+				    const char *) = {
+		big_send, big_write, big_read,
+	};
+	static const char *const names[] = { "send", "write", "read" };
 	/* The debug kernel under TCG moves a few MB/s: allow 1 MB/s. */
-	u32 bound_ms = timeout_ms + big_mb * 1000;
-	struct ib_qp *qp = p->qp[0].qp;
+	struct probe_big b = {
+		.len = (size_t)big_mb << 20,
+		.bound_ms = timeout_ms + big_mb * 1000,
+	};
+	unsigned int failed = p->failed, i;
 	char name[32], why[128] = "";
-	struct ib_sge sge;
-	struct ib_wc wc;
-	bool ok = false;
-	u64 *buf = NULL;
-	ktime_t t0;
 	u32 mine, theirs = 0;
 	int err;
 
+	b.n = b.len / sizeof(u64);
 	p->step++;
-	snprintf(name, sizeof(name), "send-%uM", big_mb);
+	snprintf(name, sizeof(name), "big-%uM", big_mb);
 	if (!ib_uses_virt_dma(p->ibdev))
 		snprintf(why, sizeof(why), "%s addresses memory by DMA address",
 			 dev);
 	else if (big_mb > PROBE_BIG_MAX_MB)
 		snprintf(why, sizeof(why), "big_mb above %u",
 			 PROBE_BIG_MAX_MB);
+	else if (!p->pd->unsafe_global_rkey)
+		snprintf(why, sizeof(why), "no global rkey");
 	else
-		buf = vmalloc(len);
-	if (buf && !p->server)
-		for (i = 0; i < n; i++)
-			buf[i] = big_word(i, p->step);
-	else if (buf)
-		memset(buf, 0, len);
-	mine = !!buf;
-	if (!buf && !why[0])
-		snprintf(why, sizeof(why), "no %zu bytes of vmalloc memory", len);
+		b.buf = vmalloc(b.len);
+	mine = !!b.buf;
+	if (!b.buf && !why[0])
+		snprintf(why, sizeof(why), "no %zu bytes of vmalloc memory",
+			 b.len);
 	if (p->server) {
 		err = ctl_send(p, mine);
 		if (!err)
@@ -1289,68 +1477,22 @@ static int step_send_big(struct probe *p)
 		if (!err)
 			err = ctl_send(p, mine);
 	}
-	if (err)
-		goto lost;
-	if (!mine || !theirs) {
-		if (mine)
-			snprintf(why, sizeof(why), "the peer could not take part");
-		goto out;
-	}
-	sge = big_sge(p, buf, len);
-	if (p->server) {
-		struct ib_recv_wr wr = {
-			.wr_id = p->step, .sg_list = &sge, .num_sge = 1,
-		};
-
-		err = ib_post_recv(qp, &wr, NULL);
+	if (err || !mine || !theirs) {
 		if (!err)
-			err = ctl_send(p, 0);
-		if (err)
-			goto lost;
-		if (expect_wc_for(p, p->step, IB_WC_SUCCESS, &wc, why,
-				  sizeof(why), bound_ms))
-			goto out;
-		if (wc.byte_len != len) {
-			snprintf(why, sizeof(why), "byte_len %u of %zu",
-				 wc.byte_len, len);
-			goto out;
-		}
-		for (i = 0; i < n; i++)
-			if (buf[i] != big_word(i, p->step))
-				break;
-		ok = i == n;
-		if (ok)
-			snprintf(why, sizeof(why), "%zu bytes received, every word right",
-				 len);
+			report(p, name, false, "%s", mine ?
+			       "the peer could not take part" : why);
 		else
-			snprintf(why, sizeof(why), "word at byte %zu wrong",
-				 i * sizeof(u64));
-	} else {
-		struct ib_send_wr wr = {
-			.wr_id = p->step, .sg_list = &sge, .num_sge = 1,
-			.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
-		};
-		u32 v;
-
-		err = ctl_recv(p, &v);
-		if (!err) {
-			t0 = ktime_get();
-			err = ib_post_send(qp, &wr, NULL);
-		}
-		if (err)
-			goto lost;
-		ok = !expect_wc_for(p, p->step, IB_WC_SUCCESS, &wc, why,
-				    sizeof(why), bound_ms);
-		if (ok)
-			snprintf(why, sizeof(why), "one message of %zu bytes in %lld ms",
-				 len, ktime_ms_delta(ktime_get(), t0));
+			report(p, name, false, "peer lost: %d", err);
+		vfree(b.buf);
+		return err;
 	}
-out:
-	big_release(qp, buf, ok);
-	return finish(p, name, ok, why);
-lost:
-	big_release(qp, buf, false);
-	report(p, name, false, "%d", err);
+	for (i = 0, err = 0; i < ARRAY_SIZE(steps) && !err &&
+	     p->failed == failed; i++) {
+		p->step++;
+		snprintf(name, sizeof(name), "%s-%uM", names[i], big_mb);
+		err = steps[i](p, &b, name);
+	}
+	big_release(p->qp[0].qp, b.buf, !err && p->failed == failed);
 	return err;
 }
 
@@ -2645,7 +2787,7 @@ static int run_steps(struct probe *p)
 	if (!err)
 		err = step_read(p);
 	if (!err && big_mb)
-		err = step_send_big(p);
+		err = step_big(p);
 	if (!err)
 		err = step_order(p);
 	if (!err)
@@ -2728,7 +2870,8 @@ static int setup(struct probe *p)
 	if (err)
 		return err;
 	p->mtu = pattr.active_mtu;
-	p->pd = ib_alloc_pd(p->ibdev, 0);
+	/* big_mb: the WRITE and READ reach the peer's vmalloc buffer. */
+	p->pd = ib_alloc_pd(p->ibdev, big_mb ? IB_PD_UNSAFE_GLOBAL_RKEY : 0);
 	if (IS_ERR(p->pd)) {
 		err = PTR_ERR(p->pd);
 		p->pd = NULL;

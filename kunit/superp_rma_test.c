@@ -4,7 +4,8 @@
  * checks of the spec's RMA Read/Write and the verbs extensions answered
  * with the Transaction Error codes of Documentation/wire-format.rst, their
  * work completion statuses at the initiator, the page walk that places
- * a packet's payload (linear part and fragments) into an MR, and the
+ * a packet's payload (linear part and fragments) into an MR (a DMA MR's
+ * by kernel address), and the
  * execution of the verbs atomics (opcodes 19 and 20) on an MR's page.
  */
 #include <kunit/test.h>
@@ -12,6 +13,7 @@
 #include <linux/highmem.h>
 #include <linux/kthread.h>
 #include <linux/skbuff.h>
+#include <linux/vmalloc.h>
 
 #include "superp.h"
 #include "superp_engine.h"
@@ -289,6 +291,68 @@ static void mr_walk_pieces(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w.total, 2ULL);
 }
 
+static int count_piece(void *arg, struct page *page, unsigned int off,
+		       unsigned int len)
+{
+	(*(unsigned int *)arg)++;
+	return 0;
+}
+
+/*
+ * A DMA MR (the core's, for IB_PD_UNSAFE_GLOBAL_RKEY) has no pages: its
+ * addresses are kernel virtual ones, vmalloc included. The checks pass for
+ * any range, the walk finds the pages behind the address, and an address
+ * with no page behind it (vmalloc's guard page, a user address) is
+ * refused instead of followed.
+ */
+static void mr_dma_walk(struct kunit *test)
+{
+	struct rma_fixture *f = test->priv;
+	struct superp_rma_scope s = rw_scope(f);
+	struct superp_mr *dma;
+	u8 *buf, out[64];
+	unsigned int pieces = 0;
+	u64 at;
+	int i;
+
+	dma = kunit_kzalloc(test, sizeof(*dma), GFP_KERNEL);
+	buf = vmalloc(2 * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, dma);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < 2 * PAGE_SIZE; i++)
+		buf[i] = i * 7 + 3;
+	dma->pd = &f->pd;
+	dma->dma = true;
+	dma->length = U64_MAX;
+	dma->access = WR | RD;
+	KUNIT_ASSERT_EQ(test, superp_mr_publish(&f->t, dma), 0);
+
+	at = (uintptr_t)buf + PAGE_SIZE - 32;	/* straddles the two pages */
+	KUNIT_EXPECT_EQ(test, check(f, &s, dma->ibmr.rkey, RD, at, 64), 0);
+	KUNIT_EXPECT_PTR_EQ(test, f->got, dma);
+	if (f->got)
+		superp_mr_put(f->got);
+	KUNIT_EXPECT_EQ(test, superp_mr_walk(dma, at, 64, count_piece, &pieces),
+			0);
+	KUNIT_EXPECT_EQ(test, pieces, 2);
+	KUNIT_EXPECT_EQ(test, superp_mr_copy_to_buf(dma, at, out, 64), 0);
+	for (i = 0; i < 64; i++)
+		KUNIT_EXPECT_EQ(test, out[i], (u8)((PAGE_SIZE - 32 + i) * 7 + 3));
+	/* Overflowing ranges still fail the bounds check. */
+	KUNIT_EXPECT_EQ(test, check(f, &s, dma->ibmr.rkey, RD, U64_MAX - 8, 64),
+			PROT(BOUNDS));
+
+	KUNIT_EXPECT_EQ(test, superp_mr_copy_to_buf(dma, (uintptr_t)buf +
+						    2 * PAGE_SIZE, out, 8),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, superp_mr_copy_to_buf(dma, 0x10000, out, 8),
+			-EFAULT);
+
+	superp_mr_unpublish(&f->t, dma);
+	superp_mr_wait_unused(dma);
+	vfree(buf);
+}
+
 /*
  * Placement: a payload split between an skb's linear part and two page
  * fragments lands at an MR offset that straddles a page boundary, byte for
@@ -478,6 +542,7 @@ static struct kunit_case superp_rma_cases[] = {
 	KUNIT_CASE(rma_stale_key),
 	KUNIT_CASE(terr_wc_status),
 	KUNIT_CASE(mr_walk_pieces),
+	KUNIT_CASE(mr_dma_walk),
 	KUNIT_CASE(mr_copy_from_nonlinear_skb),
 	KUNIT_CASE(mr_atomic_execute),
 	KUNIT_CASE(mr_atomic_unaligned_page),

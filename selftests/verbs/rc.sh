@@ -37,10 +37,11 @@ peer=$((3 - me))
 RC_DEVS=${RC_DEVS:-rxe superp_sunh superp_udp4 superp_udp6}
 RC_CLEAN_ONLY=${RC_CLEAN_ONLY:-superp_udp6}	# no netem run for these
 RC_SIZE=${RC_SIZE:-1048576}		# largest message, clean run
-# One SEND of this many MiB, vmalloc memory on both guests (probe big_mb),
+# One SEND, one WRITE and one READ of this many MiB, vmalloc memory on
+# both guests (probe big_mb; the WRITE and READ through a global rkey),
 # in the clean run of these: the largest message the 1 GiB guests of
 # the test kernel hold comfortably beside everything else. The debug
-# kernel under TCG moves it at a few MB/s: about a minute and a half.
+# kernel under TCG moves each at a few MB/s: about a minute and a half.
 RC_BIG_MB=${RC_BIG_MB:-256}
 RC_BIG_DEVS=${RC_BIG_DEVS:-superp_sunh}
 RC_QPS=${RC_QPS:-2}

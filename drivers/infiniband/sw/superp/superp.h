@@ -158,6 +158,7 @@ struct superp_mr {
 	int			access;
 	u32			key;	/* what lookups match */
 	bool			fast_reg;
+	bool			dma;	/* no pages: iova is a kernel address */
 	u32			npages;		/* fast_reg: mapped by map_mr_sg */
 	u32			max_pages;	/* fast_reg: size of pages[] */
 	u32			fr_key;		/* fast_reg: last key registered */
@@ -201,6 +202,7 @@ void superp_mr_put(struct superp_mr *mr);
 bool superp_lkey_is_local_dma(const struct ib_pd *pd, u32 lkey);
 
 /* superp_mr.c: verbs */
+struct ib_mr *superp_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				 u64 iova, int access, struct ib_udata *udata);
 int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);

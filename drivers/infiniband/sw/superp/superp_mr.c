@@ -284,6 +284,45 @@ static int superp_mr_map_umem(struct superp_mr *mr)
 	return i == n ? 0 : -EFAULT;
 }
 
+/*
+ * The DMA MR of a kernel PD. Kernel PDs need none for local access
+ * (IBK_LOCAL_DMA_LKEY): the core asks for one only when a consumer
+ * allocates its PD with IB_PD_UNSAFE_GLOBAL_RKEY, and then publishes its
+ * rkey as pd->unsafe_global_rkey. As the flag's name says, that rkey
+ * reaches all of this host's kernel memory: addresses are kernel virtual
+ * addresses (the device uses virtual DMA), walked by superp_virt_walk(),
+ * which refuses an address with no page behind it.
+ */
+struct ib_mr *superp_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	struct superp_dev *sdev = to_sdev(ibpd->device);
+	struct superp_mr *mr;
+	int err;
+
+	if (ibpd->uobject)
+		return ERR_PTR(-EOPNOTSUPP);
+	access &= ~IB_ACCESS_OPTIONAL;
+	if (access & ~SUPERP_MR_ACCESS) {
+		ibdev_dbg(&sdev->ibdev, "get_dma_mr: unsupported access 0x%x\n",
+			  access & ~SUPERP_MR_ACCESS);
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->pd = ibpd;
+	mr->dma = true;
+	mr->access = access;
+	mr->iova = 0;
+	mr->length = U64_MAX;
+	err = superp_mr_publish(&sdev->mrs, mr);
+	if (err) {
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	return &mr->ibmr;
+}
+
 struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				 u64 iova, int access, struct ib_udata *udata)
 {

@@ -132,33 +132,6 @@ static struct superp_rc_wr *superp_rc_xact_wr(const struct superp_rc_xact *x,
 
 static const struct superp_xact_ops superp_rc_xact_ops;
 
-/* A kernel virtual range (the local DMA lkey: ib_superp maps 1:1). */
-static int superp_rc_virt_walk(u64 addr, u32 len, superp_seg_fn fn, void *arg)
-{
-	while (len) {
-		void *va = (void *)(uintptr_t)addr;
-		unsigned int off = offset_in_page(va), n;
-		struct page *page;
-		int err;
-
-		if (is_vmalloc_addr(va))
-			page = vmalloc_to_page(va);
-		else if (virt_addr_valid(va))
-			page = virt_to_page(va);
-		else
-			return -EFAULT;
-		if (!page)
-			return -EFAULT;
-		n = min_t(u32, PAGE_SIZE - off, len);
-		err = fn(arg, page, off, n);
-		if (err)
-			return err;
-		addr += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /**
  * superp_rc_sge_walk - call @fn for each page piece of bytes
  * [@offset, @offset + @len) of an SGE list
@@ -195,7 +168,7 @@ int superp_rc_sge_walk(struct superp_dev *sdev, struct ib_pd *pd,
 		addr = sge[i].addr + offset;
 		offset = 0;
 		if (superp_lkey_is_local_dma(pd, sge[i].lkey)) {
-			err = superp_rc_virt_walk(addr, n, fn, arg);
+			err = superp_virt_walk(addr, n, fn, arg);
 		} else {
 			mr = superp_mr_get(&sdev->mrs, sge[i].lkey);
 			if (!mr)
@@ -318,8 +291,8 @@ static int superp_rc_walk_wr(void *ctx, superp_seg_fn fn, void *arg)
 		return 0;
 	if (!wr->wqe.num_sge)	/* inline: in the WR's copy (slab memory) */
 		return fn == superp_rc_piece_check ? -EPERM :
-		       superp_rc_virt_walk((uintptr_t)wr->wqe.data + r->off,
-					   r->len, fn, arg);
+		       superp_virt_walk((uintptr_t)wr->wqe.data + r->off,
+					r->len, fn, arg);
 	return superp_rc_sge_walk(to_sdev(qp->ibqp.device), qp->ibqp.pd,
 				  superp_send_sge(&wr->wqe), wr->wqe.num_sge,
 				  r->off, r->len, fn, arg);

@@ -34,6 +34,8 @@
  */
 #include <kunit/visibility.h>
 #include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
 
 #include "superp.h"
 #include "superp_engine.h"
@@ -112,6 +114,45 @@ enum ib_wc_status superp_terr_wc_status(u32 err)
 EXPORT_SYMBOL_IF_KUNIT(superp_terr_wc_status);
 
 /**
+ * superp_virt_walk() - call @fn for each page piece of a kernel virtual range
+ * @addr: first byte: a direct-mapped or vmalloc address
+ * @len: bytes
+ * @fn: called in order, with pieces that never cross a page boundary
+ * @arg: for @fn
+ *
+ * The memory of the local DMA lkey and of DMA MRs: ib_superp uses
+ * virtual DMA, so their addresses are the kernel's own.
+ *
+ * Return: 0, the first error of @fn, or -EFAULT where no page is mapped.
+ */
+int superp_virt_walk(u64 addr, u64 len, superp_seg_fn fn, void *arg)
+{
+	while (len) {
+		void *va = (void *)(uintptr_t)addr;
+		unsigned int off = offset_in_page(va), n;
+		struct page *page;
+		int err;
+
+		if (is_vmalloc_addr(va))
+			page = vmalloc_to_page(va);
+		else if (virt_addr_valid(va))
+			page = virt_to_page(va);
+		else
+			return -EFAULT;
+		if (!page)
+			return -EFAULT;
+		n = min_t(u64, PAGE_SIZE - off, len);
+		err = fn(arg, page, off, n);
+		if (err)
+			return err;
+		addr += n;
+		len -= n;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_virt_walk);
+
+/**
  * superp_mr_walk() - call @fn for each page piece of an MR range
  * @mr: the MR, held by the caller
  * @addr: first byte, in the MR's address space; the range must be inside
@@ -133,6 +174,8 @@ int superp_mr_walk(struct superp_mr *mr, u64 addr, u64 len,
 	if (WARN_ON_ONCE(addr < mr->iova || len > mr->length ||
 			 addr - mr->iova > mr->length - len))
 		return -EFAULT;
+	if (unlikely(mr->dma))
+		return superp_virt_walk(addr, len, fn, arg);
 	pos = mr->page_off + (addr - mr->iova);
 	end = pos + len;
 	while (pos < end) {

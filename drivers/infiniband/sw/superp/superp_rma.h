@@ -39,6 +39,7 @@ struct superp_skb_src {
 
 int superp_seg_from_skb(void *arg, struct page *page, unsigned int off,
 			unsigned int len);
+int superp_virt_walk(u64 addr, u64 len, superp_seg_fn fn, void *arg);
 int superp_mr_walk(struct superp_mr *mr, u64 addr, u64 len,
 		   superp_seg_fn fn, void *arg);
 int superp_mr_copy_from_skb(struct superp_mr *mr, u64 addr,

@@ -231,15 +231,6 @@ static int superp_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
-/*
- * Kernel PDs need no DMA MR (IBK_LOCAL_DMA_LKEY); the core asks for one
- * only for IB_PD_UNSAFE_GLOBAL_RKEY, which ib_superp does not offer.
- */
-static struct ib_mr *superp_get_dma_mr(struct ib_pd *ibpd, int access)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
 static const struct ib_device_ops superp_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_UNKNOWN,
