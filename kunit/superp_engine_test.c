@@ -1619,6 +1619,115 @@ static void placed_and_target_done_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->tdone_status, -ECONNRESET);
 }
 
+/*
+ * SUPERP_CONN_HELLO, the handshake of a fresh connection: the first
+ * submission starts the engine's No-op and waits (-EAGAIN); tx_ready()
+ * follows its retirement. Before the peer's first PSN arrives, no other
+ * PSN is taken.
+ */
+static void hello_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, SUPERP_CONN_HELLO);
+	struct tnode *b = t_new(test, NULL, SUPERP_CONN_HELLO);
+	u64 now;
+
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0), -EAGAIN);
+	KUNIT_ASSERT_EQ(test, a->qn, 1);
+	KUNIT_EXPECT_EQ(test, a->q[0].opcode, SUPERP_OP_NOOP);
+	KUNIT_EXPECT_EQ(test, a->q[0].psn, 0);
+	KUNIT_EXPECT_FALSE(test, superp_submit_ready(a->c, &(struct superp_xact){
+		.opcode = SUPERP_OP_RMA_WRITE, .npkts = 1, .num_ops = 1 }));
+	/* asking again sends no second hello */
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, a->qn, 1);
+	now = t_settle(a, b, 0);
+	KUNIT_EXPECT_GE(test, a->nready, 1);
+	KUNIT_EXPECT_EQ(test, b->nreq, 0);	/* the hello is no request */
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, now), 0);
+	t_settle(a, b, now);
+	KUNIT_EXPECT_EQ(test, b->nreq, 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->status, 0);
+
+	/* receiving: PSN 1 before PSN 0 is refused, then both are taken */
+	b = t_new(test, NULL, SUPERP_CONN_HELLO);
+	KUNIT_EXPECT_EQ(test, t_rx(b, t_pkt(1, SUPERP_OP_NOOP, 1, 0, true), 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->rx_drop_psn_window, 1);
+	KUNIT_EXPECT_EQ(test, t_rx(b, t_pkt(0, SUPERP_OP_NOOP, 0, 0, true), 0), 0);
+	KUNIT_EXPECT_EQ(test, t_rx(b, t_pkt(1, SUPERP_OP_NOOP, 1, 0, true), 0), 0);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_rpsn, 2);
+}
+
+/* Submit @n one-packet WRITEs, the hello first if it is due. */
+static void t_writes(struct tnode *n, int count, u64 *now,
+		     struct tnode *peer)
+{
+	int i;
+
+	if (t_submit(n, SUPERP_OP_RMA_WRITE, 1, *now) == -EAGAIN)
+		*now = t_settle(n, peer, *now);
+	else
+		count--;
+	for (i = 0; i < count; i++)
+		KUNIT_EXPECT_EQ(n->test,
+				t_submit(n, SUPERP_OP_RMA_WRITE, 1, *now), 0);
+}
+
+/*
+ * A peer that lost its state (a reboot, the module reloaded) comes back
+ * with a fresh connection: PSNs and XIDs from zero again, while this side
+ * still expects what came after the old incarnation's. Without the
+ * handshake, the new incarnation's first PSNs were taken for duplicates
+ * and acknowledged unseen: its WRITEs completed without running. Now
+ * nothing crosses between incarnations in either direction, and both
+ * sides' work fails instead of completing: the peer restarts the
+ * connection (superp conn del + add, as the spec's connection manager).
+ */
+static void peer_restart_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, SUPERP_CONN_HELLO);
+	struct tnode *b = t_new(test, NULL, SUPERP_CONN_HELLO);
+	u64 now = 0;
+	int i, nreq;
+
+	t_writes(a, 5, &now, b);
+	t_writes(b, 5, &now, a);
+	now = t_settle(a, b, now);
+	KUNIT_ASSERT_EQ(test, a->ncomp, 5);
+	KUNIT_ASSERT_EQ(test, b->ncomp, 5);
+	KUNIT_ASSERT_EQ(test, a->nreq, 5);
+	KUNIT_ASSERT_EQ(test, b->nreq, 5);
+
+	b = t_new(test, NULL, SUPERP_CONN_HELLO);	/* b restarts */
+	nreq = a->nreq;
+	/* more than the old incarnation sent: PSNs 5.. would be new to a */
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, t_submit(b, SUPERP_OP_RMA_WRITE, 1, now),
+				-EAGAIN);	/* the hello goes first */
+	/* and a, unaware, writes to the old b */
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, now), 0);
+	now = t_settle(a, b, now);
+	KUNIT_EXPECT_EQ(test, a->nreq, nreq);	/* nothing of b's ran */
+	KUNIT_EXPECT_EQ(test, b->nreq, 0);	/* nothing of a's ran */
+	KUNIT_EXPECT_EQ(test, b->ncomp, 0);	/* b's WRITE never started */
+	KUNIT_EXPECT_EQ(test, b->c->state, SUPERP_ST_BROKEN);
+	KUNIT_EXPECT_EQ(test, a->c->state, SUPERP_ST_BROKEN);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 6);
+	KUNIT_EXPECT_LT(test, a->status, 0);	/* a's WRITE failed */
+	KUNIT_EXPECT_GT(test, b->ev[SUPERP_EV_ACK_OUT_OF_WINDOW], 0);
+	KUNIT_EXPECT_GT(test, superp_conn_stats(b->c)->rx_drop_psn_window, 0);
+
+	/* restarted on both sides, as the connection manager does */
+	a = t_new(test, NULL, SUPERP_CONN_HELLO);
+	b = t_new(test, NULL, SUPERP_CONN_HELLO);
+	t_writes(b, 8, &now, a);
+	now = t_settle(a, b, now);
+	KUNIT_EXPECT_EQ(test, a->nreq, 8);
+	KUNIT_EXPECT_EQ(test, b->ncomp, 8);
+	KUNIT_EXPECT_EQ(test, b->status, 0);
+}
+
 static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(params_validate_test),
 	KUNIT_CASE(memory_per_connection_test),
@@ -1664,6 +1773,8 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(submit_ready_test),
 	KUNIT_CASE(fair_share_test),
 	KUNIT_CASE(placed_and_target_done_test),
+	KUNIT_CASE(hello_test),
+	KUNIT_CASE(peer_restart_test),
 	KUNIT_CASE(send_xid_after_window_reuse_test),
 	{}
 };

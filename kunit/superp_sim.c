@@ -602,6 +602,7 @@ void superp_sim_default_cfg(struct superp_sim_cfg *cfg)
 	cfg->psn_base = 0xfffff000;
 	cfg->xid_base = 0xff00;
 	cfg->ordered[0] = true;
+	cfg->hello = true;
 	cfg->shutdown = true;
 	cfg->max_sim_ns = 600ULL * 1000 * 1000 * 1000;
 	cfg->params = superp_default_params;
@@ -682,8 +683,9 @@ static int sim_setup(struct superp_sim *s)
 		n->tgt = kvcalloc(roundup_pow_of_two(cfg->params.tal_trans_window),
 				  sizeof(*n->tgt), GFP_KERNEL);
 		n->c = superp_conn_create(&cfg->params, &sim_ops, n, i, !i,
-					  cfg->ordered[i] ?
-					  SUPERP_CONN_ORDERED_RX : 0);
+					  (cfg->ordered[i] ?
+					   SUPERP_CONN_ORDERED_RX : 0) |
+					  (cfg->hello ? SUPERP_CONN_HELLO : 0));
 		if (!n->x || !n->tgt || !n->c)
 			return -ENOMEM;
 		superp_conn_set_base(n->c, cfg->psn_base, cfg->xid_base);

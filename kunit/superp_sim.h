@@ -22,6 +22,7 @@ struct superp_sim_cfg {
 	u32 psn_base;		/* first PSN (tests wrap-around) */
 	u16 xid_base;		/* first XID */
 	bool ordered[2];	/* node i delivers in PSN order */
+	bool hello;		/* SUPERP_CONN_HELLO, as ib_superp's */
 	bool shutdown;		/* soft shutdown at the end */
 	bool latency;		/* node 0 alone: one-packet writes and reads */
 	u32 cancel_every;	/* node 0 cancels every Nth (0: never) */

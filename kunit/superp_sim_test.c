@@ -105,11 +105,6 @@ static void sim_window_1024_test(struct kunit *test)
 }
 
 /*
- * 100% loss: flow control 4.a, the connection is broken after pdl_max_rtx
- * timer retransmissions of the first PSN (the second and later ones are
- * sent twice) and every pending transaction fails.
- */
-/*
  * Windows need not be powers of two (spec: 16..1024): with a window of 100
  * the PSN and XID windows cross the wrap (the runs start just below it)
  * without two in-flight sequence numbers sharing per-PSN or per-XID state.
@@ -119,30 +114,42 @@ static void sim_window_100_test(struct kunit *test)
 	sim_lossy(test, 50000, 4, 100, 20000);
 }
 
+/*
+ * 100% loss: flow control 4.a, the connection is broken after pdl_max_rtx
+ * timer retransmissions of the first PSN (the second and later ones are
+ * sent twice) and every pending transaction fails. With the handshake
+ * (SUPERP_CONN_HELLO), the first PSN is the engine's No-op and the users'
+ * transactions never start: they wait in the user's queue, whose owner
+ * fails them when the connection breaks.
+ */
 static void sim_blackhole_test(struct kunit *test)
 {
 	struct superp_sim_result *r;
 	struct superp_sim_cfg *cfg;
 	u32 max_rtx;
+	int hello;
 
-	cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, cfg);
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	superp_sim_default_cfg(cfg);
-	cfg->ntrans = 16;
-	cfg->loss_ppm = 1000000;
-	cfg->shutdown = false;
-	max_rtx = cfg->params.pdl_max_rtx;
-	superp_sim_run(cfg, r);
-	sim_report(test, cfg, r);
-	KUNIT_EXPECT_TRUE_MSG(test, !r->fail[0], "%s", r->fail);
-	KUNIT_EXPECT_TRUE(test, r->broken[0] && r->broken[1]);
-	KUNIT_EXPECT_EQ(test, r->submitted, 32);
-	KUNIT_EXPECT_EQ(test, r->completed, 0);
-	KUNIT_EXPECT_EQ(test, r->failed, 32);
-	KUNIT_EXPECT_EQ(test, r->rtx_timer, 2 * (2 * max_rtx - 1));
-	KUNIT_EXPECT_EQ(test, r->lost, r->packets);
+	for (hello = 0; hello < 2; hello++) {
+		cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
+		r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, cfg);
+		KUNIT_ASSERT_NOT_NULL(test, r);
+		superp_sim_default_cfg(cfg);
+		cfg->ntrans = 16;
+		cfg->loss_ppm = 1000000;
+		cfg->shutdown = false;
+		cfg->hello = hello;
+		max_rtx = cfg->params.pdl_max_rtx;
+		superp_sim_run(cfg, r);
+		sim_report(test, cfg, r);
+		KUNIT_EXPECT_TRUE_MSG(test, !r->fail[0], "%s", r->fail);
+		KUNIT_EXPECT_TRUE(test, r->broken[0] && r->broken[1]);
+		KUNIT_EXPECT_EQ(test, r->submitted, hello ? 0 : 32);
+		KUNIT_EXPECT_EQ(test, r->completed, 0);
+		KUNIT_EXPECT_EQ(test, r->failed, hello ? 0 : 32);
+		KUNIT_EXPECT_EQ(test, r->rtx_timer, 2 * (2 * max_rtx - 1));
+		KUNIT_EXPECT_EQ(test, r->lost, r->packets);
+	}
 }
 
 /* A default simulation set-up and a result, freed with the test. */

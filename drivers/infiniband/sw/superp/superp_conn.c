@@ -88,7 +88,8 @@ EXPORT_SYMBOL_IF_KUNIT(superp_conn_mem);
  * @priv: user pointer, kept in c->priv.
  * @local_cid: our CID.
  * @remote_cid: the peer's CID, sent as DCID.
- * @flags: SUPERP_CONN_ORDERED_RX to hold out-of-order packets.
+ * @flags: SUPERP_CONN_ORDERED_RX to hold out-of-order packets,
+ *	SUPERP_CONN_HELLO to start with the handshake.
  *
  * Only the cold block is allocated; superp_conn_release() frees it.
  *
@@ -135,6 +136,8 @@ int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
 	c->rwin_peer = p->pdl_receive_win;
 	if (flags & SUPERP_CONN_ORDERED_RX)
 		c->flags |= SUPERP_CF_ORDERED;
+	if (flags & SUPERP_CONN_HELLO)
+		c->flags |= SUPERP_CF_HELLO_TX | SUPERP_CF_HELLO_RX;
 	/* PSNs and XIDs start at zero; nothing is acknowledged yet. */
 	c->max_spsn = c->rwin_peer;
 	c->ack_psn_sent = SUPERP_ACK_PSN_NONE;
@@ -164,7 +167,8 @@ EXPORT_SYMBOL_IF_KUNIT(superp_mem_budget_init);
  * @priv: user pointer, kept in c->priv.
  * @local_cid: our CID.
  * @remote_cid: the peer's CID, sent as DCID.
- * @flags: SUPERP_CONN_ORDERED_RX to hold out-of-order packets.
+ * @flags: SUPERP_CONN_ORDERED_RX to hold out-of-order packets,
+ *	SUPERP_CONN_HELLO to start with the handshake.
  * @why: set to a message for the user (netlink extack) on refusal.
  *
  * Return: 0, -EINVAL for invalid parameters (@why names one), -EDQUOT when
@@ -235,7 +239,8 @@ EXPORT_SYMBOL_IF_KUNIT(superp_conn_set_base);
  * @priv: user pointer, kept in c->priv.
  * @local_cid: our CID.
  * @remote_cid: the peer's CID, sent as DCID.
- * @flags: SUPERP_CONN_ORDERED_RX to hold out-of-order packets.
+ * @flags: SUPERP_CONN_ORDERED_RX to hold out-of-order packets,
+ *	SUPERP_CONN_HELLO to start with the handshake.
  *
  * Return: the connection or NULL.
  */

@@ -174,7 +174,8 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 	struct superp_params params = *p;
 	struct superp_conn_entry *e;
 	struct superp_conn_table *t;
-	unsigned int flags = 0;
+	/* A restarted peer must not meet our old state unnoticed. */
+	unsigned int flags = SUPERP_CONN_HELLO;
 	const char *why;
 	int err;
 

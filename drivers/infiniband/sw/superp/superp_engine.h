@@ -395,6 +395,12 @@ struct superp_conn_cold {
 
 #define SUPERP_CONN_ORDERED_RX	0x01	/* we deliver in PSN order */
 #define SUPERP_CONN_ORDERED_TX	0x02	/* the peer delivers in order */
+/*
+ * The first PSN of each direction is a handshake (superp-engine.rst,
+ * "A peer that lost its state"): we start with a No-op and start nothing
+ * else until it retires, and take no PSN from the peer before its first.
+ */
+#define SUPERP_CONN_HELLO	0x04
 
 /* c->state */
 #define SUPERP_ST_UP		0
@@ -415,6 +421,8 @@ struct superp_conn_cold {
 #define SUPERP_CF_LN_PENDING	0x0200	/* Last NULL waits for an XID */
 #define SUPERP_CF_RWIN_HEARD	0x0400	/* the peer advertised a RWIN */
 #define SUPERP_CF_FENCE_WAIT	0x0800	/* a fence waits for a retirement */
+#define SUPERP_CF_HELLO_TX	0x1000	/* our first No-op not yet retired */
+#define SUPERP_CF_HELLO_RX	0x2000	/* the peer's first PSN not yet here */
 
 /**
  * struct superp_conn - hot per-connection state (two cache lines).

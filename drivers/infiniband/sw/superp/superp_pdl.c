@@ -543,7 +543,19 @@ int superp_pdl_rx(struct superp_conn *c, const struct superp_pkt *p,
 
 	c->cold->stats.rx_pkts++;
 	if (!pure) {
-		if (psn_before(p->psn, c->next_acked_rpsn)) {
+		if ((c->flags & SUPERP_CF_HELLO_RX) && off) {
+			/*
+			 * Before the peer's first PSN no other is taken: the
+			 * window is one PSN wide. Inside the usual one, the
+			 * packet may be a fresh peer's, overtaking: resent,
+			 * not worth an event.
+			 */
+			if (off >= c->window)
+				superp_event(c, SUPERP_EV_PSN_OUT_OF_WINDOW,
+					     p->psn);
+			superp_rx_dropped(c, &c->cold->stats.rx_drop_psn_window);
+			return -EINVAL;
+		} else if (psn_before(p->psn, c->next_acked_rpsn)) {
 			dup = true;			/* 1.a: old PSN */
 		} else if (off >= c->window) {		/* 1.b */
 			superp_event(c, SUPERP_EV_PSN_OUT_OF_WINDOW, p->psn);
@@ -583,6 +595,7 @@ int superp_pdl_rx(struct superp_conn *c, const struct superp_pkt *p,
 		return 0;
 	}
 	superp_pdl_accept(c, p, buf, off, now);
+	c->flags &= ~SUPERP_CF_HELLO_RX;
 	return 0;
 }
 

@@ -78,6 +78,12 @@ static void superp_tal_ini_retire(struct superp_conn *c, u16 xid)
 		if (opcode == SUPERP_OP_LAST_NULL) {
 			c->flags |= SUPERP_CF_LN_ACKED;
 			superp_tal_check_quiesce(c);
+		} else if ((c->flags & SUPERP_CF_HELLO_TX) &&
+			   !(flags & (SUPERP_IX_CANCELLED | SUPERP_IX_ERROR |
+				      SUPERP_IX_BAD))) {
+			/* the hello retired: the peer is fresh, or was at 1 */
+			c->flags &= ~SUPERP_CF_HELLO_TX;
+			c->flags |= SUPERP_CF_INI_BLOCKED;
 		}
 		return;
 	}
@@ -487,6 +493,21 @@ static int superp_tal_start(struct superp_conn *c, u8 opcode, u16 npkts,
 	return 0;
 }
 
+/*
+ * SUPERP_CONN_HELLO: the first transaction is the engine's own No-op, and
+ * the users' wait (-EAGAIN, then tx_ready()) until it retires. A peer
+ * that still holds a previous incarnation's state answers it with an ACK
+ * of PSNs never sent, which is dropped: the hello is retransmitted until
+ * the connection breaks, and nothing of ours was taken for a duplicate.
+ */
+static void superp_tal_hello(struct superp_conn *c, u64 now)
+{
+	if (!superp_tal_outstanding(c))
+		superp_tal_start(c, SUPERP_OP_NOOP, 1, 0, false, NULL,
+				 SUPERP_IX_INTERNAL, 0, NULL, now);
+	c->flags |= SUPERP_CF_INI_BLOCKED;
+}
+
 /* Has the user's tag @qp a transaction open (cancelled ones aside)? */
 static bool superp_tal_qp_open(const struct superp_conn *c, u16 qp)
 {
@@ -529,6 +550,10 @@ int superp_submit(struct superp_conn *c, const struct superp_xact *x,
 	    !superp_opcode_is_request(x->opcode) ||
 	    x->opcode == SUPERP_OP_LAST_NULL)
 		return -EINVAL;
+	if (c->flags & SUPERP_CF_HELLO_TX) {
+		superp_tal_hello(c, now);
+		return -EAGAIN;
+	}
 	if (x->fence && superp_tal_qp_open(c, x->qp)) {
 		c->flags |= SUPERP_CF_FENCE_WAIT;
 		return -EAGAIN;
@@ -551,7 +576,7 @@ EXPORT_SYMBOL_IF_KUNIT(superp_submit);
 bool superp_submit_ready(const struct superp_conn *c,
 			 const struct superp_xact *x)
 {
-	return c->state == SUPERP_ST_UP &&
+	return c->state == SUPERP_ST_UP && !(c->flags & SUPERP_CF_HELLO_TX) &&
 	       !(x->fence && superp_tal_qp_open(c, x->qp)) &&
 	       !superp_tal_start_wait(c, x->barrier);
 }
