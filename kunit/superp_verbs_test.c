@@ -101,6 +101,36 @@ static void mr_keys_register_loop(struct kunit *test)
 }
 
 /*
+ * A device set up again (a reboot, the module reloaded) does not hand out
+ * the keys of its last incarnation, which a peer that kept its connection
+ * may still present: the first 64 keys of a second table are not all the
+ * first table's (with fixed first generations they were, in order).
+ */
+static void mr_keys_new_incarnation(struct kunit *test)
+{
+	struct mr_fixture *f = test->priv;
+	struct superp_mr_table t2;
+	struct superp_mr *other;
+	unsigned int i, same = 0;
+
+	other = kunit_kcalloc(test, 64, sizeof(*other), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	KUNIT_ASSERT_EQ(test, superp_mr_table_init(&t2), 0);
+	for (i = 0; i < 64; i++) {
+		KUNIT_ASSERT_EQ(test, superp_mr_publish(&f->t, &f->mrs[i]), 0);
+		KUNIT_ASSERT_EQ(test, superp_mr_publish(&t2, &other[i]), 0);
+		same += f->mrs[i].ibmr.lkey == other[i].ibmr.lkey;
+	}
+	KUNIT_EXPECT_LT(test, same, 64U);
+	for (i = 0; i < 64; i++) {
+		mr_remove(f, &f->mrs[i]);
+		superp_mr_unpublish(&t2, &other[i]);
+		superp_mr_wait_unused(&other[i]);
+	}
+	superp_mr_table_destroy(&t2);
+}
+
+/*
  * The other case of defect 1: long-lived MRs fill the table but one slot,
  * which every registration then reuses. Its key comes back only after
  * 65,535 reuses; the table refuses an MR beyond max_mr.
@@ -240,6 +270,7 @@ static void kernel_pd(struct kunit *test)
 static struct kunit_case superp_verbs_cases[] = {
 	KUNIT_CASE(mr_keys_register_loop),
 	KUNIT_CASE(mr_keys_one_free_slot),
+	KUNIT_CASE(mr_keys_new_incarnation),
 	KUNIT_CASE(mr_lookup_holds),
 	KUNIT_CASE(mr_local_dma_lkey),
 	KUNIT_CASE(active_mtu),

@@ -10,7 +10,8 @@
  *   +---------+--------------------+---------+
  *
  * Each of the SUPERP_MAX_MR table slots keeps the 16-bit generation of the
- * last key it handed out and bumps it on every reuse, skipping 0. So a key
+ * last key it handed out (random at first) and bumps it on every reuse,
+ * skipping 0. So a key
  * comes back only after its slot has been reused 65,535 times, however many
  * other MRs are held, and a stale key presented meanwhile finds a slot that
  * is empty or holds an MR with another key: it misses. Generation 0 is
@@ -66,6 +67,7 @@
 #include <kunit/visibility.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include <rdma/ib_umem.h>
@@ -101,9 +103,15 @@ static u32 superp_mr_key_none(u32 index)
 
 int superp_mr_table_init(struct superp_mr_table *t)
 {
-	t->gen = kvcalloc(SUPERP_MAX_MR, sizeof(*t->gen), GFP_KERNEL);
+	t->gen = kvmalloc_array(SUPERP_MAX_MR, sizeof(*t->gen), GFP_KERNEL);
 	if (!t->gen)
 		return -ENOMEM;
+	/*
+	 * Generations start anywhere: the keys of a device set up again (a
+	 * reboot, the module reloaded) are not the last incarnation's, so a
+	 * stale request from a peer that kept its state misses.
+	 */
+	get_random_bytes(t->gen, SUPERP_MAX_MR * sizeof(*t->gen));
 	xa_init_flags(&t->xa, XA_FLAGS_ALLOC);
 	t->next = 0;
 	return 0;
