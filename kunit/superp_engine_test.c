@@ -1728,6 +1728,25 @@ static void peer_restart_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->status, 0);
 }
 
+/*
+ * A refused reply packet (an Atomic Response answering a READ) never
+ * makes the reply whole: placed() is not called, for the user would take
+ * the READ's data as placed, and the READ fails (-EPROTO).
+ */
+static void placed_not_for_refused_reply_test(struct kunit *test)
+{
+	struct tnode *a = t_new(test, NULL, 0);
+
+	KUNIT_ASSERT_EQ(test, t_submit(a, SUPERP_OP_RMA_READ, 1, 0), 0);
+	t_rx(a, t_ack(0, 0, 0xffff), 0);
+	t_rx(a, t_pkt(0, SUPERP_OP_ATOMIC_RESP, 0, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_BAD_OPCODE], 1);
+	KUNIT_EXPECT_EQ(test, a->nplaced, 0);
+	t_rx(a, t_ack(0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->status, -EPROTO);
+}
+
 static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(params_validate_test),
 	KUNIT_CASE(memory_per_connection_test),
@@ -1773,6 +1792,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(submit_ready_test),
 	KUNIT_CASE(fair_share_test),
 	KUNIT_CASE(placed_and_target_done_test),
+	KUNIT_CASE(placed_not_for_refused_reply_test),
 	KUNIT_CASE(hello_test),
 	KUNIT_CASE(peer_restart_test),
 	KUNIT_CASE(send_xid_after_window_reuse_test),

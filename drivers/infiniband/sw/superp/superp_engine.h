@@ -202,7 +202,9 @@ struct superp_conn;
  *	(@cookie NULL: the transaction was cancelled, drop the data).
  * @placed: optional; every reply packet of @cookie's transaction arrived
  *	(a READ's data is placed) or a Transaction Error did; retirement
- *	follows when the target's ACK XID covers it.
+ *	follows when the target's ACK XID covers it. Not called when a reply
+ *	packet was refused (the reply can never be whole: complete() says
+ *	-EPROTO), nor for cancelled transactions.
  * @complete: an initiator transaction retired (status 0, -EREMOTEIO with
  *	a Transaction Error code in @err, -EPROTO when the engine refused a
  *	reply packet, or the abort reason).

@@ -83,9 +83,11 @@
  * @nxacts: its transactions.
  * @next_x: the next transaction to submit.
  * @pending: transactions submitted and not completed.
+ * @placed: of those, RDMA Read and atomic ones whose reply is placed.
  * @dqpn: the destination QP.
  * @write_xid: XID of its last RDMA Write transaction (for Write Complete).
  * @status: enum ib_wc_status: the first failure, or success.
+ * @done: its completion is posted; the WR stays until @pending is 0.
  * @wqe: the WR as posted; SGEs or inline data follow.
  */
 struct superp_rc_wr {
@@ -95,9 +97,11 @@ struct superp_rc_wr {
 	u32 nxacts;
 	u32 next_x;
 	u32 pending;
+	u32 placed;
 	u32 dqpn;
 	u16 write_xid;
 	u8 status;
+	bool done;
 	struct superp_send_wqe wqe;
 };
 
@@ -110,6 +114,8 @@ struct superp_rc_wr {
  * @block: packed: the data block of each operation.
  * @err_op: the operation a Transaction Error names (its opnum).
  * @bad_err: that Transaction Error named no operation of ours.
+ * @terr: a Transaction Error answered it.
+ * @placed: its reply is placed and counted in wr->placed.
  * @packed: packed: the WRs of operations 1 .. @nops - 1, in posted order.
  */
 struct superp_rc_xact {
@@ -119,6 +125,8 @@ struct superp_rc_xact {
 	u8 nops;
 	u8 err_op;
 	bool bad_err;
+	bool terr;
+	bool placed;
 	u16 block;
 	struct superp_rc_wr *packed[];
 };
@@ -441,18 +449,20 @@ static void superp_rc_wr_finish(struct superp_rc_wr *wr)
 {
 	struct superp_qp *qp = wr->qp;
 
-	if (wr->pending || wr->next_x < wr->nxacts || qp->rc.cur == wr)
+	if (wr->pending > wr->placed || wr->next_x < wr->nxacts ||
+	    qp->rc.cur == wr)
 		return;
 	/* Cancelled: the flush or reset took the WR already. */
-	if (superp_rc_wr_replays(wr) || qp->rc.cancelled) {
-		superp_qp_put(qp);
-		kfree(wr);
-		return;
+	if (!wr->done && !superp_rc_wr_replays(wr) && !qp->rc.cancelled) {
+		if (wr->status == IB_WC_SUCCESS &&
+		    READ_ONCE(qp->conn) == wr->e &&
+		    qp->rc.rnr == SUPERP_RC_RNR_NONE)
+			qp->rc.rnr_tries = 0;
+		superp_qp_send_done(qp, wr->wqe.idx, wr->status);
 	}
-	if (wr->status == IB_WC_SUCCESS && READ_ONCE(qp->conn) == wr->e &&
-	    qp->rc.rnr == SUPERP_RC_RNR_NONE)
-		qp->rc.rnr_tries = 0;
-	superp_qp_send_done(qp, wr->wqe.idx, wr->status);
+	wr->done = true;
+	if (wr->pending)	/* placed: its transactions have yet to retire */
+		return;
 	superp_qp_put(qp);
 	kfree(wr);
 }
@@ -540,6 +550,7 @@ static void superp_rc_rx(struct superp_xact_src *src,
 		return;
 	}
 	if (p->opcode == SUPERP_OP_TRANS_ERROR) {
+		x->terr = true;
 		superp_rc_rx_terr(x, skb);	/* complete() has the code */
 		return;
 	}
@@ -733,6 +744,31 @@ static void superp_rc_op_end(struct superp_rc_xact *x, u8 i, bool bound,
 		superp_rc_wr_fail(wr, superp_rc_status(status, err));
 }
 
+/*
+ * placed(): an RDMA Read's data or an atomic's original value is in the
+ * local SGEs. As on InfiniBand, that completes the WR (with its last
+ * transaction), and the QP may start its next Read or atomic: the
+ * target's ACK XID, which retires the transaction, comes a round trip
+ * later. The engine delivers no reply packet of the transaction after
+ * this, so the consumer may reuse the memory at once.
+ */
+static void superp_rc_placed(struct superp_xact_src *src)
+{
+	struct superp_rc_xact *x = container_of(src, struct superp_rc_xact, src);
+	struct superp_rc_wr *wr = x->wr;
+	struct superp_qp *qp = wr->qp;
+
+	if (!superp_rc_is_rd_atomic(x->mx.opcode) || x->placed || x->terr ||
+	    wr->status != IB_WC_SUCCESS)
+		return;
+	x->placed = true;
+	qp->rc.rd_inflight--;
+	wr->placed++;
+	superp_rc_wr_finish(wr);
+	if (READ_ONCE(qp->conn) == wr->e)
+		superp_rc_kick_locked(wr->e, qp);
+}
+
 /* complete(): a transaction of WRs retired, failed or was aborted. */
 static void superp_rc_complete(struct superp_xact_src *src, int status,
 			       u32 err)
@@ -745,7 +781,7 @@ static void superp_rc_complete(struct superp_xact_src *src, int status,
 	bool bound = READ_ONCE(qp->conn) == e;
 	u8 i;
 
-	if (read)
+	if (read && !x->placed)
 		qp->rc.rd_inflight--;
 	if (bound && qp->rc.xinflight)
 		qp->rc.xinflight--;
@@ -753,7 +789,10 @@ static void superp_rc_complete(struct superp_xact_src *src, int status,
 	refcount_inc(&qp->ref);
 	for (i = 0; i < x->nops; i++) {
 		wr = superp_rc_xact_wr(x, i);
-		superp_rc_op_end(x, i, bound, status, err);
+		if (x->placed)		/* completed already (placed()) */
+			wr->placed--;
+		else
+			superp_rc_op_end(x, i, bound, status, err);
 		wr->pending--;
 		superp_rc_wr_finish(wr);
 	}
@@ -770,6 +809,7 @@ static const struct superp_xact_ops superp_rc_xact_ops = {
 	.room = superp_rc_room,
 	.fill = superp_rc_fill,
 	.rx = superp_rc_rx,
+	.placed = superp_rc_placed,
 	.complete = superp_rc_complete,
 };
 
@@ -829,6 +869,8 @@ superp_rc_wr_take(struct superp_conn_entry *e, struct superp_qp *qp,
 	wr->qp = qp;
 	wr->next_x = 0;
 	wr->pending = 0;
+	wr->placed = 0;
+	wr->done = false;
 	wr->write_xid = 0;
 	wr->status = IB_WC_SUCCESS;
 	wr->dqpn = qp->attr.dest_qp_num;
@@ -988,6 +1030,8 @@ static int superp_rc_submit(struct superp_conn_entry *e, struct superp_rc_wr *wr
 	x->block = 0;
 	x->err_op = 0;
 	x->bad_err = false;
+	x->terr = false;
+	x->placed = false;
 	if (pack)
 		superp_rc_pack_gather(e, x, max_ops);
 	sx.num_ops = x->nops;

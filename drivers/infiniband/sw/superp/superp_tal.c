@@ -328,7 +328,8 @@ static void superp_tal_ini_rdone(struct superp_conn *c, u16 xid, u32 err)
 	e->flags |= SUPERP_IX_RDONE;
 	c->flags |= SUPERP_CF_ACK_NOW;
 	if (c->ops->placed &&
-	    !(e->flags & (SUPERP_IX_INTERNAL | SUPERP_IX_CANCELLED)))
+	    !(e->flags & (SUPERP_IX_INTERNAL | SUPERP_IX_CANCELLED |
+			  SUPERP_IX_BAD)))
 		c->ops->placed(c, e->cookie);
 	superp_tal_ini_try_retire(c, xid);
 }

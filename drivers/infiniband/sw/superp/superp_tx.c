@@ -244,6 +244,14 @@ static void superp_tx_initiator_pkt(struct superp_conn *c,
 		src->ops->rx(src, p, buf);
 }
 
+static void superp_tx_placed(struct superp_conn *c, void *cookie)
+{
+	struct superp_xact_src *src = cookie;
+
+	if (src && src->ops->placed)
+		src->ops->placed(src);
+}
+
 static void superp_tx_complete(struct superp_conn *c, void *cookie,
 			       int status, u32 err)
 {
@@ -264,6 +272,7 @@ const struct superp_engine_ops superp_conn_engine_ops = {
 	.target_done = superp_rc_target_done,
 	.tx_ready = superp_rc_tx_ready,
 	.initiator_pkt = superp_tx_initiator_pkt,
+	.placed = superp_tx_placed,
 	.complete = superp_tx_complete,
 };
 

@@ -46,6 +46,9 @@ struct superp_xact_src;
  *	packets"): grow the block.
  * @rx: a reply packet of the transaction arrived (initiator side): @skb,
  *	skb->data at its PDL header, is valid during the call only.
+ * @placed: optional: every reply packet arrived (or a Transaction Error
+ *	did); @complete follows when the target's ACK XID covers the
+ *	transaction. No reply packet of it reaches @rx after this.
  * @complete: the transaction retired (@status 0), failed (-EREMOTEIO with
  *	the Transaction Error code @err, -EPROTO) or was aborted (the reason).
  */
@@ -56,6 +59,7 @@ struct superp_xact_ops {
 		    struct sk_buff *skb);
 	void (*rx)(struct superp_xact_src *src, const struct superp_pkt *p,
 		   struct sk_buff *skb);
+	void (*placed)(struct superp_xact_src *src);
 	void (*complete)(struct superp_xact_src *src, int status, u32 err);
 };
 
