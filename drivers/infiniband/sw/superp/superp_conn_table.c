@@ -86,6 +86,7 @@ static void superp_conn_entry_free(struct superp_conn_entry *e)
 	superp_conn_timer_cancel(e);
 	/* Pending transactions fail; nobody else can reach @e any more. */
 	superp_conn_release(&e->conn);
+	superp_udp_conn_free(e);
 	superp_rc_conn_free(e);
 	kfree(e);
 }
@@ -196,6 +197,12 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 		kfree(e);
 		return err;
 	}
+	err = superp_udp_conn_init(e);
+	if (err) {
+		superp_rc_conn_free(e);
+		kfree(e);
+		return err;
+	}
 
 	mutex_lock(&cs->lock);
 	t = superp_ct(cs);
@@ -225,8 +232,10 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 	e = NULL;
 unlock:
 	mutex_unlock(&cs->lock);
-	if (e)
+	if (e) {
+		superp_udp_conn_free(e);
 		superp_rc_conn_free(e);
+	}
 	kfree(e);
 	return err;
 }

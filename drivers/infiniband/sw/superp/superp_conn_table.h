@@ -13,6 +13,7 @@
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <net/dst_cache.h>
 
 #include "superp_engine.h"
 
@@ -51,6 +52,7 @@ struct superp_conn_addr {
  * @kick_work: runs the bound QPs' send queues for posts made with
  *	interrupts disabled (superp_rc_send.c).
  * @loop: the peer is this node: packets loop back (superp_loop.c).
+ * @dst_cache: UDP connections: the route to the peer (superp_udp.c).
  */
 struct superp_conn_entry {
 	struct superp_conn conn;
@@ -65,6 +67,7 @@ struct superp_conn_entry {
 	u32 tgt_slots;
 	struct work_struct kick_work;
 	bool loop;
+	struct dst_cache dst_cache;
 };
 
 /* A table of 1..4096 slots, replaced whole when its size changes. */

@@ -21,6 +21,9 @@ struct superp_dev;
  */
 int superp_sunh_xmit(struct superp_conn_entry *e, struct sk_buff *skb);
 int superp_udp_xmit(struct superp_conn_entry *e, struct sk_buff *skb);
+/* A UDP connection's route cache: set up before it sends, freed after. */
+int superp_udp_conn_init(struct superp_conn_entry *e);
+void superp_udp_conn_free(struct superp_conn_entry *e);
 
 int superp_loop_xmit(struct superp_conn_entry *e, struct sk_buff *skb);
 bool superp_loop_conn(const struct superp_conn_addr *a);

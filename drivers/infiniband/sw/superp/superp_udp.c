@@ -8,8 +8,8 @@
  * with udp_tunnel_xmit_skb()/udp_tunnel6_xmit_skb() from the connection's
  * local address, source port = the connection's flow entropy (udp_sport),
  * the traffic class as TOS / IPv6 traffic class, and the UDP checksum on
- * (required for IPv6). The route is looked up per packet, restricted to
- * the device's netdev.
+ * (required for IPv6). The route, restricted to the device's netdev, is
+ * kept per connection and CPU in a dst_cache.
  *
  * Locking: the sockets live from namespace creation to its exit (pernet
  * operations); the receive hook runs under the UDP stack's RCU read side,
@@ -120,6 +120,29 @@ static struct pernet_operations superp_udp_net_ops = {
 	.size = sizeof(struct superp_udp_net),
 };
 
+/**
+ * superp_udp_conn_init() - a UDP connection's route cache.
+ * @e: the new entry, not yet published (SUNH and loopback ones need none).
+ *
+ * The route to the peer is looked up once per CPU and kept until the
+ * routing table changes (dst_check()), as UDP tunnels do, instead of once
+ * per packet.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int superp_udp_conn_init(struct superp_conn_entry *e)
+{
+	if (e->addr.encap == SUPERP_ENCAP_SUNH || e->loop)
+		return 0;
+	return dst_cache_init(&e->dst_cache, GFP_KERNEL);
+}
+
+/* After the last packet: harmless on an entry without a cache. */
+void superp_udp_conn_free(struct superp_conn_entry *e)
+{
+	dst_cache_destroy(&e->dst_cache);
+}
+
 static int superp_udp4_xmit(struct superp_conn_entry *e, struct net *net,
 			    struct socket *sock, struct sk_buff *skb)
 {
@@ -135,10 +158,14 @@ static int superp_udp4_xmit(struct superp_conn_entry *e, struct net *net,
 	};
 	struct rtable *rt;
 
-	rt = ip_route_output_key(net, &fl4);
-	if (IS_ERR(rt)) {
-		kfree_skb(skb);
-		return PTR_ERR(rt);
+	rt = dst_cache_get_ip4(&e->dst_cache, &fl4.saddr);
+	if (!rt) {
+		rt = ip_route_output_key(net, &fl4);
+		if (IS_ERR(rt)) {
+			kfree_skb(skb);
+			return PTR_ERR(rt);
+		}
+		dst_cache_set_ip4(&e->dst_cache, &rt->dst, fl4.saddr);
 	}
 	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr, a->tclass,
 			    ip4_dst_hoplimit(&rt->dst), 0, htons(a->udp_sport),
@@ -167,10 +194,15 @@ static int superp_udp6_xmit(struct superp_conn_entry *e, struct net *net,
 		kfree_skb(skb);
 		return -EAFNOSUPPORT;
 	}
-	dst = ipv6_stub->ipv6_dst_lookup_flow(net, sock->sk, &fl6, NULL);
-	if (IS_ERR(dst)) {
-		kfree_skb(skb);
-		return PTR_ERR(dst);
+	dst = dst_cache_get_ip6(&e->dst_cache, &saddr);
+	if (!dst) {
+		dst = ipv6_stub->ipv6_dst_lookup_flow(net, sock->sk, &fl6,
+						      NULL);
+		if (IS_ERR(dst)) {
+			kfree_skb(skb);
+			return PTR_ERR(dst);
+		}
+		dst_cache_set_ip6(&e->dst_cache, dst, &fl6.saddr);
 	}
 	/* No tunnel netdev: skb->dev stays NULL, so no tunnel statistics. */
 	return udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &saddr, &daddr,
