@@ -351,12 +351,17 @@ static int sock_xfer(struct socket *sock, void *data, size_t len, bool tx)
 	return n < 0 ? n : -ECONNRESET;
 }
 
-static void sock_timeouts(struct socket *sock)
+static void sock_timeouts_ms(struct socket *sock, u32 ms)
 {
-	long t = msecs_to_jiffies(timeout_ms);
+	long t = msecs_to_jiffies(ms);
 
 	sock->sk->sk_rcvtimeo = t;
 	sock->sk->sk_sndtimeo = t;
+}
+
+static void sock_timeouts(struct socket *sock)
+{
+	sock_timeouts_ms(sock, timeout_ms);
 }
 
 static int rendezvous_server(struct probe *p)
@@ -1486,12 +1491,17 @@ static int step_big(struct probe *p)
 		vfree(b.buf);
 		return err;
 	}
+	/* Each side may wait on the socket while the other moves it all. */
+	sock_timeouts_ms(p->sock, b.bound_ms);
 	for (i = 0, err = 0; i < ARRAY_SIZE(steps) && !err &&
 	     p->failed == failed; i++) {
 		p->step++;
 		snprintf(name, sizeof(name), "%s-%uM", names[i], big_mb);
 		err = steps[i](p, &b, name);
 	}
+	sock_timeouts(p->sock);
+	if (err && p->failed == failed)
+		report(p, name, false, "peer lost: %d", err);
 	big_release(p->qp[0].qp, b.buf, !err && p->failed == failed);
 	return err;
 }
