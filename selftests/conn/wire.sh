@@ -127,7 +127,10 @@ check "loss: retransmissions counted, every transaction delivered, still up" jq_
 	 .stats.tx_rtx_timer + .stats.tx_rtx_fast + .stats.tx_rtx_proactive > 0' conn 4
 
 # A peer that vanishes: guest 1 loses every frame it sends; its connection
-# breaks after pdl_max_rtx retransmissions (50 ms, then doubling).
+# breaks after pdl_max_rtx retransmissions (50 ms, then doubling). One
+# No-op goes through first: until a fresh connection's handshake is done,
+# no transaction starts (superp-engine.rst, "A peer that lost its state"),
+# and these are to fail in flight.
 check "vanish: conn add lcid 5 (sunh, pdl_max_rtx 3)" superp conn add dev superp0 \
 	lcid 5 rcid 5 encap sunh local "$me" remote "$peer" sport "$(sport 5)" \
 	pdl_retrans_time_out 50000 pdl_max_rtx 3
@@ -136,6 +139,7 @@ if is_coordinator; then
 	superp monitor > /tmp/monitor-vanish 2>&1 &
 	mon=$!
 	sleep 1
+	check "vanish: one No-op transaction completes (handshake done)" nulls 5 1
 	check "vanish: netem loss 100% on eth0" tc qdisc add dev eth0 root netem loss 100%
 	check_fail "vanish: No-op transactions fail" nulls 5 10 30000
 	check "vanish: netem removed" tc qdisc del dev eth0 root
