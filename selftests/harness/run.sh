@@ -217,12 +217,15 @@ stop_capture() {
 }
 
 # Run a test's capture check on the host; prints its output segment.
+# Its bound: a boot of the debug kernel captures up to about 2 GB (rc.sh's
+# 256 MiB transfers), which tshark with the Lua dissector reads in about a
+# minute per pass on an idle build machine.
 run_capture_check() { # dir check nseg
 	local check=$2 out s pcaps=()
 	out=$1/capture.$(echo "$check" | tr / _).seg
 	for s in $(seq 0 $(($3 - 1))); do pcaps+=("$1/seg$s.pcap"); done
 	(cd "$SUPERP_TOP/$(dirname "$check")" &&
-		timeout 120 "$SUPERP_TOP/$check" "${pcaps[@]}"; echo "@@SUPERP-END $check rc=$?") > "$out" 2>&1
+		timeout 300 "$SUPERP_TOP/$check" "${pcaps[@]}"; echo "@@SUPERP-END $check rc=$?") > "$out" 2>&1
 	echo "$out"
 }
 trap cleanup EXIT
