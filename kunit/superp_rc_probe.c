@@ -127,7 +127,8 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
-#define PFX "superp_rc_probe: "
+/* "superp_rc_probe: ", or the name of a second copy (rc_local.sh). */
+#define PFX KBUILD_MODNAME ": "
 
 static char *dev = "rxe0";
 module_param(dev, charp, 0444);
@@ -2860,7 +2861,7 @@ static void probe_remove(struct ib_device *ibdev, void *client_data)
 }
 
 static struct ib_client probe_client = {
-	.name = "superp_rc_probe",
+	.name = KBUILD_MODNAME,
 	.remove = probe_remove,
 };
 
