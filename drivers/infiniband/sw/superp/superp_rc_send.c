@@ -289,6 +289,15 @@ struct superp_rc_wr_range {
 	u32 len;
 };
 
+/*
+ * Inline data lives in the WR's own copy, slab memory that may not be
+ * attached as a fragment: room() counts it and the walk says "copy".
+ */
+static bool superp_rc_wr_inline(const struct superp_rc_wr *wr)
+{
+	return !wr->wqe.num_sge;
+}
+
 static int superp_rc_walk_wr(void *ctx, superp_seg_fn fn, void *arg)
 {
 	struct superp_rc_wr_range *r = ctx;
@@ -297,7 +306,7 @@ static int superp_rc_walk_wr(void *ctx, superp_seg_fn fn, void *arg)
 
 	if (!r->len)
 		return 0;
-	if (!wr->wqe.num_sge)	/* inline: in the WR's copy (slab memory) */
+	if (superp_rc_wr_inline(wr))
 		return fn == superp_rc_piece_check ? -EPERM :
 		       superp_virt_walk((uintptr_t)wr->wqe.data + r->off,
 					r->len, fn, arg);
@@ -322,8 +331,8 @@ static unsigned int superp_rc_room(struct superp_xact_src *src,
 	if (!superp_op_has_data(x->mx.opcode))
 		return room;
 	superp_msg_pkt(&wr->msg, &x->mx, p->seqno, &mp);
-	if (superp_rc_copies(mp.len, mp.pad) || !wr->wqe.num_sge)
-		room += mp.len + mp.pad;	/* copied, inline data too */
+	if (superp_rc_copies(mp.len, mp.pad) || superp_rc_wr_inline(wr))
+		room += mp.len + mp.pad;
 	return room;
 }
 
