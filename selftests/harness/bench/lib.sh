@@ -25,6 +25,11 @@ bench_rows=${BENCH_ROWS:-/tmp/bench-rows}	# result lines, also kept here
 bench_n=0
 bench_loss=0	# netem loss (%) on this guest's eth0 egress now
 bench_post=1	# perftest's post list of the current round
+# A perftest run's limit. The slowest of the full plan take about a
+# minute (1000 writes of 1 MiB at siw's 0.12 Gbit/s at MTU 1500: 70 s);
+# a hung one (rxe and siw with 16 QPs did: perftest waits for ever) is a
+# failed row either way, and at 300 s those cost ten minutes a pass.
+bench_pt_limit=180
 
 # superp over UDP/IPv4 needs an address outside the SUNH subnet (a QP binds
 # to the connection its peer's GID leads to: Documentation/superp-rc.rst),
@@ -175,6 +180,19 @@ bench_tcp() { # test contender size seconds qps loss
 # a column is missing).
 bench_number() { echo "$1" | grep -Eq '^[0-9]+(\.[0-9]+)?$'; }
 
+# What superp0 counted on the measuring side during one run (hw, rc.inc):
+# packets, retransmissions, RNR NAKs and SACKs received, as a TAP comment
+# in the guest's output (why a figure is what it is).
+bench_superp_counters() {
+	hw | jq -r --slurpfile b /tmp/bench-hw-before '. as $a | $b[0] as $b |
+		"superp0 during the run: tx \($a.tx_packets - $b.tx_packets)" +
+		" rtx \(($a.retrans_timer + $a.retrans_fast + $a.retrans_proactive) -
+			($b.retrans_timer + $b.retrans_fast + $b.retrans_proactive))" +
+		" rx_rnr_naks \($a.rx_rnr_naks - $b.rx_rnr_naks)" +
+		" rx_sacks \($a.rx_sacks - $b.rx_sacks)" +
+		" packed_ops \($a.packed_ops - $b.packed_ops)"' | sed 's/^/# /'
+}
+
 # A perftest program between the guests on an RDMA device: bandwidth
 # (and message rate at 64 B and less), or typical and 99th percentile
 # latency.
@@ -193,18 +211,20 @@ bench_perftest() { # test(prog) contender size iters qps loss
 	barrier "pt-$bench_n"
 	if [ "$SUPERP_ID" = 1 ]; then
 		# shellcheck disable=SC2086 # opts are words
-		timeout 300 "$prog" -d "$dev" -x "$gid" -s "$s" -n "$n" $opts -F \
+		timeout "$bench_pt_limit" "$prog" -d "$dev" -x "$gid" -s "$s" -n "$n" $opts -F \
 			--report_gbits > /dev/null 2>&1
 		ok "$prog $c size $s qps $q: served"
 		return
 	fi
 	sleep 1
+	case $c in superp_*) hw > /tmp/bench-hw-before ;; esac
 	# shellcheck disable=SC2086
-	out=$(timeout 300 "$prog" -d "$dev" -x "$gid" -s "$s" -n "$n" $opts -F \
+	out=$(timeout "$bench_pt_limit" "$prog" -d "$dev" -x "$gid" -s "$s" -n "$n" $opts -F \
 		--report_gbits "$bench_server" 2>&1)
 	# The result row: the line after perftest's column header (latency:
 	# t_typical in column 5, the 99% percentile in 8; bandwidth: the
 	# average in 4, MsgRate in 5).
+	case $c in superp_*) bench_superp_counters ;; esac
 	case $prog in
 	*_lat) v=$(printf '%s\n' "$out" | awk '/t_typical/ { getline; print $5 " " $8; exit }') ;;
 	*) v=$(printf '%s\n' "$out" | awk '/BW average/ { getline; print $4 " " $5; exit }') ;;
