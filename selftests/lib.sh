@@ -9,13 +9,20 @@
 #   SUPERP_KERNEL    test (debug kernel) | stock (Debian's kernel) |
 #                    bench (no debugging, rxe and siw)
 #   SUPERP_ROOT      the project files in the guest (modules/, bin/, selftests/)
+#   SUPERP_TEST      the test's name in the plan (selftests/AREA/NAME.sh)
+#   SUPERP_BOOT      1, then 2, ... after a test rebooted the guest
 
 KSFT_PASS=0
 KSFT_FAIL=1
 KSFT_SKIP=4
 
+# A test that rebooted its guest continues its count (guest_reboot).
 _tap_n=0
 _tap_failed=0
+if [ -n "${SUPERP_TAP_RESUME:-}" ]; then
+	_tap_n=${SUPERP_TAP_RESUME%%:*}
+	_tap_failed=${SUPERP_TAP_RESUME#*:}
+fi
 
 # tap_plan N: results to come, when every run has the same number. A test
 # whose guests check different things starts with tap_begin instead and
@@ -76,9 +83,54 @@ tap_exit() {
 	[ "$_tap_failed" -eq 0 ] && exit $KSFT_PASS || exit $KSFT_FAIL
 }
 
+# guest_reboot: this guest reboots now, as a machine would (reboot -f: no
+# orderly shutdown). The harness boots it again and runs this test once
+# more from the start, with guest_resumed true and the TAP count
+# continued; the other guests go on meanwhile. Call it from the test's
+# own shell, not from a background job (the count is the shell's).
+guest_reboot() {
+	echo "@@SUPERP-REBOOT $SUPERP_TEST $_tap_n $_tap_failed" > /dev/ttyS1
+	sync
+	reboot -f
+	sleep 600
+}
+guest_resumed() { [ -n "${SUPERP_TAP_RESUME:-}" ]; }
+
 # now_ms: milliseconds since boot, in steps of 10 (busybox's date has no
 # %N). awk, not shell arithmetic: a fraction such as "08" is not octal.
 now_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+
+# jq_true FILTER command...: the command's JSON output satisfies FILTER.
+jq_true() {
+	local filter=$1 out
+	shift
+	out=$("$@") || return 1
+	printf '%s\n' "$out" | jq -e "$filter" > /dev/null || { printf '%s\n' "$out"; return 1; }
+}
+
+# SUPERp connections of superp0 (selftests/conn, selftests/verbs).
+# conn_show LCID: the connection with its counters, as JSON.
+conn_show() { superp -j -s conn show dev superp0 lcid "$1"; }
+
+# nulls LCID N [TIMEOUT_MS]: N No-op transactions on LCID, all completed
+# (kunit/superp_null_probe.c).
+nulls() {
+	modprobe superp_null_probe dev=superp0 lcid="$1" count="$2" \
+		timeout_ms="${3:-60000}" || { dmesg | grep superp_null_probe | tail -3; return 1; }
+	rmmod superp_null_probe
+}
+
+# conn_state LCID: the connection's state (up, broken, quiescent, ...).
+conn_state() { superp -j conn show dev superp0 lcid "$1" | jq -r '.[0].state'; }
+# wait_state LCID STATE SECS: connection LCID reaches STATE within SECS.
+wait_state() {
+	local i=0
+	until [ "$(conn_state "$1")" = "$2" ]; do
+		i=$((i + 1))
+		[ $i -lt $(($3 * 5)) ] || { echo "state $(conn_state "$1")"; return 1; }
+		sleep 0.2
+	done
+}
 
 # The address of guest N on segment S (default 0): 10.23.S.N.
 guest_ip() { echo "10.23.${2:-0}.$1"; }

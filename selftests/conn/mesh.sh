@@ -19,14 +19,6 @@ peer_ip=$(guest_ip "$peer")
 
 tap_plan 17
 
-# jq_true FILTER command...: the command's JSON output satisfies FILTER.
-jq_true() {
-	local filter=$1 out
-	shift
-	out=$("$@") || return 1
-	printf '%s\n' "$out" | jq -e "$filter" > /dev/null || { printf '%s\n' "$out"; return 1; }
-}
-
 cat > /tmp/mesh <<EOF
 # The test domain: guests 1 and 2, and a node that is not up.
 cidbase 2

@@ -28,21 +28,12 @@ refused() {
 	printf '%s\n' "$out" | grep -Eq -- "$pattern" || { printf '%s\n' "$out"; return 1; }
 }
 
-# jq_true FILTER command...: the command's JSON output satisfies FILTER.
-jq_true() {
-	local filter=$1 out
-	shift
-	out=$("$@") || return 1
-	printf '%s\n' "$out" | jq -e "$filter" > /dev/null || { printf '%s\n' "$out"; return 1; }
-}
-
 add() { superp conn add dev superp0 "$@"; }
 sunh_conn() {
 	local lcid=$1
 	shift
 	add lcid "$lcid" rcid 2 encap sunh local 1 remote 2 "$@"
 }
-conn() { superp -j -s conn show dev superp0 lcid "$1"; }
 
 check "modprobe ib_superp" modprobe ib_superp
 check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
@@ -61,17 +52,17 @@ check "conn show -j: three connections" jq_true 'length == 3' superp -j conn sho
 check "... lcid 1 as added, other parameters the device's" jq_true \
 	'.[0] | .lcid == 1 and .rcid == 2 and .encap == "sunh" and .local == "1" and
 	 .remote == "2" and .tclass == 3 and .ordered == "both" and .state == "up" and
-	 .params.pdl_window_size == 64 and .params.tal_trans_window == 32' conn 1
+	 .params.pdl_window_size == 64 and .params.tal_trans_window == 32' conn_show 1
 check "... a derived source port in 49152..65535" jq_true \
-	'.[0].sport >= 49152 and .[0].sport <= 65535' conn 1
+	'.[0].sport >= 49152 and .[0].sport <= 65535' conn_show 1
 check "... lcid 2: udp4 addresses, source port 5000, ordered rx" jq_true \
 	'.[0] | .encap == "udp4" and .local == "10.23.0.1" and .remote == "10.23.0.2" and
-	 .sport == 5000 and .ordered == "rx" and .rcid == 7' conn 2
+	 .sport == 5000 and .ordered == "rx" and .rcid == 7' conn_show 2
 check "... lcid 3: udp6 addresses" jq_true \
-	'.[0] | .encap == "udp6" and .local == "fd00::1" and .remote == "fd00::2"' conn 3
+	'.[0] | .encap == "udp6" and .local == "fd00::1" and .remote == "fd00::2"' conn_show 3
 check "... -s adds the engine's counters and events by name" jq_true \
 	'.[0] | .stats.tx_new == 0 and .stats.rx_pkts == 0 and .events.conn_broken == 0 and
-	 (.events | length) == 18' conn 1
+	 (.events | length) == 18' conn_show 1
 check "... and dev show counts them" jq_true '.[0].connections == 3' superp -j dev show superp0
 check "a reader without CAP_NET_ADMIN may show" \
 	jq_true 'length == 3' setpriv --reuid 65534 --regid 65534 --clear-groups superp -j conn show
@@ -183,7 +174,7 @@ sleep 1
 kill "$mon"
 wait "$mon" 2>/dev/null
 check "... the connection is broken, conn_broken counted once" jq_true \
-	'.[0].state == "broken" and .[0].events.conn_broken == 1' conn 2
+	'.[0].state == "broken" and .[0].events.conn_broken == 1' conn_show 2
 check "... monitor printed conn_broken with ECONNRESET (104)" \
 	grep -q '^superp0 lcid 2 event conn_broken ([0-9]*) value 104$' /tmp/monitor
 check "hard shutdown again: ENOTCONN" refused 'connection already broken' \

@@ -24,44 +24,15 @@ peer=$((3 - me))
 
 tap_begin
 
-# jq_true FILTER command...: the command's JSON output satisfies FILTER.
-jq_true() {
-	local filter=$1 out
-	shift
-	out=$("$@") || return 1
-	printf '%s\n' "$out" | jq -e "$filter" > /dev/null || { printf '%s\n' "$out"; return 1; }
-}
-
-conn() { superp -j -s conn show dev superp0 lcid "$1"; }
-
-# nulls LCID N [TIMEOUT_MS]: N No-op transactions on LCID, all completed.
-nulls() {
-	modprobe superp_null_probe dev=superp0 lcid="$1" count="$2" \
-		timeout_ms="${3:-60000}" || { dmesg | grep superp_null_probe | tail -3; return 1; }
-	rmmod superp_null_probe
-}
-
-# wait_state LCID STATE SECONDS: the connection reaches STATE in time.
-wait_state() {
-	local i=0
-	while [ $i -lt "$3" ]; do
-		conn "$1" | jq -e ".[0].state == \"$2\"" > /dev/null && return 0
-		sleep 1
-		i=$((i + 1))
-	done
-	conn "$1"
-	return 1
-}
-
 # flow LCID NAME: both guests send at once; counters; no drops anywhere.
 flow() {
 	barrier "$2-up"
 	check "$2: 500 No-op transactions complete" nulls "$1" 500
 	barrier "$2-sent"
-	tap_diag "$2: $(conn "$1" | jq -c '.[0].stats')"
+	tap_diag "$2: $(conn_show "$1" | jq -c '.[0].stats')"
 	check "$2: tx_new, rx_pkts and delivered moved, nothing lost or dropped" jq_true \
 		'.[0].stats | .tx_new >= 500 and .rx_pkts >= 500 and .delivered >= 500 and
-		 .tx_err == 0 and .rx_dropped == 0' conn "$1"
+		 .tx_err == 0 and .rx_dropped == 0' conn_show "$1"
 	check "$2: no packet dropped on the device" jq_true \
 		'.[0].drops | add == 0' superp -j dev show superp0
 }
@@ -121,10 +92,10 @@ barrier loss-up
 check "loss: 300 No-op transactions complete" nulls 4 300 120000
 barrier loss-sent
 check "loss: netem removed" tc qdisc del dev eth0 root
-tap_diag "loss: $(conn 4 | jq -c '.[0].stats')"
+tap_diag "loss: $(conn_show 4 | jq -c '.[0].stats')"
 check "loss: retransmissions counted, every transaction delivered, still up" jq_true \
 	'.[0] | .state == "up" and .stats.delivered >= 300 and
-	 .stats.tx_rtx_timer + .stats.tx_rtx_fast + .stats.tx_rtx_proactive > 0' conn 4
+	 .stats.tx_rtx_timer + .stats.tx_rtx_fast + .stats.tx_rtx_proactive > 0' conn_show 4
 
 # A peer that vanishes: guest 1 loses every frame it sends; its connection
 # breaks after pdl_max_rtx retransmissions (50 ms, then doubling). One
@@ -146,7 +117,7 @@ if is_coordinator; then
 	kill "$mon"
 	wait "$mon" 2>/dev/null
 	check "vanish: broken, conn_broken counted once" jq_true \
-		'.[0].state == "broken" and .[0].events.conn_broken == 1' conn 5
+		'.[0].state == "broken" and .[0].events.conn_broken == 1' conn_show 5
 	check "vanish: monitor printed conn_broken with ETIMEDOUT (110)" \
 		grep -q '^superp0 lcid 5 event conn_broken ([0-9]*) value 110$' /tmp/monitor-vanish
 	check "vanish: the transactions failed with ETIMEDOUT (-110)" sh -c \
@@ -184,7 +155,7 @@ if ! is_coordinator; then
 		eval "b=\$before_$r"
 		check "drops: $r counted" sh -c "[ \$(superp -j dev show superp0 | jq '.[0].drops.$r') -eq $((b + 3)) ]"
 	done
-	check "drops: no connection saw them" jq_true '.[0].stats.rx_dropped == 0' conn 1
+	check "drops: no connection saw them" jq_true '.[0].stats.rx_dropped == 0' conn_show 1
 fi
 barrier drops-done
 

@@ -3,20 +3,32 @@
 # output on ttyS1). Plan lines: "kunit MODULE TIMEOUT" or
 # "selftest PATH TIMEOUT". Each test is framed by markers the host parses:
 #   @@SUPERP-BEGIN NAME  ...  @@SUPERP-END NAME rc=N time=SECONDSs
+# After a test rebooted the guest (SUPERP_RESUME=TEST:TAP-N:TAP-FAILED,
+# guest_reboot in lib.sh), the tests before TEST are skipped and TEST runs
+# again inside the frame it opened, told where its TAP count stood.
 . /superp/selftests/lib.sh
 
+resume=${SUPERP_RESUME%%:*}
 while read -r kind name timeout; do
 	case "$kind" in kunit | selftest) ;; *) continue ;; esac
-	if ! barrier "begin $name" </dev/null; then
+	tap_resume=
+	if [ -n "$resume" ]; then
+		[ "$name" = "$resume" ] || continue
+		resume=
+		tap_resume=${SUPERP_RESUME#*:}
+	elif ! barrier "begin $name" </dev/null; then
 		echo "@@SUPERP-END $name rc=125 (barrier failed)"
 		continue
+	else
+		echo "@@SUPERP-BEGIN $name"
 	fi
-	echo "@@SUPERP-BEGIN $name"
 	start=$(date +%s)
 	if [ "$kind" = kunit ]; then
 		timeout "$timeout" /superp/selftests/harness/guest-kunit.sh "$name" </dev/null 2>&1
 	else
-		(cd "/superp/$(dirname "$name")" && timeout "$timeout" "/superp/$name" </dev/null) 2>&1
+		(cd "/superp/$(dirname "$name")" &&
+			SUPERP_TEST=$name SUPERP_TAP_RESUME=$tap_resume \
+			timeout "$timeout" "/superp/$name" </dev/null) 2>&1
 	fi
 	rc=$?
 	echo "@@SUPERP-END $name rc=$rc time=$(($(date +%s) - start))s"

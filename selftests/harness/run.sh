@@ -254,6 +254,49 @@ watch_boot() { # dir n pid...
 	echo "$stalled"
 }
 
+# boot_guest DIR I N TOPO KERNEL SMP MEM DEADLINE NIC-ARGS...: guest I
+# until it powers off (QEMU runs with -no-reboot) or DEADLINE ($SECONDS)
+# passes; the exit status is QEMU's (124 or 137 past the deadline). A test
+# that reboots its guest (guest_reboot, selftests/lib.sh) ends the boot
+# with "@@SUPERP-REBOOT TEST TAP-COUNTS" as the last line of the guest's
+# output: the guest boots again, told to resume TEST (superp.resume=), up
+# to SUPERP_REBOOTS times; its serial logs continue where they were.
+SUPERP_REBOOTS=${SUPERP_REBOOTS:-3}
+boot_guest() {
+	local dir=$1 i=$2 n=$3 topo=$4 kernel=$5 smp=$6 mem=$7 deadline=$8
+	local boot=1 resume= rc qpid last
+	shift 8
+	trap '[ -z "${qpid:-}" ] || kill -TERM "$qpid" 2>/dev/null; exit 143' TERM
+	while :; do
+		[ "$SECONDS" -lt "$deadline" ] || return 124
+		# lpj: TCG on a loaded host makes the kernel's delay-loop
+		# calibration retry for minutes (it says so and asks for lpj=);
+		# a fixed value of the right order keeps boots short.
+		ip netns exec "$netns" timeout -k 5 "$((deadline - SECONDS))" \
+			qemu-system-x86_64 -machine pc -accel tcg -cpu max,la57=off -smp "$smp" -m "$mem" \
+			-nodefaults -display none -no-reboot \
+			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
+			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume" \
+			-chardev "file,id=con,path=$dir/guest$i.console,append=on" -serial chardev:con \
+			-chardev "file,id=out,path=$dir/guest$i.out,append=on" -serial chardev:out \
+			-d guest_errors,cpu_reset -D "$dir/guest$i.qemu-log" \
+			"$@" >> "$dir/guest$i.qemu" 2>&1 &
+		qpid=$!
+		wait "$qpid"
+		rc=$?
+		qpid=
+		last=$(grep -a '^@@SUPERP-' "$dir/guest$i.out" | tail -1 | tr -d '\r')
+		case "$rc/$last" in
+		"0/@@SUPERP-REBOOT "*) ;;
+		*) return "$rc" ;;
+		esac
+		[ "$boot" -le "$SUPERP_REBOOTS" ] || return "$rc"
+		boot=$((boot + 1))
+		# "@@SUPERP-REBOOT T 12 0" -> superp.resume=T:12:0
+		resume=" superp.resume=$(echo "$last" | awk '{ print $2 ":" $3 ":" $4 }')"
+	done
+}
+
 # Boot the guests of one group and wait for them.
 run_group() { # group [attempt]
 	local g=$1 kernel=${1%%-*} topo=${1#*-} n=${group_nguests[$1]}
@@ -307,17 +350,8 @@ run_group() { # group [attempt]
 			       -device "virtio-net-pci,netdev=n$nic,mac=52:54:00:23:0$s:0$i")
 			nic=$((nic + 1))
 		done
-		# lpj: TCG on a loaded host makes the kernel's delay-loop
-		# calibration retry for minutes (it says so and asks for lpj=);
-		# a fixed value of the right order keeps boots short.
-		ip netns exec "$netns" timeout -k 5 "$gtimeout" \
-			qemu-system-x86_64 -machine pc -accel tcg -cpu max,la57=off -smp "$smp" -m "$mem" \
-			-nodefaults -display none -no-reboot \
-			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
-			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel" \
-			-serial "file:$dir/guest$i.console" -serial "file:$dir/guest$i.out" \
-			-d guest_errors,cpu_reset -D "$dir/guest$i.qemu-log" \
-			"${nics[@]}" > "$dir/guest$i.qemu" 2>&1 &
+		boot_guest "$dir" "$i" "$n" "$topo" "$kernel" "$smp" "$mem" \
+			"$((SECONDS + gtimeout))" "${nics[@]}" &
 		pids+=($!)
 	done
 	local stalled

@@ -47,16 +47,7 @@ local_probe() {
 		log=/tmp/rc-$name-$role.log
 		dmesg | superp_probe_lines "$name" |
 			sed -n "s/.*$mod: //p" > "$log"
-		# Not a pipe: ok and not_ok count in this shell.
-		grep -v '^summary ' "$log" > "$log.steps"
-		while read -r step verdict rest; do
-			case $verdict in
-			ok) ok "$name $role: $step $rest" ;;
-			FAIL) not_ok "$name $role: $step $rest" ;;
-			*) tap_diag "$name $role: $step $verdict $rest" ;;
-			esac
-		done < "$log.steps"
-		check "$name $role: summary, nothing failed" summary_ok "$log"
+		probe_tap "$name $role" "$log"
 	done
 	if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
 		tap_diag "$name: $(cat "/tmp/$name-server.out" "/tmp/$name-client.out" | tr '\n' ' ')"
