@@ -90,13 +90,18 @@ if ! guest_resumed; then
 	check "stale server: the old connection still up" test "$(conn_state 1)" = up
 	delivered=$(conn_show 1 | jq '.[0].stats.delivered')
 else
+	# A short retransmission budget (200 ms x (1 + 2 + 4 + 8), 3 s) for
+	# the connection that is to break; re-added with the usual one.
+	superp_usual=$superp_slow
+	superp_slow="ordered both pdl_retrans_time_out 200000 pdl_max_rtx 3"
 	check "rebooted: set up superp0 over SUNH again" setup_superp_sunh
+	superp_slow=$superp_usual
 fi
 barrier reboot-back
 
 if [ "$role" = client ]; then
 	check_fail "stale client: a No-op on the new connection does not complete" \
-		nulls 1 1 120000
+		nulls 1 1 30000
 	check "stale client: the new connection broke" wait_state 1 broken 10
 	check "stale client: the survivor's ACKs were out of its window" jq_true \
 		'.[0].stats.rx_drop_ack_window > 0' conn_show 1
