@@ -89,6 +89,7 @@ if ! guest_resumed; then
 		objects_back superp0 "$before"
 	check "stale server: the old connection still up" test "$(conn_state 1)" = up
 	delivered=$(conn_show 1 | jq '.[0].stats.delivered')
+	stale=$(conn_show 1 | jq '.[0].stats | .rx_dup + .rx_drop_psn_window')
 else
 	# A short retransmission budget (200 ms x (1 + 2 + 4 + 8), 3 s) for
 	# the connection that is to break; re-added with the usual one.
@@ -109,6 +110,8 @@ fi
 barrier stale-done
 if [ "$role" = server ]; then
 	tap_diag "stale server: $(conn_show 1 | jq -c '.[0].stats')"
+	check "stale server: the new incarnation's packets arrived, taken for old ones" jq_true \
+		".[0].stats | .rx_dup + .rx_drop_psn_window > $stale" conn_show 1
 	check "stale server: nothing of the new incarnation delivered ($delivered)" jq_true \
 		".[0].stats.delivered == $delivered" conn_show 1
 fi
