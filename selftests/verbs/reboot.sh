@@ -52,20 +52,6 @@ rb_cut_server() {
 		tap_diag "cut server: $line"
 	done < /tmp/rc-cut.log
 }
-# streaming: the client's cut run is in its first throughput figure.
-streaming() {
-	local i=0 log
-	while :; do
-		log=$(dmesg | superp_probe_lines cut)
-		echo "$log" | grep -q 'superp_rc_probe: packed-write ' && break
-		i=$((i + 1))
-		[ $i -lt 600 ] || { echo "no packed-write"; return 1; }
-		sleep 0.2
-	done
-	! echo "$log" | grep -q 'superp_rc_probe: summary ' ||
-		{ echo "the probe ended first"; return 1; }
-}
-
 if ! guest_resumed; then
 	tap_begin
 	check "set up superp0 over SUNH" setup_superp_sunh
@@ -78,7 +64,8 @@ if ! guest_resumed; then
 		modprobe superp_rc_probe dev=superp0 role=client \
 			peer="$(guest_ip "$peer")" size=1048576 \
 			tput_ms="$RB_TPUT_MS" timeout_ms="$RB_WAIT_MS" &
-		check "cut client: WRITEs streaming (tput-64 began)" streaming
+		check "cut client: WRITEs streaming (tput-64 began)" \
+			probe_at_step cut packed-write 120
 		guest_reboot
 	fi
 	rb_cut_server

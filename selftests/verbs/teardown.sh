@@ -34,25 +34,15 @@ TD_MTU=$(cat /sys/class/net/eth0/mtu)
 tap_begin
 
 
-# run_log NAME: what the probe run NAME printed so far.
-run_log() {
-	dmesg | superp_probe_lines "$1"
-}
 # on_step NAME STEP CMD...: once the probe run NAME printed STEP, CMD
 # (in the background of the probe; bounded by 60 s of waiting); fails
 # when the probe had finished before CMD began (no traffic to disturb).
 # A CMD that ends the run (a shutdown) may well see it end before CMD
 # returns: the case's own checks say how it ended.
 on_step() {
-	local name=$1 step=$2 i=0
+	local name=$1 step=$2
 	shift 2
-	until run_log "$name" | grep -q "superp_rc_probe: $step "; do
-		i=$((i + 1))
-		[ $i -lt 300 ] || { echo "no $step"; return 1; }
-		sleep 0.2
-	done
-	! run_log "$name" | grep -q 'superp_rc_probe: summary ' ||
-		{ echo "the probe ended first"; return 1; }
+	probe_at_step "$name" "$step" 60 || return 1
 	timeout 60 sh -c "$*"
 }
 
