@@ -38,6 +38,17 @@ if [ "$SUPERP_ID" = 2 ]; then
 		check "$c latency: measured or failed with its reason" \
 			measured_or_failed ib_send_lat "$c" 2 lat_typical
 	done
+	# perftest hangs on -n that is not a multiple of its CQ moderation
+	# with several QPs (bench/lib.sh): such a row is refused, not run.
+	refused() {
+		bench_rows=/tmp/bench-guard-rows
+		: > "$bench_rows"
+		bench_perftest ib_write_bw rxe 64 1250 16 0 &&
+			grep -q "qps=16 .*status=failed reason=-n 1250 with 16 QPs" "$bench_rows"
+	}
+	check "-n 1250 over 16 QPs: a failed row, perftest not run" refused
+	check "20000 messages over 16 QPs: -n 1300" \
+		test "$(bench_iters_per_qp 20000 16)" = 1300
 	check "a row for every contender and measurement (10)" sh -c \
 		"test \$(sed -n 's/^@@BENCH test=\([^ ]*\) contender=\([^ ]*\) .*/\1 \2/p' \
 			'$bench_rows' | sort -u | wc -l) -eq 10"

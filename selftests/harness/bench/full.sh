@@ -22,9 +22,9 @@ for run in 1 2 3; do
 			bench_round "$t" "$s" "$n" 10 1 0
 		done
 	done
-	# perftest's -n counts per QP: the same 20000 messages in all.
+	# perftest's -n counts per QP: about 20000 messages in all.
 	for q in 16 128; do
-		bench_round ib_write_bw 64 $((20000 / q)) 10 "$q" 0
+		bench_round ib_write_bw 64 "$(bench_iters_per_qp 20000 "$q")" 10 "$q" 0
 	done
 	bench_round ib_write_bw 64 20000 10 1 0 16
 	# The goodput ratio's 0 % is the 64 KiB write above.

@@ -19,7 +19,7 @@ bench_round ib_send_lat 2 2000 5 1 0
 bench_round ib_write_lat 2 2000 5 1 0
 bench_round ib_read_lat 2 2000 5 1 0
 bench_round ib_send_bw 65536 1000 5 1 0
-bench_round ib_write_bw 64 125 5 16 0
+bench_round ib_write_bw 64 "$(bench_iters_per_qp 2000 16)" 5 16 0
 bench_round ib_write_bw 64 2000 5 1 0 16
 bench_round ib_write_bw 65536 1000 5 1 1
 bench_mtu 1500
