@@ -6,7 +6,7 @@ set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
 export SUPERP_PHASE_LOG=$SUPERP_RESULTS/phases
-rm -rf "$SUPERP_RESULTS"
+check_results_reset "$SUPERP_RESULTS"
 mkdir -p "$SUPERP_RESULTS"
 t0=$(date +%s)
 

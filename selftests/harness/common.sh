@@ -7,6 +7,12 @@ SUPERP_RESULTS=${SUPERP_RESULTS:-$SUPERP_TOP/results}
 SUPERP_BUILD=${SUPERP_BUILD:-$SUPERP_TOP/build}
 SUPERP_LINUX_TARBALL=${SUPERP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 
+# make check's own results under DIR, removed before it runs; make bench's
+# (DIR/bench) and narrow runs' boots stay.
+check_results_reset() { # DIR
+	rm -rf "$1/suite" "$1/selfcheck" "$1/phases"
+}
+
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
