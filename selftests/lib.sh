@@ -100,6 +100,9 @@ guest_resumed() { [ -n "${SUPERP_TAP_RESUME:-}" ]; }
 # %N). awk, not shell arithmetic: a fraction such as "08" is not octal.
 now_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
 
+# sunreclaim: the kernel's unreclaimable slab now, kB.
+sunreclaim() { awk '$1 == "SUnreclaim:" { print $2 }' /proc/meminfo; }
+
 # jq_true FILTER command...: the command's JSON output satisfies FILTER.
 jq_true() {
 	local filter=$1 out

@@ -32,4 +32,9 @@ while read -r kind name timeout; do
 	fi
 	rc=$?
 	echo "@@SUPERP-END $name rc=$rc time=$(($(date +%s) - start))s"
+	# The kernel's memory after each test, so that a pileup shows where
+	# it began (Documentation/testing.rst, "Known problems").
+	echo "@@SUPERP-MEM $name SUnreclaim $(sunreclaim) kB," \
+		"skbuff_head_cache $(awk '$1 == "skbuff_head_cache" { print $2; n = 1 } END { if (!n) print "?" }' \
+			/proc/slabinfo 2>/dev/null) objects"
 done < /superp/plan

@@ -167,7 +167,7 @@ judge() { # name kind seg...
 }
 
 # Kernel messages that fail a run whatever the tests said.
-SPLAT='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|kmemleak:.*leak|unreferenced object|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|general protection fault|INFO: task .* blocked|DEBUG_LOCKS_WARN_ON|refcount_t:|list_(add|del) corruption|waiting for .* to become free'
+SPLAT='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|kmemleak:.*leak|unreferenced object|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|general protection fault|INFO: task .* blocked|DEBUG_LOCKS_WARN_ON|refcount_t:|list_(add|del) corruption|waiting for .* to become free|invoked oom-killer'
 
 run_host_tests() {
 	local t dir=$SUPERP_RESULTS/host seg
@@ -459,7 +459,7 @@ run_boot() { # group
 # tests' declared timeouts) first, so that the routers' three guests come
 # after the single guests are done. Results are printed per boot, in name
 # order, once all are done.
-mapfile -t groups < <(printf '%s\n' "${!group_tests[@]}" | LC_ALL=C sort)
+mapfile -t groups < <(for g in "${!group_tests[@]}"; do echo "$g"; done | LC_ALL=C sort)
 # Not the default: in make check a CPU-bound pair test (verbs/fuzz.sh)
 # slowed by a third next to the single guest's KUnit suites and its peer
 # missed a barrier.

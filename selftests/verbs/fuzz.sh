@@ -69,7 +69,6 @@ attack() {
 # attack: what it holds must not grow with the attack. In a 100,000-packet
 # run it stayed within 3 MiB (54 to 57 MiB), skbs in KASAN's quarantine
 # included.
-sunreclaim() { awk '$1 == "SUnreclaim:" { print $2 }' /proc/meminfo; }
 if is_coordinator; then
 	slab_before=$(sunreclaim)
 	(
