@@ -34,7 +34,13 @@ while read -r kind name timeout; do
 	echo "@@SUPERP-END $name rc=$rc time=$(($(date +%s) - start))s"
 	# The kernel's memory after each test, so that a pileup shows where
 	# it began (Documentation/testing.rst, "Known problems").
-	echo "@@SUPERP-MEM $name SUnreclaim $(sunreclaim) kB," \
-		"skbuff_head_cache $(awk '$1 == "skbuff_head_cache" { print $2; n = 1 } END { if (!n) print "?" }' \
-			/proc/slabinfo 2>/dev/null) objects"
+	skbs=$(awk '$1 == "skbuff_head_cache" { print $2; n = 1 } END { if (!n) print "?" }' \
+		/proc/slabinfo 2>/dev/null)
+	echo "@@SUPERP-MEM $name SUnreclaim $(sunreclaim) kB, skbuff_head_cache $skbs objects"
+	# Where so many skbs came from, when the guest tracks it
+	# (SUPERP_GUEST_APPEND="slub_debug=U,skbuff_head_cache").
+	traces=/sys/kernel/debug/slab/skbuff_head_cache/alloc_traces
+	if [ "$skbs" != "?" ] && [ "$skbs" -gt 20000 ] && [ -r "$traces" ]; then
+		grep -A 8 -m 3 '^ *[0-9]' "$traces" | sed 's/^/@@SUPERP-MEM   /'
+	fi
 done < /superp/plan

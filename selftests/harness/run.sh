@@ -262,6 +262,9 @@ watch_boot() { # dir n pid...
 # output: the guest boots again, told to resume TEST (superp.resume=), up
 # to SUPERP_REBOOTS times; its serial logs continue where they were.
 SUPERP_REBOOTS=${SUPERP_REBOOTS:-3}
+# Extra guest kernel parameters for an investigation, e.g.
+# SUPERP_GUEST_APPEND="slub_debug=U,skbuff_head_cache" (Documentation/testing.rst).
+SUPERP_GUEST_APPEND=${SUPERP_GUEST_APPEND:-}
 boot_guest() {
 	local dir=$1 i=$2 n=$3 topo=$4 kernel=$5 smp=$6 mem=$7 deadline=$8
 	local boot=1 resume= rc qpid last
@@ -276,7 +279,7 @@ boot_guest() {
 			qemu-system-x86_64 -machine pc -accel tcg -cpu max,la57=off -smp "$smp" -m "$mem" \
 			-nodefaults -display none -no-reboot \
 			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
-			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume" \
+			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume${SUPERP_GUEST_APPEND:+ $SUPERP_GUEST_APPEND}" \
 			-chardev "file,id=con,path=$dir/guest$i.console,append=on" -serial chardev:con \
 			-chardev "file,id=out,path=$dir/guest$i.out,append=on" -serial chardev:out \
 			-d guest_errors,cpu_reset -D "$dir/guest$i.qemu-log" \
