@@ -40,7 +40,7 @@ while read -r kind name timeout; do
 	# Where so many skbs came from, when the guest tracks it
 	# (SUPERP_GUEST_APPEND="slub_debug=U,skbuff_head_cache").
 	traces=/sys/kernel/debug/slab/skbuff_head_cache/alloc_traces
-	if [ "$skbs" != "?" ] && [ "$skbs" -gt 20000 ] && [ -r "$traces" ]; then
+	if [ "$skbs" != "?" ] && [ "$skbs" -gt 2000 ] && [ -r "$traces" ]; then
 		grep -A 8 -m 3 '^ *[0-9]' "$traces" | sed 's/^/@@SUPERP-MEM   /'
 	fi
 done < /superp/plan
