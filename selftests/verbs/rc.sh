@@ -114,11 +114,21 @@ is_coordinator || role=client
 # "refused" also wants the probe's refusals counted (bad-rkey and the
 # atomics' Transaction Errors, rnr-send's RNR: the server sends them, the
 # client receives them); "retrans" wants a retransmission and SACKs or
-# NACKs from the side that sent the data (1000 new packets or more: at 1%
-# loss it loses about ten; the other side sends little and may lose none).
-# Only superp devices are checked: rxe's counters have other names.
+# NACKs from the side that sent the data since the counters of file $3
+# (the netem run: 1000 new packets or more there, at 1% loss it loses
+# about ten; the other side sends little and may lose none, whatever its
+# clean run's 256 MiB sent before). Only superp devices are checked:
+# rxe's counters have other names.
 hw_stats_ok() {
-	rdma statistic show link "$1/1" -j | jq -e --arg m "${2:-}" '.[0] |
+	rdma statistic show link "$1/1" -j |
+		jq -e --arg m "${2:-}" --slurpfile base "${3:-/dev/null}" '.[0] |
+		(if $base == [] then {} else $base[0][0] end) as $b |
+		(.tx_new_packets - ($b.tx_new_packets // 0)) as $sent |
+		(.retrans_timer + .retrans_fast + .retrans_proactive -
+		 ($b.retrans_timer // 0) - ($b.retrans_fast // 0) -
+		 ($b.retrans_proactive // 0)) as $rtx |
+		(.rx_sacks + .rx_nacks - ($b.rx_sacks // 0) - ($b.rx_nacks // 0))
+			as $repairs |
 		.tx_packets > 0 and .rx_packets > 0 and
 		.tx_packets >= .tx_new_packets and
 		.tx_bytes >= 24 * .tx_new_packets and
@@ -127,9 +137,7 @@ hw_stats_ok() {
 		 ((.tx_trans_errors + .rx_trans_errors) > 0 and
 		  (.tx_rnr_naks + .rx_rnr_naks) > 0)) and
 		($m != "packed" or .packed_ops > 0) and
-		($m != "retrans" or .tx_new_packets < 1000 or
-		 ((.retrans_timer + .retrans_fast + .retrans_proactive) > 0 and
-		  (.rx_sacks + .rx_nacks) > 0))'
+		($m != "retrans" or $sent < 1000 or ($rtx > 0 and $repairs > 0))'
 }
 
 
@@ -207,6 +215,8 @@ for d in $RC_DEVS; do
 	fi
 
 	if ! clean_only "$d"; then
+		[ "$dev" = superp0 ] &&
+			rdma statistic show link "$dev/1" -j > "/tmp/rc-$d-stats-clean"
 		check "$d: netem $RC_NETEM on eth0" tc qdisc add dev eth0 root netem $RC_NETEM
 		probe "$d-netem" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_LOSSY_SIZE" qps="$RC_QPS" \
 			tput_ms="$RC_LOSSY_TPUT_MS" atomics="$RC_LOSSY_ATOMICS" \
@@ -215,7 +225,7 @@ for d in $RC_DEVS; do
 		tap_diag "$d-netem: $(rdma statistic show link "$dev/1" 2>&1 | tr '\n' ' ')"
 		[ "$dev" = superp0 ] &&
 			check "$d-netem: rdma statistic counts retransmissions" \
-				hw_stats_ok "$dev" retrans
+				hw_stats_ok "$dev" retrans "/tmp/rc-$d-stats-clean"
 		check "$d: netem removed" tc qdisc del dev eth0 root
 	fi
 
