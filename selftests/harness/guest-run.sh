@@ -9,6 +9,39 @@
 . /superp/selftests/lib.sh
 
 resume=${SUPERP_RESUME%%:*}
+
+skb_count() {
+	awk '$1 == "skbuff_head_cache" { print $2; n = 1 } END { if (!n) print 0 }' \
+		/proc/slabinfo 2>/dev/null
+}
+
+# skb_watch TEST: every 5 s during TEST; the first time the guest holds
+# more than 50,000 skbs (about 100 MB: a test holds a few thousand), print
+# where socket buffers can wait, once (Documentation/testing.rst, "Known
+# problems"). Socket queues show in ss's skmem; leaked ones in a kmemleak
+# scan, with where they were allocated.
+skb_watch() {
+	local n
+
+	while sleep 5; do
+		n=$(skb_count)
+		[ "$n" -gt 50000 ] || continue
+		{
+			echo "skbuff_head_cache $n objects during $1"
+			grep -E 'MemFree|Slab|SUnreclaim' /proc/meminfo
+			sort -k3 -n -r /proc/slabinfo | head -8
+			tc -s qdisc show
+			ip -s link show eth0
+			rdma statistic show 2>&1
+			ss -a -n -m -p 2>&1 | head -200
+			if [ -w /sys/kernel/debug/kmemleak ]; then
+				echo scan > /sys/kernel/debug/kmemleak
+				head -120 /sys/kernel/debug/kmemleak
+			fi
+		} 2>&1 | sed 's/^/@@SUPERP-MEM   /'
+		return
+	done
+}
 while read -r kind name timeout; do
 	case "$kind" in kunit | selftest) ;; *) continue ;; esac
 	tap_resume=
@@ -23,6 +56,8 @@ while read -r kind name timeout; do
 		echo "@@SUPERP-BEGIN $name"
 	fi
 	start=$(date +%s)
+	skb_watch "$name" </dev/null &
+	watch_pid=$!
 	if [ "$kind" = kunit ]; then
 		timeout "$timeout" /superp/selftests/harness/guest-kunit.sh "$name" </dev/null 2>&1
 	else
@@ -31,16 +66,17 @@ while read -r kind name timeout; do
 			timeout "$timeout" "/superp/$name" </dev/null) 2>&1
 	fi
 	rc=$?
+	kill "$watch_pid" 2>/dev/null
+	wait "$watch_pid" 2>/dev/null
 	echo "@@SUPERP-END $name rc=$rc time=$(($(date +%s) - start))s"
 	# The kernel's memory after each test, so that a pileup shows where
 	# it began (Documentation/testing.rst, "Known problems").
-	skbs=$(awk '$1 == "skbuff_head_cache" { print $2; n = 1 } END { if (!n) print "?" }' \
-		/proc/slabinfo 2>/dev/null)
+	skbs=$(skb_count)
 	echo "@@SUPERP-MEM $name SUnreclaim $(sunreclaim) kB, skbuff_head_cache $skbs objects"
 	# Where so many skbs came from, when the guest tracks it
 	# (SUPERP_GUEST_APPEND="slub_debug=U,skbuff_head_cache").
 	traces=/sys/kernel/debug/slab/skbuff_head_cache/alloc_traces
-	if [ "$skbs" != "?" ] && [ "$skbs" -gt 2000 ] && [ -r "$traces" ]; then
+	if [ "$skbs" -gt 20000 ] && [ -r "$traces" ]; then
 		grep -A 8 -m 3 '^ *[0-9]' "$traces" | sed 's/^/@@SUPERP-MEM   /'
 	fi
 done < /superp/plan
