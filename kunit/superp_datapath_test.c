@@ -93,7 +93,10 @@ static void dp_noop_sunh_round_trip(struct kunit *test)
 	dp_expect_same(test, &dp_noop, &p);
 }
 
-/* UDP needs no padding: a pure ACK is exactly PDL + TAL. */
+/*
+ * UDP needs no padding: a pure ACK is exactly PDL + TAL, in a small
+ * allocation (no room for operation headers it never has).
+ */
 static void dp_pure_ack_udp(struct kunit *test)
 {
 	struct superp_pkt a = dp_noop, p;
@@ -103,6 +106,7 @@ static void dp_pure_ack_udp(struct kunit *test)
 	a.eom = 0;
 	skb = dp_build(test, &a, SUPERP_ENCAP_UDP6, NULL);
 	KUNIT_EXPECT_EQ(test, skb->len, SUPERP_PDL_HLEN + SUPERP_TAL_HLEN);
+	KUNIT_EXPECT_LT(test, skb_tailroom(skb), SUPERP_TX_OPS_ROOM);
 	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), -1);
 	dp_expect_same(test, &a, &p);
 }

@@ -149,15 +149,20 @@ struct sk_buff *superp_tx_build(const struct superp_pkt *p, u8 encap,
 				struct superp_xact_src *src, int *err)
 {
 	unsigned int hlen = SUPERP_PDL_HLEN + SUPERP_TAL_HLEN;
-	unsigned int room = SUPERP_TX_OPS_ROOM;
+	bool terr = p->opcode == SUPERP_OP_TRANS_ERROR && !src;
+	unsigned int room = 0;
 	struct sk_buff *skb;
 	bool fill;
 	void *pdl;
 
 	fill = src && src->ops->fill && p->num_ops &&
 	       !(p->flags & (SUPERP_PKT_PROBE | SUPERP_PKT_CANCELLED));
-	if (fill && src->ops->room)
-		room = src->ops->room(src, p);
+	/* Pure ACKs and probes carry headers only: keep them small. */
+	if (fill)
+		room = src->ops->room ? src->ops->room(src, p) :
+					SUPERP_TX_OPS_ROOM;
+	else if (terr)
+		room = sizeof(struct superp_terr_op);
 	/* One allocation: SUNH's padding fills at most the Ethernet minimum. */
 	skb = alloc_skb(SUPERP_TX_HEADROOM + hlen +
 			max_t(unsigned int, room, SUPERP_ETH_MIN_PAYLOAD),
@@ -169,7 +174,7 @@ struct sk_buff *superp_tx_build(const struct superp_pkt *p, u8 encap,
 	skb_reserve(skb, SUPERP_TX_HEADROOM);
 	pdl = skb_put(skb, hlen);
 	superp_pkt_encode(p, pdl, pdl + SUPERP_PDL_HLEN);
-	if (p->opcode == SUPERP_OP_TRANS_ERROR && !src) {
+	if (terr) {
 		superp_tx_terr(p, skb);
 	} else if (fill) {
 		*err = src->ops->fill(src, p, skb);
