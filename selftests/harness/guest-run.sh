@@ -18,8 +18,9 @@ skb_count() {
 # skb_watch TEST: every 5 s during TEST; the first time the guest holds
 # more than 50,000 skbs (about 100 MB: a test holds a few thousand), print
 # where socket buffers can wait, once (Documentation/testing.rst, "Known
-# problems"). Socket queues show in ss's skmem; leaked ones in a kmemleak
-# scan, with where they were allocated.
+# problems"). Socket queues show in /proc/net (rx_queue, Rmem: the guest
+# has no ss); leaked skbs in a kmemleak scan, with where they were
+# allocated.
 skb_watch() {
 	local n
 
@@ -33,7 +34,10 @@ skb_watch() {
 			tc -s qdisc show
 			ip -s link show eth0
 			rdma statistic show 2>&1
-			ss -a -n -m -p 2>&1 | head -200
+			for f in netlink packet udp udp6 tcp tcp6 raw; do
+				echo "/proc/net/$f:"
+				head -60 "/proc/net/$f"
+			done
 			if [ -w /sys/kernel/debug/kmemleak ]; then
 				echo scan > /sys/kernel/debug/kmemleak
 				head -120 /sys/kernel/debug/kmemleak
