@@ -195,16 +195,19 @@ bench_tcp() { # test contender size seconds qps loss
 bench_number() { echo "$1" | grep -Eq '^[0-9]+(\.[0-9]+)?$'; }
 
 # What superp0 counted on the measuring side during one run (hw, rc.inc):
-# packets, retransmissions, RNR NAKs and SACKs received, as a TAP comment
-# in the guest's output (why a figure is what it is).
+# packets, retransmissions by cause (the timer's cost an RTO each, fast
+# ones about a round trip: where loss recovery loses time), RNR NAKs,
+# SACKs and NACKs received, as a TAP comment in the guest's output (why a
+# figure is what it is).
 bench_superp_counters() {
 	hw | jq -r --slurpfile b /tmp/bench-hw-before '. as $a | $b[0] as $b |
-		"superp0 during the run: tx \($a.tx_packets - $b.tx_packets)" +
-		" rtx \(($a.retrans_timer + $a.retrans_fast + $a.retrans_proactive) -
-			($b.retrans_timer + $b.retrans_fast + $b.retrans_proactive))" +
-		" rx_rnr_naks \($a.rx_rnr_naks - $b.rx_rnr_naks)" +
-		" rx_sacks \($a.rx_sacks - $b.rx_sacks)" +
-		" packed_ops \($a.packed_ops - $b.packed_ops)"' | sed 's/^/# /'
+		def d(k): $a[k] - $b[k];
+		"superp0 during the run: tx \(d("tx_packets"))" +
+		" rtx timer \(d("retrans_timer")) fast \(d("retrans_fast"))" +
+		" proactive \(d("retrans_proactive"))" +
+		" rx_rnr_naks \(d("rx_rnr_naks"))" +
+		" rx_sacks \(d("rx_sacks")) rx_nacks \(d("rx_nacks"))" +
+		" packed_ops \(d("packed_ops"))"' | sed 's/^/# /'
 }
 
 # A perftest program between the guests on an RDMA device: bandwidth
