@@ -33,6 +33,8 @@ skb_watch() {
 			sort -k3 -n -r /proc/slabinfo | head -8
 			tc -s qdisc show
 			ip -s link show eth0
+			rdma link show 2>&1
+			rdma resource show 2>&1
 			rdma statistic show 2>&1
 			for f in netlink packet udp udp6 tcp tcp6 raw; do
 				echo "/proc/net/$f:"
