@@ -115,20 +115,18 @@ is_coordinator || role=client
 # atomics' Transaction Errors, rnr-send's RNR: the server sends them, the
 # client receives them); "retrans" wants a retransmission and SACKs or
 # NACKs from the side that sent the data since the counters of file $3
-# (the netem run: 1000 new packets or more there, at 1% loss it loses
+# (hw's object, rc.inc; the netem run: 1000 new packets or more there, at 1% loss it loses
 # about ten; the other side sends little and may lose none, whatever its
 # clean run's 256 MiB sent before). Only superp devices are checked:
 # rxe's counters have other names.
 hw_stats_ok() {
 	rdma statistic show link "$1/1" -j |
 		jq -e --arg m "${2:-}" --slurpfile base "${3:-/dev/null}" '.[0] |
-		(if $base == [] then {} else $base[0][0] end) as $b |
-		(.tx_new_packets - ($b.tx_new_packets // 0)) as $sent |
-		(.retrans_timer + .retrans_fast + .retrans_proactive -
-		 ($b.retrans_timer // 0) - ($b.retrans_fast // 0) -
-		 ($b.retrans_proactive // 0)) as $rtx |
-		(.rx_sacks + .rx_nacks - ($b.rx_sacks // 0) - ($b.rx_nacks // 0))
-			as $repairs |
+		($base[0] // {}) as $b | def d(k): .[k] - ($b[k] // 0);
+		d("tx_new_packets") as $sent |
+		(d("retrans_timer") + d("retrans_fast") + d("retrans_proactive"))
+			as $rtx |
+		(d("rx_sacks") + d("rx_nacks")) as $repairs |
 		.tx_packets > 0 and .rx_packets > 0 and
 		.tx_packets >= .tx_new_packets and
 		.tx_bytes >= 24 * .tx_new_packets and
@@ -216,7 +214,7 @@ for d in $RC_DEVS; do
 
 	if ! clean_only "$d"; then
 		[ "$dev" = superp0 ] &&
-			rdma statistic show link "$dev/1" -j > "/tmp/rc-$d-stats-clean"
+			hw > "/tmp/rc-$d-stats-clean"
 		check "$d: netem $RC_NETEM on eth0" tc qdisc add dev eth0 root netem $RC_NETEM
 		probe "$d-netem" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_LOSSY_SIZE" qps="$RC_QPS" \
 			tput_ms="$RC_LOSSY_TPUT_MS" atomics="$RC_LOSSY_ATOMICS" \
