@@ -3,6 +3,7 @@
 #
 #   make            kernel modules (against $(KDIR)), tools, provider
 #   make check      every test, from a fresh machine (README's test command)
+#   make soak       the long forms of the tests (1M fuzz, loss figures, ...)
 #   make demo       two guests talking SUPERp (README's main command)
 #   make bench      SUPERp beside TCP, rxe and siw (QUICK=1: under 15 min)
 #   make test T=... one KUnit suite or selftest, e.g. T=kunit/superp_wire_test
@@ -15,7 +16,7 @@ KDIR ?= $(shell $(HARNESS)/build-kernel.sh)
 TOOLS := $(patsubst %/Makefile,%,$(wildcard tools/*/Makefile))
 PROVIDER := providers/superp
 
-.PHONY: all modules userspace tools $(TOOLS) provider setup kernel check test demo bench clean \
+.PHONY: all modules userspace tools $(TOOLS) provider setup kernel check soak test demo bench clean \
 	install
 
 all: modules userspace
@@ -78,6 +79,9 @@ kernel: setup
 
 check:
 	$(HARNESS)/check.sh
+
+soak: setup
+	$(HARNESS)/soak.sh $(T)
 
 test: setup
 	$(HARNESS)/run.sh $(T)

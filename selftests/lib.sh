@@ -11,6 +11,10 @@
 #   SUPERP_ROOT      the project files in the guest (modules/, bin/, selftests/)
 #   SUPERP_TEST      the test's name in the plan (selftests/AREA/NAME.sh)
 #   SUPERP_BOOT      1, then 2, ... after a test rebooted the guest
+#   SUPERP_SOAK      1 under make soak: tests run their long form (soak_or)
+
+# soak_or LONG SHORT: a setting's value under make soak, or in make check.
+soak_or() { if [ "${SUPERP_SOAK:-}" = 1 ]; then echo "$1"; else echo "$2"; fi; }
 
 KSFT_PASS=0
 KSFT_FAIL=1

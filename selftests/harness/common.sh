@@ -72,3 +72,18 @@ stock_kernel_version() {
 	[ -n "$v" ] || die "no Debian stock kernel found (run: make setup)"
 	echo "$v"
 }
+
+# The machine's speed against the one the tests' limits were measured on,
+# as a percentage for scaling timeouts (at least 100): a fixed
+# interpreter loop, single-threaded and branchy like QEMU's TCG, timed
+# on the idle machine. SUPERP_TIME_REF_MS is its time there.
+SUPERP_TIME_REF_MS=${SUPERP_TIME_REF_MS:-1000}
+time_scale() {
+	local t0 t1 pct
+	t0=$(date +%s%N)
+	awk 'BEGIN { for (i = 0; i < 1e7; i++) s += i % 7 }'
+	t1=$(date +%s%N)
+	pct=$(( (t1 - t0) / 10000 / SUPERP_TIME_REF_MS ))
+	[ "$pct" -ge 100 ] || pct=100
+	echo "$pct"
+}

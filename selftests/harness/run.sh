@@ -9,7 +9,12 @@
 #   # superp-topology: host | single | pair | router   (default single)
 #   # superp-kernel: test | stock | bench | both       (default test)
 #   # superp-timeout: SECONDS                          (default 300)
+#   # superp-soak-timeout: SECONDS  (the test has a longer form for make soak)
 #   # superp-capture: CHECK   (a script beside the test, run on the host)
+# Timeouts are scaled by this machine's speed (SUPERP_TIME_SCALE, percent;
+# measured when unset: common.sh time_scale). With SUPERP_SOAK=1 the guests
+# run each test's long form (selftests/lib.sh soak_or) under its
+# superp-soak-timeout.
 # Tests sharing a kernel and topology run in one boot, in the order given.
 # When a test of the boot declares a capture, every segment's bridge is
 # captured for the whole boot and CHECK runs afterwards with the captures
@@ -17,7 +22,6 @@
 # Logs: $SUPERP_RESULTS/<group>/guestN.{console,out}, segN.pcap.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
-SUPERP_BOOT_LIMIT=${SUPERP_BOOT_LIMIT:-300}
 
 force_kernel=
 prepare=1
@@ -51,17 +55,25 @@ prop() { # file key default
 	echo "${v:-$3}"
 }
 
+SUPERP_SOAK=${SUPERP_SOAK:-}
+[ -n "${SUPERP_TIME_SCALE:-}" ] || SUPERP_TIME_SCALE=$(time_scale)
+export SUPERP_TIME_SCALE
+scaled() { echo $(($1 * SUPERP_TIME_SCALE / 100)); }
+SUPERP_BOOT_LIMIT=${SUPERP_BOOT_LIMIT:-$(scaled 300)}
+
 declare -A group_tests group_nguests
 host_tests=()
 for t in "${tests[@]}"; do
 	t=${t#./}
 	case "$t" in
-	kunit/*) kernels=test topo=single timeout=600 ;;
+	kunit/*) kernels=test topo=single timeout=$(scaled 600) ;;
 	*)
 		[ -f "$SUPERP_TOP/$t" ] || die "no such test: $t"
 		topo=$(prop "$t" topology single)
 		kernels=$(prop "$t" kernel test)
 		timeout=$(prop "$t" timeout 300)
+		[ -z "$SUPERP_SOAK" ] || timeout=$(prop "$t" soak-timeout "$timeout")
+		timeout=$(scaled "$timeout")
 		[ "$kernels" = both ] && kernels="test stock"
 		;;
 	esac
@@ -176,7 +188,7 @@ run_host_tests() {
 		seg=$dir/$(echo "$t" | tr / _).out
 		log "host test $t"
 		(cd "$SUPERP_TOP/$(dirname "$t")" &&
-			timeout "$(prop "$t" timeout 300)" "$SUPERP_TOP/$t"; echo "@@SUPERP-END $t rc=$?") > "$seg" 2>&1
+			timeout "$(scaled "$(prop "$t" timeout 300)")" "$SUPERP_TOP/$t"; echo "@@SUPERP-END $t rc=$?") > "$seg" 2>&1
 		judge "$t" selftest "$seg"
 	done
 }
@@ -225,7 +237,7 @@ run_capture_check() { # dir check nseg
 	out=$1/capture.$(echo "$check" | tr / _).seg
 	for s in $(seq 0 $(($3 - 1))); do pcaps+=("$1/seg$s.pcap"); done
 	(cd "$SUPERP_TOP/$(dirname "$check")" &&
-		timeout 300 "$SUPERP_TOP/$check" "${pcaps[@]}"; echo "@@SUPERP-END $check rc=$?") > "$out" 2>&1
+		timeout "$(scaled 300)" "$SUPERP_TOP/$check" "${pcaps[@]}"; echo "@@SUPERP-END $check rc=$?") > "$out" 2>&1
 	echo "$out"
 }
 trap cleanup EXIT
@@ -279,7 +291,7 @@ boot_guest() {
 			qemu-system-x86_64 -machine pc -accel tcg -cpu max,la57=off -smp "$smp" -m "$mem" \
 			-nodefaults -display none -no-reboot \
 			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
-			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume${SUPERP_GUEST_APPEND:+ $SUPERP_GUEST_APPEND}" \
+			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume${SUPERP_SOAK:+ superp.soak=1}${SUPERP_GUEST_APPEND:+ $SUPERP_GUEST_APPEND}" \
 			-chardev "file,id=con,path=$dir/guest$i.console,append=on" -serial chardev:con \
 			-chardev "file,id=out,path=$dir/guest$i.out,append=on" -serial chardev:out \
 			-d guest_errors,cpu_reset -D "$dir/guest$i.qemu-log" \
@@ -435,6 +447,7 @@ if [ -n "$prepare" ]; then
 fi
 
 echo "TAP version 13"
+echo "# time scale ${SUPERP_TIME_SCALE}% (timeouts; 100: as fast as the machine the limits were set on)"
 if [ ${#host_tests[@]} -gt 0 ]; then
 	phase_begin "host tests"; run_host_tests; phase_end
 fi

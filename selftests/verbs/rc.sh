@@ -27,6 +27,7 @@
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 600
+# superp-soak-timeout: 1500
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 
@@ -41,11 +42,12 @@ RC_SIZE=${RC_SIZE:-1048576}		# largest message, clean run
 # both guests (probe big_mb; the WRITE and READ through a global rkey),
 # in the clean run of these: the largest message the 1 GiB guests of
 # the test kernel hold comfortably beside everything else. The debug
-# kernel under TCG moves each at a few MB/s: about a minute and a half.
-RC_BIG_MB=${RC_BIG_MB:-256}
+# kernel under TCG moves each at a few MB/s: about a minute and a half
+# for 256 MiB, make soak's size; make check moves 32 MiB.
+RC_BIG_MB=${RC_BIG_MB:-$(soak_or 256 32)}
 RC_BIG_DEVS=${RC_BIG_DEVS:-superp_sunh}
 RC_QPS=${RC_QPS:-2}
-RC_TPUT_MS=${RC_TPUT_MS:-2000}		# per throughput figure
+RC_TPUT_MS=${RC_TPUT_MS:-$(soak_or 2000 500)}	# per throughput figure
 RC_LOSSY_SIZE=${RC_LOSSY_SIZE:-65536}	# largest message under netem
 RC_LOSSY_TPUT_MS=${RC_LOSSY_TPUT_MS:-500}
 RC_LOSSY_ATOMICS=${RC_LOSSY_ATOMICS:-300}	# FETCH_AND_ADDs under netem

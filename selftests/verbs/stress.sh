@@ -13,12 +13,13 @@
 # link is the same thing, each direction suffering once. Checks: both
 # sides exit 0 with their summary line, the payload moved, netem removed
 # afterwards, and `rdma resource show superp0` back to what it was.
-# STRESS_BYTES_* is the payload of the netem run (both directions): make
-# check moves 128 MiB per run; issue 12's acceptance run is 1 GiB (set
-# STRESS_BYTES_* below; about 5 minutes per encapsulation under TCG).
+# make check runs one round of 32 MiB per run; make soak four rounds
+# (each with seeds of its own) of 256 MiB clean and 1 GiB under netem per
+# encapsulation (about 5 minutes per 1 GiB run under TCG).
 # superp-topology: pair
 # superp-kernel: test
-# superp-timeout: 1500
+# superp-timeout: 600
+# superp-soak-timeout: 9000
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 
@@ -29,10 +30,10 @@ peer=$((3 - me))
 STRESS_ENCAPS=${STRESS_ENCAPS:-superp_sunh superp_udp4}
 STRESS_QPS=${STRESS_QPS:-4}		# clean run
 STRESS_QPS_NETEM=${STRESS_QPS_NETEM:-4}	# under netem
-STRESS_CLEAN=${STRESS_CLEAN:-$((128 << 20))}
-STRESS_BYTES_superp_sunh=${STRESS_BYTES_superp_sunh:-$((128 << 20))}
-STRESS_BYTES_superp_udp4=${STRESS_BYTES_superp_udp4:-$((128 << 20))}
-STRESS_TIMEOUT=${STRESS_TIMEOUT:-600}	# seconds per run (superp-stress -t)
+STRESS_ROUNDS=${STRESS_ROUNDS:-$(soak_or 4 1)}	# clean + netem, new seeds each
+STRESS_CLEAN=${STRESS_CLEAN:-$(soak_or $((256 << 20)) $((32 << 20)))}
+STRESS_NETEM_BYTES=${STRESS_NETEM_BYTES:-$(soak_or $((1024 << 20)) $((32 << 20)))}
+STRESS_TIMEOUT=${STRESS_TIMEOUT:-$(soak_or 1800 240)}	# seconds per run (superp-stress -t)
 # tc-netem(8): reordering needs a delay, else every frame leaves at once.
 STRESS_NETEM=${STRESS_NETEM:-delay 1ms loss 1% reorder 25% gap 5 duplicate 1%}
 
@@ -72,13 +73,16 @@ no_netem() { ! tc qdisc show dev eth0 | grep -q netem; }
 for d in $STRESS_ENCAPS; do
 	check "$d: set up superp0" "setup_$d"
 	before=$(objects superp0)
-	stress "$d-clean" "$STRESS_CLEAN" "$STRESS_QPS"
-	# shellcheck disable=SC2086 # netem arguments are words
-	check "$d: netem $STRESS_NETEM on eth0 (not TCP)" netem_on $STRESS_NETEM
-	stress "$d-netem" "$(eval echo "\$STRESS_BYTES_$d")" "$STRESS_QPS_NETEM"
-	tap_diag "$d-netem: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
-	check "$d: netem removed" netem_off
-	check "$d: no netem left on eth0" no_netem
+	for r in $(seq "$STRESS_ROUNDS"); do
+		# Each run's seed follows from its port: every round differs.
+		stress "$d-clean-$r" "$STRESS_CLEAN" "$STRESS_QPS"
+		# shellcheck disable=SC2086 # netem arguments are words
+		check "$d: netem $STRESS_NETEM on eth0 (not TCP)" netem_on $STRESS_NETEM
+		stress "$d-netem-$r" "$STRESS_NETEM_BYTES" "$STRESS_QPS_NETEM"
+		tap_diag "$d-netem-$r: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
+		check "$d: netem removed" netem_off
+		check "$d: no netem left on eth0" no_netem
+	done
 	check "$d: rdma resource show superp0 as before ($before)" objects_back superp0 "$before"
 	tap_diag "$d: $(rdma statistic show link superp0/1 2>&1 | tr '\n' ' ')"
 	barrier "stress-$d-gone"
