@@ -7,6 +7,7 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "superp_engine_int.h"
@@ -739,6 +740,8 @@ int superp_sim_run(const struct superp_sim_cfg *cfg,
 	for (i = 0; i < 2; i++)
 		sim_submit_more(&s->node[i]);
 	while (!res->fail[0]) {
+		/* A run takes seconds of CPU: no soft lockup, no stalled RCU. */
+		cond_resched();
 		if (cfg->shutdown && !shut && sim_all_done(s) &&
 		    !res->broken[0] && !res->broken[1]) {
 			shut = true;

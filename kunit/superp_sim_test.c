@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: two SUPERp engines over a simulated lossy channel (superp_sim.c).
- * Each run exchanges 100,000 transactions (50,000 initiated by each side:
+ * Each run exchanges 10,000 transactions, 100,000 with soak=1 (make soak,
+ * and always natively: tools/superp-sim), half initiated by each side:
  * writes, sends, No-ops, barriers and reads with replies of 1 to 64
  * packets) with 1% duplication and 2% long reordering, and asserts:
  * every transaction completes exactly once with its data, the ordered side
@@ -17,7 +18,15 @@
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
-#define SIM_TRANS	50000	/* per side */
+static bool soak;
+module_param(soak, bool, 0444);
+MODULE_PARM_DESC(soak, "the long runs of make soak (ten times the transactions)");
+
+/* Transactions per side: @n, or ten times as many under make soak. */
+static u32 sim_trans(u32 n)
+{
+	return soak ? 10 * n : n;
+}
 
 static void sim_report(struct kunit *test, const struct superp_sim_cfg *cfg,
 		       const struct superp_sim_result *r)
@@ -71,19 +80,19 @@ static void sim_lossy(struct kunit *test, u32 loss_ppm, u32 max_rtx,
 /* 0% loss: reordering and duplication only. */
 static void sim_loss_0_test(struct kunit *test)
 {
-	sim_lossy(test, 0, 4, 32, SIM_TRANS);
+	sim_lossy(test, 0, 4, 32, sim_trans(5000));
 }
 
 /* 1% loss. */
 static void sim_loss_1_test(struct kunit *test)
 {
-	sim_lossy(test, 10000, 4, 32, SIM_TRANS);
+	sim_lossy(test, 10000, 4, 32, sim_trans(5000));
 }
 
 /* 10% loss. */
 static void sim_loss_10_test(struct kunit *test)
 {
-	sim_lossy(test, 100000, 4, 32, SIM_TRANS);
+	sim_lossy(test, 100000, 4, 32, sim_trans(5000));
 }
 
 /*
@@ -92,16 +101,17 @@ static void sim_loss_10_test(struct kunit *test)
  */
 static void sim_loss_30_test(struct kunit *test)
 {
-	sim_lossy(test, 300000, 8, 32, SIM_TRANS);
+	sim_lossy(test, 300000, 8, 32, sim_trans(5000));
 }
 
 /*
  * Windows of 1024 PSNs and XIDs at 5% loss: multi-word bitmaps, holes
- * beyond the 32-bit SACK reach, NACKs (40,000 transactions).
+ * beyond the 32-bit SACK reach, NACKs (4,000 transactions, 40,000 under
+ * make soak).
  */
 static void sim_window_1024_test(struct kunit *test)
 {
-	sim_lossy(test, 50000, 4, 1024, 20000);
+	sim_lossy(test, 50000, 4, 1024, sim_trans(2000));
 }
 
 /*
@@ -111,7 +121,7 @@ static void sim_window_1024_test(struct kunit *test)
  */
 static void sim_window_100_test(struct kunit *test)
 {
-	sim_lossy(test, 50000, 4, 100, 20000);
+	sim_lossy(test, 50000, 4, 100, sim_trans(2000));
 }
 
 /*

@@ -10,7 +10,12 @@
 mod=$1
 before=$(ls /sys/kernel/debug/kunit 2>/dev/null)
 dmesg -c > /dev/null
-modprobe "$mod"
+# Under make soak, a suite with a soak parameter runs its long form.
+args=
+if [ "${SUPERP_SOAK:-}" = 1 ] && modinfo -p "$mod" 2>/dev/null | grep -q '^soak:'; then
+	args=soak=1
+fi
+modprobe "$mod" $args
 rc=$?
 log=$(dmesg -c | sed 's/^\[[ 0-9.]*\] //')
 new=$(ls /sys/kernel/debug/kunit 2>/dev/null | grep -vxF "$before" | wc -l)

@@ -48,6 +48,40 @@ skb_watch() {
 		return
 	done
 }
+# guest_reset: after a test that failed or was stopped at its timeout,
+# what it may have left running or loaded, so that the next test starts
+# as on a fresh boot: its processes (timeout(1) stops only the test's
+# shell), qdiscs, network namespaces, RDMA links, and the modules of the
+# project and of rxe and siw. A module that cannot be unloaded (a
+# reference still held) is said, and the next test's own setup then
+# fails with the reason.
+guest_reset() {
+	local p d m
+
+	# Kernel threads ignore the signal; this shell and init stay.
+	for p in $(ps -o pid=); do
+		[ "$p" = 1 ] || [ "$p" = $$ ] || kill -KILL "$p" 2>/dev/null
+	done
+	for d in $(ls /sys/class/net); do
+		tc qdisc del dev "$d" root 2>/dev/null
+		tc qdisc del dev "$d" clsact 2>/dev/null
+	done
+	for d in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
+		ip netns del "$d"
+	done
+	for d in $(rdma link show 2>/dev/null | awk '{ sub("/.*", "", $2); print $2 }'); do
+		rdma link delete "$d" 2>/dev/null
+	done
+	for m in $(awk '{ print $1 }' /proc/modules); do
+		case "$m" in superp_*_probe* | superp_*_test) rmmod "$m" ;; esac
+	done
+	for m in ib_superp sunh rdma_rxe siw; do
+		grep -q "^$m " /proc/modules || continue
+		rmmod "$m" || echo "# guest_reset: $m stays loaded"
+	done
+	ip link set eth0 mtu 9000 up 2>/dev/null
+}
+
 while read -r kind name timeout; do
 	case "$kind" in kunit | selftest) ;; *) continue ;; esac
 	tap_resume=
@@ -74,6 +108,7 @@ while read -r kind name timeout; do
 	rc=$?
 	kill "$watch_pid" 2>/dev/null
 	wait "$watch_pid" 2>/dev/null
+	[ "$rc" = 0 ] || [ "$rc" = 4 ] || guest_reset </dev/null 2>&1
 	echo "@@SUPERP-END $name rc=$rc time=$(($(date +%s) - start))s"
 	# The kernel's memory after each test, so that a pileup shows where
 	# it began (Documentation/testing.rst, "Known problems").

@@ -46,7 +46,7 @@ mkdir -p "$obj"
 	Kbuild include net drivers kunit) | tar -x -C "$obj"
 sparse=
 [ "$kernel" = test ] && sparse=C=1
-make -s -C "$kdir" M="$obj" W=1 $sparse modules >"$obj.log" 2>&1 ||
+make -s -j"$(nproc)" -C "$kdir" M="$obj" W=1 $sparse modules >"$obj.log" 2>&1 ||
 	{ cat "$obj.log"; die "module build for the $kernel kernel failed"; }
 if grep -E 'warning:|error:' "$obj.log"; then
 	die "module build for the $kernel kernel has warnings"

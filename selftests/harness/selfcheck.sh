@@ -42,10 +42,12 @@ expect_red() {
 
 s=selftests/harness/selfcheck
 echo "TAP version 13"
-echo "1..7"
-expect_red failures "$s/failing-test.sh $s/stops-early.sh $s/capture-check.sh kunit/harness_selfcheck_test $s/kernel-warning.sh" \
+echo "1..9"
+expect_red failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/starts-clean.sh $s/capture-check.sh kunit/harness_selfcheck_test $s/kernel-warning.sh" \
 	"failing-test=^not ok .*failing-test.sh" \
 	"stops-early=^not ok .*stops-early.sh .*planned 3, ran 1" \
+	"left-behind=^not ok .*left-behind.sh .*stopped at its superp-timeout" \
+	"starts-clean (not red: the test after it passes)=^ok .*starts-clean.sh \(4 passed, 0 failed" \
 	"capture-check=^not ok .*capture-check.sh \(2 passed, 1 failed, 0 skipped[,)]" \
 	"harness_selfcheck_test=^not ok .*kunit/harness_selfcheck_test \(1 passed, 1 failed" \
 	"kernel-warning=^not ok .*test-single guest 1 \(kernel reported a problem\)"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make soak: the long forms of the tests that have one (those declaring
-# "# superp-soak-timeout:"), with make check's harness and pass/fail
+# make soak: the long forms of the tests that have one (selftests that
+# declare "# superp-soak-timeout:", KUnit suites with a soak parameter:
+# SOAK_KUNIT below), with make check's harness and pass/fail
 # rules: the guests run with superp.soak=1 and each test picks its long
 # settings (selftests/lib.sh soak_or). make check runs the short forms of
 # the same tests. Documentation/testing.rst, "make soak", lists them.
@@ -21,9 +22,11 @@ phase_begin "test kernel"
 "$SUPERP_TOP/selftests/harness/build-kernel.sh" >/dev/null || die "test kernel build failed"
 phase_end
 
+SOAK_KUNIT="kunit/superp_engine_sim_test"
 tests=("$@")
 if [ ${#tests[@]} -eq 0 ]; then
-	mapfile -t tests < <(cd "$SUPERP_TOP" &&
+	tests=($SOAK_KUNIT)
+	mapfile -t -O 1 tests < <(cd "$SUPERP_TOP" &&
 		grep -l '^# superp-soak-timeout:' $(find selftests -name '*.sh' -path 'selftests/*/*' ! -path 'selftests/harness/*') |
 		LC_ALL=C sort)
 fi

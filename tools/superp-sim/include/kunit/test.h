@@ -34,6 +34,16 @@ struct kunit_suite {
 #define MODULE_LICENSE(x)
 #define MODULE_DESCRIPTION(x)
 #define MODULE_IMPORT_NS(x)
+/*
+ * A suite's bool module parameters ask for its long runs (soak=1 under
+ * make soak): natively they are cheap, so they are on.
+ */
+#define module_param(name, type, perm)					\
+	static void __attribute__((constructor)) name##_native_on(void)	\
+	{								\
+		name = true;						\
+	}
+#define MODULE_PARM_DESC(name, desc)
 
 #define kunit_info(t, fmt, ...)	printf("    # %s: " fmt "\n", (t)->name, ##__VA_ARGS__)
 #define kunit_err(t, fmt, ...)	printf("    # %s: " fmt "\n", (t)->name, ##__VA_ARGS__)
