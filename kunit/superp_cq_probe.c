@@ -11,7 +11,8 @@
  * show cq`) is CQN on device DEV. Completion k (wr_id = FIRST + k) is the
  * pattern superp_cq_probe_wc() builds, which superp-verbs-probe checks
  * field by field. The write fails with ENOSPC when the CQ refused one
- * (full), with ENOENT when there is no such CQ, ENODEV when DEV is not a
+ * for being full, EIO when it refused one for being in error (after an
+ * overflow), ENOENT when there is no such CQ, ENODEV when DEV is not a
  * superp device. The caller must not destroy the CQ during the write.
  *
  * Locking: the parameter lock serialises writes, which the one stand-in
@@ -80,8 +81,9 @@ static int superp_cq_probe_inject(const char *val,
 	}
 	for (i = 0; i < count && !err; i++) {
 		superp_cq_probe_wc(first + i, &wc);
-		if (superp_cq_post(to_scq(container_of(res, struct ib_cq, res)),
-				   &wc, false))
+		err = superp_cq_post(to_scq(container_of(res, struct ib_cq, res)),
+				     &wc, false);
+		if (err && err != -EIO)
 			err = -ENOSPC;
 	}
 	rdma_restrack_put(res);

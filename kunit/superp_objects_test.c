@@ -266,34 +266,70 @@ static void cq_notify(struct kunit *test)
 					       IB_CQ_REPORT_MISSED_EVENTS), 0);
 }
 
+/* superp0's counter @name of `rdma statistic`, or -1 when there is none. */
+static s64 objs_hw_stat(struct kunit *test, const char *name)
+{
+	struct rdma_hw_stats *st;
+	s64 v = -1;
+	int i;
+
+	st = objs_ibdev->ops.alloc_hw_port_stats(objs_ibdev, 1);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	objs_ibdev->ops.get_hw_stats(objs_ibdev, st, 1, 0);
+	for (i = 0; i < st->num_counters; i++)
+		if (!strcmp(st->descs[i].name, name))
+			v = st->value[i];
+	rdma_free_hw_stats_struct(st);
+	return v;
+}
+
 /*
- * A full CQ refuses the completion with -EOVERFLOW, keeps what it holds
- * and raises IB_EVENT_CQ_ERR once until it is polled.
+ * A CQ overflow is an error of the CQ, reported by an affiliated
+ * asynchronous event (IB_EVENT_CQ_ERR): the full CQ refuses the
+ * completion with -EOVERFLOW and goes into error, once and for good; it
+ * keeps what it holds, poll_cq returns that and then -EIO; every later
+ * completion is refused with -EIO and raises nothing. The device counts
+ * the overflow (cq_overflows), also of a CQ with no event handler.
  */
 static void cq_overflow_event(struct kunit *test)
 {
+	struct ib_cq_init_attr attr = { .cqe = 2 };
 	struct objs *o = test->priv;
-	struct ib_cq *cq = objs_cq(o, 2);
+	struct ib_cq *cq = objs_cq(o, 2), *bare;
+	s64 overflows = objs_hw_stat(test, "cq_overflows");
 	struct ib_wc wc[4];
 
+	KUNIT_EXPECT_GE(test, overflows, 0);
 	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 1, IB_WC_SUCCESS, false), 0);
 	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 2, IB_WC_SUCCESS, false), 0);
 	KUNIT_EXPECT_EQ(test, o->cq_events, 0);
 	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 3, IB_WC_SUCCESS, false),
 			-EOVERFLOW);
 	KUNIT_EXPECT_EQ(test, o->cq_events, 1);
-	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 4, IB_WC_SUCCESS, false),
-			-EOVERFLOW);
+	KUNIT_EXPECT_EQ(test, objs_hw_stat(test, "cq_overflows"), overflows + 1);
+	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 4, IB_WC_SUCCESS, false), -EIO);
 	KUNIT_EXPECT_EQ(test, o->cq_events, 1);
 	KUNIT_ASSERT_EQ(test, ib_poll_cq(cq, 4, wc), 2);
 	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 1);
 	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 2);
-	/* Polled: a new overflow is a new event. */
-	objs_deliver(cq, 5, IB_WC_SUCCESS, false);
-	objs_deliver(cq, 6, IB_WC_SUCCESS, false);
-	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 7, IB_WC_SUCCESS, false),
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, 4, wc), -EIO);
+	/* Room again, still in error. */
+	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 5, IB_WC_SUCCESS, false), -EIO);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, 4, wc), -EIO);
+	KUNIT_EXPECT_EQ(test, o->cq_events, 1);
+	KUNIT_EXPECT_EQ(test, objs_hw_stat(test, "cq_overflows"), overflows + 1);
+
+	/* No event handler: counted all the same. */
+	bare = ib_create_cq(objs_ibdev, objs_comp, NULL, o, &attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(bare));
+	o->cqs[o->ncq++] = bare;
+	objs_deliver(bare, 1, IB_WC_SUCCESS, false);
+	objs_deliver(bare, 2, IB_WC_SUCCESS, false);
+	KUNIT_EXPECT_EQ(test, objs_deliver(bare, 3, IB_WC_SUCCESS, false),
 			-EOVERFLOW);
-	KUNIT_EXPECT_EQ(test, o->cq_events, 2);
+	KUNIT_EXPECT_EQ(test, objs_hw_stat(test, "cq_overflows"), overflows + 2);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(bare, 4, wc), 2);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(bare, 4, wc), -EIO);
 }
 
 /* resize_cq keeps the entries, in order; smaller than them is -EINVAL. */
@@ -330,16 +366,15 @@ static void cq_resize(struct kunit *test)
 
 /*
  * resize_cq of a CQ that overflowed and is armed: the entries survive a
- * shrink to exactly their number, the arm survives too (the next
- * completion calls the handler once), and the room the resize made ends
- * the overflow report, so the next loss raises IB_EVENT_CQ_ERR again.
+ * resize, also to exactly their number, but the CQ stays in error: the
+ * next completion is refused (-EIO) and calls no handler, and poll_cq
+ * returns the entries, then -EIO.
  */
 static void cq_resize_armed_after_overflow(struct kunit *test)
 {
 	struct objs *o = test->priv;
 	struct ib_cq *cq = objs_cq(o, 2);
 	struct ib_wc wc[4];
-	int i;
 
 	objs_deliver(cq, 1, IB_WC_SUCCESS, false);
 	objs_deliver(cq, 2, IB_WC_SUCCESS, false);
@@ -347,21 +382,19 @@ static void cq_resize_armed_after_overflow(struct kunit *test)
 			-EOVERFLOW);
 	KUNIT_EXPECT_EQ(test, o->cq_events, 1);
 	KUNIT_ASSERT_EQ(test, ib_resize_cq(cq, 3), 0);
+	KUNIT_EXPECT_EQ(test, ib_resize_cq(cq, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ib_req_notify_cq(cq, IB_CQ_NEXT_COMP), 0);
-	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 4, IB_WC_SUCCESS, false), 0);
-	KUNIT_EXPECT_EQ(test, o->comp_calls, 1);
-	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 5, IB_WC_SUCCESS, false),
-			-EOVERFLOW);
-	KUNIT_EXPECT_EQ(test, o->cq_events, 2);
-	KUNIT_EXPECT_EQ(test, o->comp_calls, 1);
+	KUNIT_EXPECT_EQ(test, objs_deliver(cq, 4, IB_WC_SUCCESS, false), -EIO);
+	KUNIT_EXPECT_EQ(test, o->comp_calls, 0);
+	KUNIT_EXPECT_EQ(test, o->cq_events, 1);
 
-	KUNIT_ASSERT_EQ(test, ib_resize_cq(cq, 3), 0);
-	KUNIT_EXPECT_EQ(test, ib_resize_cq(cq, 2), -EINVAL);
-	KUNIT_ASSERT_EQ(test, ib_poll_cq(cq, 4, wc), 3);
-	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, wc[i].wr_id, i < 2 ? i + 1 : 4);
+	KUNIT_ASSERT_EQ(test, ib_resize_cq(cq, 2), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(cq, 4, wc), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 1);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 2);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, 4, wc), -EIO);
 	KUNIT_EXPECT_EQ(test, ib_resize_cq(cq, 1), 0);
-	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, 4, wc), 0);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, 4, wc), -EIO);
 }
 
 /* ---- RC QPs ---- */

@@ -55,6 +55,9 @@
  *                                      delivers completions
  *   superp-verbs-probe cq-ex DEV       ibv_create_cq_ex and its poll API
  *                                      on completions of superp_cq_probe
+ *   superp-verbs-probe cq-overflow DEV  a CQ of 2 given more completions
+ *                                      than it holds (superp_cq_probe):
+ *                                      the CQ error event, the CQ in error
  *
  * Results the selftests look for go to stdout, other diagnostics to
  * stderr. The exit status is 0 on success, 1 on failure, 2 for bad usage.
@@ -749,9 +752,10 @@ static int show_usage(const char *prog)
 		"usage: %s pd DEV N | context DEV COMP_MASK |\n"
 		"       %*s mr DEV N SIZE ACCESS | mr-bad DEV | hold DEV SECONDS |\n"
 		"       %*s mr-cycle DEV N | mr-iova DEV LENGTH IOVA | udata DEV | cq DEV |\n"
-		"       %*s cq-resize DEV | cq-resize-race DEV | cq-ex DEV | qp DEV\n",
+		"       %*s cq-resize DEV | cq-resize-race DEV | cq-ex DEV | cq-overflow DEV |\n"
+		"       %*s qp DEV\n",
 		prog, (int)strlen(prog), "", (int)strlen(prog), "",
-		(int)strlen(prog), "");
+		(int)strlen(prog), "", (int)strlen(prog), "");
 	return 2;
 }
 
@@ -990,7 +994,8 @@ static int cq_resize_raw(struct ibv_cq *cq, int cqe, uint32_t consumer)
  * ibv_resize_cq of a user CQ: completions waiting survive growing and
  * shrinking and are polled in order across the resize; a size below them,
  * 0, max_cqe + 1 and a consumer index the ring cannot have are refused
- * with EINVAL.
+ * with EINVAL. The shrunk ring holds 2 and no more (the overflow that
+ * shows it ends the CQ: cq-overflow).
  */
 static int probe_cq_resize(const char *name)
 {
@@ -1074,13 +1079,20 @@ static int probe_cq_resize(const char *name)
 			strerror(err), cq->cqe);
 		goto out;
 	}
+	/* Full at 2 once more: the third overflows the CQ, the last case. */
+	if (cq_poll_expect(cq, 107, 2) || cq_inject(name, cqn, 2, 109))
+		goto out;
 	if (cq_inject(name, cqn, 1, 999) != ENOSPC) {
 		fprintf(stderr, "a third completion fitted a ring of 2\n");
 		goto out;
 	}
-	if (cq_poll_expect(cq, 107, 2) || cq_inject(name, cqn, 2, 109) ||
-	    cq_poll_expect(cq, 109, 2))
-		goto out;
+	{
+		struct ibv_wc wc[3];
+
+		if (ibv_poll_cq(cq, 3, wc) != 2 || cq_check_wc(&wc[0], 109) ||
+		    cq_check_wc(&wc[1], 110))
+			goto out;
+	}
 	printf("shrunk to 2 with 2 waiting: polled in order, full at 2\n");
 	ret = 0;
 out:
@@ -1382,6 +1394,116 @@ out:
 }
 
 /*
+ * The next asynchronous event within @ms milliseconds, acknowledged:
+ * 1 and its type and CQ, or 0 when none came.
+ */
+static int cq_async_event(struct ibv_context *ctx, int ms,
+			  enum ibv_event_type *type, struct ibv_cq **cq)
+{
+	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+
+	if (poll(&pfd, 1, ms) != 1 || ibv_get_async_event(ctx, &ev))
+		return 0;
+	*type = ev.event_type;
+	*cq = ev.element.cq;
+	ibv_ack_async_event(&ev);
+	return 1;
+}
+
+/*
+ * A CQ overflow (Documentation/superp-verbs.rst, "Completion queues"): a
+ * CQ of 2 takes two completions and refuses the third; the process gets
+ * IBV_EVENT_CQ_ERR for that CQ, once; the two completions held poll in
+ * order, then polling fails with EIO (ibv_poll_cq and start_poll alike);
+ * the CQ in error takes no completion, even with room in its ring; it is
+ * destroyed once its event is acknowledged. Every step is tried and
+ * printed, so that a failure shows all that differs.
+ */
+static int probe_cq_overflow(const char *name)
+{
+	struct ibv_cq_init_attr_ex a = {
+		.cqe = 2,
+		.wc_flags = IBV_WC_STANDARD_FLAGS,
+	};
+	struct ibv_poll_cq_attr pa = {};
+	enum ibv_event_type type;
+	struct ibv_context *ctx;
+	struct ibv_cq_ex *cq;
+	struct ibv_cq *ev_cq;
+	struct ibv_wc wc[4];
+	int err, n, ret = 0;
+	unsigned int cqn;
+
+	ctx = open_device(name);
+	if (!ctx)
+		return 1;
+	cq = ibv_create_cq_ex(ctx, &a);
+	if (!cq || cq->cqe != 2 || cq_number(name, &cqn)) {
+		fprintf(stderr, "CQ of 2: %s\n", strerror(errno));
+		if (cq)
+			ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
+		ibv_close_device(ctx);
+		return 1;
+	}
+
+	err = cq_inject(name, cqn, 5, 0);
+	printf("overflow: 5 completions into a CQ of 2: %s\n",
+	       err ? strerror(err) : "all taken");
+	ret |= err != ENOSPC;
+
+	n = cq_async_event(ctx, 5000, &type, &ev_cq);
+	if (n && type == IBV_EVENT_CQ_ERR && ev_cq == ibv_cq_ex_to_cq(cq))
+		printf("overflow: IBV_EVENT_CQ_ERR for the CQ\n");
+	else if (n)
+		printf("overflow: event %d (%s)%s\n", type,
+		       ibv_event_type_str(type),
+		       ev_cq == ibv_cq_ex_to_cq(cq) ? "" : " not for the CQ");
+	else
+		printf("overflow: no asynchronous event within 5 s\n");
+	ret |= !n || type != IBV_EVENT_CQ_ERR;
+
+	err = cq_inject(name, cqn, 1, 5);
+	printf("overflow: a completion into the full CQ in error: %s\n",
+	       err ? strerror(err) : "taken");
+	ret |= err != EIO;
+	n = cq_async_event(ctx, 200, &type, &ev_cq);
+	if (n)
+		printf("overflow: a second event %d (%s)\n", type,
+		       ibv_event_type_str(type));
+	ret |= n;
+
+	n = ibv_poll_cq(ibv_cq_ex_to_cq(cq), 4, wc);
+	if (n == 2 && !cq_check_wc(&wc[0], 0) && !cq_check_wc(&wc[1], 1)) {
+		printf("overflow: the 2 completions held polled in order\n");
+	} else {
+		printf("overflow: poll of the CQ in error: %d\n", n);
+		ret = 1;
+	}
+	n = ibv_poll_cq(ibv_cq_ex_to_cq(cq), 4, wc);
+	err = ibv_start_poll(cq, &pa);
+	if (!err)
+		ibv_end_poll(cq);
+	printf("overflow: then ibv_poll_cq returns %d, start_poll %s\n", n,
+	       strerror(err));
+	ret |= n != -EIO || err != EIO;
+
+	err = cq_inject(name, cqn, 1, 6);
+	printf("overflow: a completion into the CQ in error with room: %s\n",
+	       err ? strerror(err) : "taken");
+	ret |= err != EIO;
+
+	if (ibv_destroy_cq(ibv_cq_ex_to_cq(cq))) {
+		printf("overflow: ibv_destroy_cq: %s\n", strerror(errno));
+		ret = 1;
+	} else {
+		printf("overflow: CQ destroyed\n");
+	}
+	ibv_close_device(ctx);
+	return ret;
+}
+
+/*
  * POST_RECV of one work request with one SGE straight to the uverbs file,
  * as an old provider would send it. Returns 0 or the errno.
  */
@@ -1568,6 +1690,8 @@ int main(int argc, char **argv)
 		return probe_qp(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "cq-ex"))
 		return probe_cq_ex(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "cq-overflow"))
+		return probe_cq_overflow(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "udata"))
 		return probe_udata(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "hold")) {

@@ -8,14 +8,15 @@
 # behind. Until user QPs exist, the test module superp_cq_probe delivers
 # completions into a CQ's ring through the kernel's CQ path, for resize
 # (grow and shrink with completions waiting, refusals, resizes racing
-# deliveries from another process) and ibv_create_cq_ex
-# (its poll API, a completion channel, refused wc_flags).
+# deliveries from another process), ibv_create_cq_ex
+# (its poll API, a completion channel, refused wc_flags) and a CQ overflow
+# (the CQ error event, the CQ in error, the device's cq_overflows).
 # superp-topology: single
 # superp-kernel: test
 # superp-timeout: 180
 . "$SUPERP_ROOT/selftests/lib.sh"
 
-tap_plan 20
+tap_plan 27
 
 check "modprobe ib_superp" modprobe ib_superp
 check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
@@ -65,10 +66,48 @@ cq_ex_cases() {
 		grep -q '^cq_ex: mixed with ibv_poll_cq and across a resize, in order$' /tmp/cq-ex.out
 }
 
+# superp0's counter $1 (rdma statistic).
+counter() { rdma statistic show link superp0/1 -j | jq -e ".[0].$1"; }
+# The overflow probe printed every line given.
+overflow_says() {
+	for l in "$@"; do
+		grep -qxF "overflow: $l" /tmp/cq-overflow.out || { echo "no \"overflow: $l\""; return 1; }
+	done
+}
+# $1 is $2 + 1.
+one_more() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" -eq $(($2 + 1)) ]; }
+
+# More completions than a CQ of 2 holds, none polled
+# (Documentation/superp-verbs.rst, "Completion queues").
+cq_overflow_cases() {
+	local before after
+	before=$(counter cq_overflows)
+	superp-verbs-probe cq-overflow superp0 > /tmp/cq-overflow.out 2>&1
+	sed "s/^/# /" /tmp/cq-overflow.out
+	after=$(counter cq_overflows)
+	tap_diag "cq_overflows before ${before:-none}, after ${after:-none}"
+	check "overflow: the third completion into a CQ of 2 is refused" \
+		overflow_says "5 completions into a CQ of 2: No space left on device"
+	check "overflow: IBV_EVENT_CQ_ERR reaches the process through ibv_get_async_event" \
+		overflow_says "IBV_EVENT_CQ_ERR for the CQ"
+	check "overflow: the CQ in error refuses completions with EIO, full or not" \
+		overflow_says "a completion into the full CQ in error: Input/output error" \
+		"a completion into the CQ in error with room: Input/output error"
+	check "overflow: no second event" \
+		sh -c '! grep "^overflow: a second event" /tmp/cq-overflow.out'
+	check "overflow: the completions held poll in order, then polling fails with EIO" \
+		overflow_says "the 2 completions held polled in order" \
+		"then ibv_poll_cq returns -5, start_poll Input/output error"
+	check "overflow: the CQ in error is destroyed" overflow_says "CQ destroyed"
+	check "overflow: cq_overflows counts the overflow once" \
+		one_more "$after" "$before"
+}
+
 check "modprobe superp_cq_probe" modprobe superp_cq_probe
 resize_cases
 resize_race_case
 cq_ex_cases
+cq_overflow_cases
 no_cq_left() {
 	local out
 	out=$(rdma resource show superp0) || return 1
