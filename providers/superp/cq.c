@@ -190,6 +190,7 @@ void superp_cqe_to_wc(const struct superp_cqe *e, struct ibv_wc *wc)
  * No system call: entries below the kernel's producer index (acquire
  * load: their contents are visible) are ours to read until we store the
  * consumer index past them (release: the kernel may reuse them after).
+ * A CQ in error with nothing left to read returns -EIO.
  */
 int superp_poll_cq(struct ibv_cq *ibcq, int num, struct ibv_wc *wc)
 {
@@ -208,6 +209,8 @@ int superp_poll_cq(struct ibv_cq *ibcq, int num, struct ibv_wc *wc)
 	if (n)
 		__atomic_store_n(&cq->ring->consumer, cq->cons,
 				 __ATOMIC_RELEASE);
+	else if (num > 0)
+		n = -superp_cq_empty_error(cq);
 	pthread_spin_unlock(&cq->lock);
 	return n;
 }

@@ -9,7 +9,8 @@
  * read that entry in the ring, and end_poll hands everything read back to
  * the kernel with one release store of the consumer index, after the last
  * read. start_poll that finds nothing returns ENOENT with the lock
- * dropped (the caller then does not call end_poll).
+ * dropped (the caller then does not call end_poll); EIO instead when the
+ * CQ is in error (it overflowed) and nothing is left to read.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,13 +20,14 @@
 /* The poll API returns positive errno values. */
 #define SUPERP_POLL_EMPTY	ENOENT
 #define SUPERP_POLL_BAD_ATTR	EINVAL
+#define SUPERP_POLL_CQ_ERROR	EIO	/* overflowed, nothing left to read */
 
 static struct superp_cq *cq_ex_to_scq(struct ibv_cq_ex *cq_ex)
 {
 	return to_scq(ibv_cq_ex_to_cq(cq_ex));
 }
 
-/* The next entry below the producer index, or ENOENT. Lock held. */
+/* The next entry below the producer index, or ENOENT (EIO). Lock held. */
 static int superp_cq_ex_next(struct superp_cq *cq)
 {
 	uint32_t prod = __atomic_load_n(&cq->ring->producer, __ATOMIC_ACQUIRE);
@@ -33,6 +35,8 @@ static int superp_cq_ex_next(struct superp_cq *cq)
 
 	if (cq->cons == prod) {
 		cq->cur = NULL;
+		if (superp_cq_empty_error(cq))
+			return SUPERP_POLL_CQ_ERROR;
 		return SUPERP_POLL_EMPTY;
 	}
 	e = &cq->cqes[cq->cons & (cq->num_entries - 1)];

@@ -10,6 +10,7 @@
 #ifndef SUPERP_H
 #define SUPERP_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -79,6 +80,21 @@ struct superp_cq {
 static inline struct superp_cq *to_scq(struct ibv_cq *ibcq)
 {
 	return superp_container_of(ibcq, struct superp_cq, vcq.cq);
+}
+
+/*
+ * Polling found the ring empty: EIO when the CQ is in error (it
+ * overflowed), else 0. The kernel sets the flag after the last producer
+ * index it will ever store, so with the flag seen (acquire) one more load
+ * of that index tells whether completions are still to be read.
+ */
+static inline int superp_cq_empty_error(struct superp_cq *cq)
+{
+	if (!(__atomic_load_n(&cq->ring->flags, __ATOMIC_ACQUIRE) &
+	      SUPERP_CQ_RING_ERROR))
+		return 0;
+	return cq->cons == __atomic_load_n(&cq->ring->producer,
+					   __ATOMIC_ACQUIRE) ? EIO : 0;
 }
 
 struct superp_create_cq_ex_cmd_drv {

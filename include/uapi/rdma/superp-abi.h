@@ -44,6 +44,12 @@ struct superp_alloc_ucontext_resp {
  * kernel reads consumer only to see whether the ring is full: a value it
  * cannot believe (more than num_entries behind producer, or ahead of it)
  * counts as full, so the completion is lost and IBV_EVENT_CQ_ERR raised.
+ *
+ * A completion lost to a full ring puts the CQ in error for good: the
+ * kernel sets SUPERP_CQ_RING_ERROR in flags (release) and moves producer
+ * no more. The process reads the entries below producer as ever; with
+ * none left and the flag set, polling fails with EIO. A kernel that
+ * predates the flag leaves flags 0.
  */
 struct superp_create_cq_cmd {
 	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
@@ -60,11 +66,15 @@ struct superp_create_cq_resp {
 /* The two indices live on cache lines of their own. */
 struct superp_cq_ring {
 	__u32 producer;			/* written by the kernel only */
-	__u32 reserved0[15];
+	__u32 flags;			/* SUPERP_CQ_RING_*, by the kernel only */
+	__u32 reserved0[14];
 	__u32 consumer;			/* written by the process only */
 	__u32 reserved1[15];
 	/* struct superp_cqe entries[num_entries] follow */
 };
+
+/* superp_cq_ring.flags */
+#define SUPERP_CQ_RING_ERROR	(1U << 0)	/* overflowed: no more completions */
 
 /* superp_cqe.wc_flags */
 #define SUPERP_CQE_WITH_IMM	(1U << 0)	/* imm_data is valid */

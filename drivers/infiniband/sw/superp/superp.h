@@ -120,6 +120,8 @@ struct superp_dev {
 	/* user send queues: doorbells rung, WQEs taken from the rings */
 	atomic64_t		sq_doorbells;
 	atomic64_t		sq_ring_wqes;
+	/* CQs that overflowed and went into error (superp_cq.c) */
+	atomic64_t		cq_overflows;
 };
 
 /* Every superp device; the netlink family looks devices up here by name. */

@@ -9,9 +9,16 @@
  * Notification follows the verbs: req_notify_cq arms the CQ for the next
  * completion (IB_CQ_NEXT_COMP) or the next solicited or unsuccessful one
  * (IB_CQ_SOLICITED); the completion that matches disarms it and calls the
- * completion handler once. A CQ that is full refuses the completion
- * (-EOVERFLOW to the producer), keeps what it holds and raises
- * IB_EVENT_CQ_ERR once until it is polled again.
+ * completion handler once.
+ *
+ * Overflow: a CQ that is full refuses the completion (-EOVERFLOW to the
+ * producer) and goes into error for good, as the verbs have it for a CQ
+ * overrun: the completion is lost, and a CQ that silently went on would
+ * hand its consumer a stream with a hole in it. It keeps what it held
+ * (poll_cq returns that, then -EIO), takes no completion again (-EIO to
+ * the producer), counts the overflow in the device's cq_overflows, logs
+ * one rate-limited line and raises IB_EVENT_CQ_ERR once. Only destroying
+ * it ends the error.
  *
  * A user CQ (created through the provider) has no wc ring: completions
  * go as struct superp_cqe into a ring shared with the process
@@ -20,10 +27,11 @@
  * kernel; the kernel believes nothing it reads there but uses the
  * consumer index only to decide that the ring is full. Resizing it
  * replaces the ring under cq->lock, the unread entries copied over at the
- * same indices (superp_cq_resize_uring()).
+ * same indices (superp_cq_resize_uring()). The error state shows in the
+ * ring's flags, which the provider reads when it finds the ring empty.
  *
  * Locking: cq->lock guards the ring (a user CQ's producer index too), the
- * arm state and the overflow flag. It is taken with irqsave: kernel ULPs
+ * arm state and the error flag. It is taken with irqsave: kernel ULPs
  * post work requests (whose local completions land here) under their own
  * irq-disabled locks, and the data path delivers from softirq. The
  * completion handler and the event handler are called with no CQ lock
@@ -213,11 +221,11 @@ static int superp_cq_resize_uring(struct superp_cq *cq, int cqe,
 	if (!err) {
 		ring->consumer = cmd.consumer;
 		ring->producer = cq->uprod;
+		ring->flags = cq->error ? SUPERP_CQ_RING_ERROR : 0;
 		swap(cq->umap, map);
 		cq->uring = ring;
 		cq->ucqe = (struct superp_cqe *)(ring + 1);
 		cq->ibcq.cqe = n;
-		cq->overflowed = false;
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 	if (err)
@@ -230,8 +238,8 @@ out:
 }
 
 /*
- * Keeps every entry held, in order; refuses a ring too small for them.
- * The room it makes ends an overflow report, as a poll does.
+ * Keeps every entry held, in order; refuses a ring too small for them. A
+ * CQ in error stays in error: the room does not bring back what was lost.
  */
 int superp_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 {
@@ -260,12 +268,15 @@ int superp_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	cq->wc = wc;
 	cq->head = 0;
 	ibcq->cqe = cqe;
-	cq->overflowed = false;
 	spin_unlock_irqrestore(&cq->lock, flags);
 	kvfree(old);
 	return 0;
 }
 
+/*
+ * The completions held, in order; once a CQ in error has none left, -EIO
+ * (the core's pollers stop at a negative return, as at an empty CQ).
+ */
 int superp_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 {
 	struct superp_cq *cq = to_scq(ibcq);
@@ -280,8 +291,8 @@ int superp_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 		cq->head = (cq->head + 1) % ibcq->cqe;
 		cq->count--;
 	}
-	if (n)
-		cq->overflowed = false;
+	if (!n && num > 0 && cq->error)
+		n = -EIO;
 	spin_unlock_irqrestore(&cq->lock, flags);
 	return n;
 }
@@ -311,8 +322,9 @@ int superp_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
  * @n: entries in the ring
  *
  * An index ahead of @prod or more than @n behind it is garbage: the ring
- * counts as full, so a process that writes garbage loses completions,
- * never makes the kernel overwrite ones it has not read.
+ * counts as full, so a process that writes garbage loses completions
+ * (its CQ goes into error), never makes the kernel overwrite ones it has
+ * not read.
  */
 VISIBLE_IF_KUNIT bool superp_cq_uring_full(u32 prod, u32 cons, u32 n)
 {
@@ -360,9 +372,12 @@ static bool superp_cq_uring_add(struct superp_cq *cq, const struct ib_wc *wc)
  *	IB_SEND_SOLICITED at the sender)
  *
  * Any context. Unsuccessful completions wake an IB_CQ_SOLICITED arm too.
+ * A full CQ goes into error here (counted once, in cq_overflows); a CQ in
+ * error takes nothing.
  *
  * Return: SUPERP_CQ_* flags for superp_cq_kick(); SUPERP_CQ_DROPPED means
- * the completion was not added (SUPERP_CQ_OVERFLOW: report it).
+ * the completion was not added, SUPERP_CQ_OVERFLOW that the CQ overflowed
+ * with it (report it).
  */
 unsigned int superp_cq_push(struct superp_cq *cq, const struct ib_wc *wc,
 			    bool solicited)
@@ -371,19 +386,25 @@ unsigned int superp_cq_push(struct superp_cq *cq, const struct ib_wc *wc,
 	unsigned long flags;
 
 	spin_lock_irqsave(&cq->lock, flags);
+	if (cq->error) {
+		spin_unlock_irqrestore(&cq->lock, flags);
+		return SUPERP_CQ_DROPPED;
+	}
 	if (cq->uring ? !superp_cq_uring_add(cq, wc) :
 	    cq->count == cq->ibcq.cqe) {
-		if (!cq->overflowed)
-			todo = SUPERP_CQ_OVERFLOW;
-		cq->overflowed = true;
+		cq->error = true;
+		if (cq->uring) {
+			/* After every producer index the ring was given. */
+			smp_store_release(&cq->uring->flags,
+					  SUPERP_CQ_RING_ERROR);
+		}
 		spin_unlock_irqrestore(&cq->lock, flags);
-		return todo | SUPERP_CQ_DROPPED;
+		atomic64_inc(&to_sdev(cq->ibcq.device)->cq_overflows);
+		return SUPERP_CQ_OVERFLOW | SUPERP_CQ_DROPPED;
 	}
 	if (!cq->uring) {
 		cq->wc[(cq->head + cq->count) % cq->ibcq.cqe] = *wc;
 		cq->count++;
-	} else {
-		cq->overflowed = false;
 	}
 	if (cq->armed == IB_CQ_NEXT_COMP ||
 	    (cq->armed == IB_CQ_SOLICITED &&
@@ -395,20 +416,28 @@ unsigned int superp_cq_push(struct superp_cq *cq, const struct ib_wc *wc,
 	return todo;
 }
 
-/* With no lock held: the handlers superp_cq_push() asked for. */
+/*
+ * With no lock held: the handlers superp_cq_push() asked for. The event
+ * reaches a process through the handler uverbs gives every user CQ (its
+ * async event file); a kernel CQ may have none (ib_alloc_cq()), so the
+ * line in the log does not depend on one.
+ */
 void superp_cq_kick(struct superp_cq *cq, unsigned int todo)
 {
 	struct ib_cq *ibcq = &cq->ibcq;
 
-	if ((todo & SUPERP_CQ_OVERFLOW) && ibcq->event_handler) {
+	if (todo & SUPERP_CQ_OVERFLOW) {
 		struct ib_event ev = {
 			.device = ibcq->device,
 			.element.cq = ibcq,
 			.event = IB_EVENT_CQ_ERR,
 		};
 
-		ibdev_warn_ratelimited(ibcq->device, "CQ overflow: a completion was lost\n");
-		ibcq->event_handler(&ev, ibcq->cq_context);
+		ibdev_warn_ratelimited(ibcq->device,
+				       "CQ %u overflowed: a completion was lost, the CQ is in error\n",
+				       ibcq->res.id);
+		if (ibcq->event_handler)
+			ibcq->event_handler(&ev, ibcq->cq_context);
 	}
 	if ((todo & SUPERP_CQ_NOTIFY) && ibcq->comp_handler)
 		ibcq->comp_handler(ibcq, ibcq->cq_context);
@@ -422,7 +451,8 @@ void superp_cq_kick(struct superp_cq *cq, unsigned int todo)
  *
  * Any context, with no lock held that the completion handler could want.
  *
- * Return: 0, or -EOVERFLOW when the CQ was full (IB_EVENT_CQ_ERR raised).
+ * Return: 0; -EOVERFLOW when the CQ was full (it is in error now,
+ * IB_EVENT_CQ_ERR raised); -EIO when it was in error already.
  */
 int superp_cq_post(struct superp_cq *cq, const struct ib_wc *wc,
 		   bool solicited)
@@ -430,6 +460,8 @@ int superp_cq_post(struct superp_cq *cq, const struct ib_wc *wc,
 	unsigned int todo = superp_cq_push(cq, wc, solicited);
 
 	superp_cq_kick(cq, todo);
-	return todo & SUPERP_CQ_DROPPED ? -EOVERFLOW : 0;
+	if (todo & SUPERP_CQ_OVERFLOW)
+		return -EOVERFLOW;
+	return todo & SUPERP_CQ_DROPPED ? -EIO : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_cq_post);

@@ -19,7 +19,7 @@ struct superp_cq {
 	u32		head;		/* oldest entry */
 	u32		count;		/* entries held */
 	u8		armed;		/* 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP */
-	bool		overflowed;	/* reported; cleared by the next poll */
+	bool		error;		/* overflowed: takes nothing, for good */
 	/* User CQs: the shared ring instead of wc (Documentation/provider.rst) */
 	struct superp_cq_ring	*uring;
 	struct superp_cqe	*ucqe;		/* uring's entries, ibcq.cqe */
@@ -34,13 +34,16 @@ static inline struct superp_cq *to_scq(struct ib_cq *ibcq)
 
 /* What superp_cq_push() leaves its caller to do once it holds no lock. */
 #define SUPERP_CQ_NOTIFY	BIT(0)	/* call the completion handler */
-#define SUPERP_CQ_OVERFLOW	BIT(1)	/* raise IB_EVENT_CQ_ERR */
-#define SUPERP_CQ_DROPPED	BIT(2)	/* the CQ was full: not added */
+#define SUPERP_CQ_OVERFLOW	BIT(1)	/* overflowed now: raise IB_EVENT_CQ_ERR */
+#define SUPERP_CQ_DROPPED	BIT(2)	/* not added: full, or in error */
 
 /*
  * Delivering completions, any context. superp_cq_post() does everything;
  * a caller that holds a lock of its own (a QP's queue lock, to keep its
- * completions in order) pushes under it and kicks after dropping it.
+ * completions in order) pushes under it and kicks after dropping it. A
+ * completion the CQ refuses is lost: the CQ is in error from then on and
+ * its consumer learns of it from IB_EVENT_CQ_ERR and poll_cq, so the
+ * producer has nothing more to do about it.
  */
 int superp_cq_post(struct superp_cq *cq, const struct ib_wc *wc,
 		   bool solicited);

@@ -8,6 +8,8 @@
  * device counters (every packet it took, and those that reached no
  * connection): rx_packets = rx_processed + rx_duplicates + rx_holding +
  * every rx_drop_* (Documentation/superp-admin.rst, "Receive accounting").
+ * The verbs objects keep atomic device counters of their own (user send
+ * queues' doorbells and WQEs, CQ overflows).
  *
  * Locking: superp_conns_stats() takes the connection table's mutex and
  * each entry's lock in turn, only for a copy; nothing here is on the
@@ -54,6 +56,7 @@ enum superp_hw_stat {
 	SUPERP_HW_RX_TRANS_ERRORS,
 	SUPERP_HW_TX_RNR,
 	SUPERP_HW_RX_RNR,
+	SUPERP_HW_CQ_OVERFLOWS,
 	__SUPERP_HW_MAX
 };
 
@@ -95,6 +98,7 @@ static const struct rdma_stat_desc superp_hw_descs[] = {
 	[SUPERP_HW_RX_TRANS_ERRORS] = { .name = "rx_trans_errors" },
 	[SUPERP_HW_TX_RNR] = { .name = "tx_rnr_naks" },
 	[SUPERP_HW_RX_RNR] = { .name = "rx_rnr_naks" },
+	[SUPERP_HW_CQ_OVERFLOWS] = { .name = "cq_overflows" },
 };
 
 static struct rdma_hw_stats *superp_alloc_hw_port_stats(struct ib_device *ibdev,
@@ -155,6 +159,7 @@ static int superp_get_hw_stats(struct ib_device *ibdev,
 	v[SUPERP_HW_RX_TRANS_ERRORS] = s.rx_trans_err;
 	v[SUPERP_HW_TX_RNR] = s.tx_rnr;
 	v[SUPERP_HW_RX_RNR] = s.rx_rnr;
+	v[SUPERP_HW_CQ_OVERFLOWS] = atomic64_read(&sdev->cq_overflows);
 	return __SUPERP_HW_MAX;
 }
 
