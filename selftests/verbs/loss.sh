@@ -16,7 +16,10 @@
 # progress) goes to TAP and to the console (dmesg, "superp-loss:").
 # superp-topology: pair
 # superp-kernel: test
+# make check runs every case with messages up to 64 KiB, 200 ms
+# throughput figures and 100 FADDs; make soak with 1 MiB, 2 s and 1000.
 # superp-timeout: 900
+# superp-soak-timeout: 3600
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 
@@ -24,15 +27,14 @@ me=$SUPERP_ID
 peer=$((3 - me))
 
 # The harness passes no environment into the guests: edit these defaults.
-# Longer figures: LOSS_SIZE=1048576 LOSS_TPUT_MS=2000 LOSS_ATOMICS=1000.
 LOSS_ENCAPS=${LOSS_ENCAPS:-superp_sunh superp_udp4}
 LOSS_CASES=${LOSS_CASES:-loss0.1 loss1 loss10 loss30 reorder dup corrupt jitter outage}
-LOSS_SIZE=${LOSS_SIZE:-65536}		# largest message
-LOSS_TPUT_MS=${LOSS_TPUT_MS:-200}	# per throughput figure
-LOSS_ATOMICS=${LOSS_ATOMICS:-100}	# FETCH_AND_ADDs (30% loss: a tenth)
+LOSS_SIZE=${LOSS_SIZE:-$(soak_or 1048576 65536)}	# largest message
+LOSS_TPUT_MS=${LOSS_TPUT_MS:-$(soak_or 2000 200)}	# per throughput figure
+LOSS_ATOMICS=${LOSS_ATOMICS:-$(soak_or 1000 100)}	# FETCH_AND_ADDs (30% loss: a tenth)
 LOSS_OUTAGE_S=${LOSS_OUTAGE_S:-5}
 # Every case, the probe's waits included, ends within this (ms).
-LOSS_TIMEOUT_MS=${LOSS_TIMEOUT_MS:-60000}
+LOSS_TIMEOUT_MS=${LOSS_TIMEOUT_MS:-$(soak_or 180000 60000)}
 # Cases that need a payload check the encapsulation lacks (see above).
 LOSS_SKIP_superp_sunh=${LOSS_SKIP_superp_sunh:-corrupt}
 

@@ -6,8 +6,8 @@
 # byte) and with -e (completion events instead of busy polling), and
 # ibv_srq_pingpong (16 QPs and 4 sharing a receive queue), over
 # ib_superp on a SUNH connection and on a UDP/IPv4 one, also under netem
-# (1% loss, 25% reordering, 1% duplication both ways); rxe runs the same
-# commands first, as the reference the test is proven on. Every run's
+# (1% loss, 25% reordering, 1% duplication both ways); under make soak rxe
+# runs the same commands first, as the reference the test is proven on. Every run's
 # exit status and its byte count are checked on both sides, and after
 # each device `rdma resource show` counts what it did before the runs.
 # ibv_uc_pingpong, ibv_ud_pingpong and ibv_xsrq_pingpong (QP types
@@ -17,6 +17,7 @@
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 900
+# superp-soak-timeout: 1500
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 
@@ -24,7 +25,7 @@ me=$SUPERP_ID
 peer=$((3 - me))
 
 # The harness passes no environment into the guests: edit these defaults.
-PP_DEVS=${PP_DEVS:-rxe superp_sunh superp_udp4}
+PP_DEVS=${PP_DEVS:-$(soak_or rxe) superp_sunh superp_udp4}
 # size:iterations (ibv_rc_pingpong -s and -n); a run moves 2 * size * n.
 PP_RUNS=${PP_RUNS:-1:500 4096:200 65536:50 1048576:10}
 # rxe of this kernel (6.1.192) reads out of bounds in rxe_mr_copy()

@@ -21,7 +21,8 @@
 # loads the probe as server, guest 2 as client; each turns the probe's
 # step lines into TAP.
 # For every provider in RC_DEVS: rxe (soft-RoCE, the reference the probe
-# is proven on), then ib_superp over a SUNH connection (superp_sunh), over
+# is proven on; under make soak only: it tests rxe, not this project), then
+# ib_superp over a SUNH connection (superp_sunh), over
 # a UDP/IPv4 one (superp_udp4) and over a UDP/IPv6 one (superp_udp6, clean
 # only: the probe's QPs use the RoCE v2 GID of our IPv6 address).
 # superp-topology: pair
@@ -35,7 +36,7 @@ me=$SUPERP_ID
 peer=$((3 - me))
 
 # The harness passes no environment into the guests: edit these defaults.
-RC_DEVS=${RC_DEVS:-rxe superp_sunh superp_udp4 superp_udp6}
+RC_DEVS=${RC_DEVS:-$(soak_or rxe) superp_sunh superp_udp4 superp_udp6}
 RC_CLEAN_ONLY=${RC_CLEAN_ONLY:-superp_udp6}	# no netem run for these
 RC_SIZE=${RC_SIZE:-1048576}		# largest message, clean run
 # One SEND, one WRITE and one READ of this many MiB, vmalloc memory on
