@@ -7,12 +7,14 @@
 # debug kernel's lockdep, KASAN and hung-task detector watch the rest.
 # superp-topology: single
 # superp-kernel: test
+# make check runs 6 rounds of each race, make soak 50.
 # superp-timeout: 300
+# superp-soak-timeout: 1800
 . "$SUPERP_ROOT/selftests/lib.sh"
 
 tap_plan 4
 
-ROUNDS=15
+ROUNDS=$(soak_or 50 6)
 
 no_superp_left() {
 	for _ in $(seq 50); do
