@@ -57,6 +57,7 @@ enum superp_hw_stat {
 	SUPERP_HW_TX_RNR,
 	SUPERP_HW_RX_RNR,
 	SUPERP_HW_CQ_OVERFLOWS,
+	SUPERP_HW_TX_BUSY,
 	__SUPERP_HW_MAX
 };
 
@@ -99,6 +100,7 @@ static const struct rdma_stat_desc superp_hw_descs[] = {
 	[SUPERP_HW_TX_RNR] = { .name = "tx_rnr_naks" },
 	[SUPERP_HW_RX_RNR] = { .name = "rx_rnr_naks" },
 	[SUPERP_HW_CQ_OVERFLOWS] = { .name = "cq_overflows" },
+	[SUPERP_HW_TX_BUSY] = { .name = "tx_busy" },
 };
 
 static struct rdma_hw_stats *superp_alloc_hw_port_stats(struct ib_device *ibdev,
@@ -160,6 +162,7 @@ static int superp_get_hw_stats(struct ib_device *ibdev,
 	v[SUPERP_HW_TX_RNR] = s.tx_rnr;
 	v[SUPERP_HW_RX_RNR] = s.rx_rnr;
 	v[SUPERP_HW_CQ_OVERFLOWS] = atomic64_read(&sdev->cq_overflows);
+	v[SUPERP_HW_TX_BUSY] = s.tx_busy;
 	return __SUPERP_HW_MAX;
 }
 
