@@ -97,6 +97,11 @@
  *                      succeed and are placed, the fourth completes
  *                      IB_WC_REM_ACCESS_ERR, the last two flush, the
  *                      QP goes to ERR, nothing else is written.
+ *   burst-<n>x<len>    only this step, when burst is set (rc.sh): `burst`
+ *                      WRITEs of size / burst bytes posted as one list,
+ *                      more packets at once than a short device queue
+ *                      holds: each completes, in order; the server finds
+ *                      each in place and nothing between them
  *
  * The buffer is physically contiguous pages (size + two pages: a margin
  * for offset writes and a small control area), mapped with ib_dma_map_sg.
@@ -175,6 +180,9 @@ MODULE_PARM_DESC(lossy_naks, "the device's NAKs may be lost (rxe on a lossy link
 static uint big_mb;
 module_param(big_mb, uint, 0444);
 MODULE_PARM_DESC(big_mb, "also one SEND, WRITE and READ of this many MiB, vmalloc memory on both sides (virtual-DMA devices, global rkey); 0 for none");
+static uint burst;
+module_param(burst, uint, 0444);
+MODULE_PARM_DESC(burst, "run only burst: this many WRITEs of size / burst bytes, posted as one list (at most 64)");
 
 #define PROBE_MAGIC	0x53524350	/* "SRCP" */
 #define PROBE_MAX_QPS	64
@@ -1517,20 +1525,27 @@ static const u32 probe_pack_lens[] = {
 
 /*
  * Posts WRITEs of @lens as one list on @qp (wr_id i + 1, all signalled):
- * ours at i * stride to the server's at i * stride; WRITE @bad_i (if
+ * ours at i * @stride to the server's at i * @stride; WRITE @bad_i (if
  * below @n) with a wrong rkey.
  */
 static int post_write_list(struct probe *p, struct ib_qp *qp, const u32 *lens,
-			   unsigned int n, unsigned int bad_i)
+			   unsigned int n, size_t stride, unsigned int bad_i)
 {
-	struct ib_rdma_wr wr[ARRAY_SIZE(probe_pack_lens)] = {};
-	struct ib_sge sge[ARRAY_SIZE(probe_pack_lens)];
+	struct ib_rdma_wr *wr;
+	struct ib_sge *sge;
 	unsigned int i;
+	int err;
 
-	if (n > ARRAY_SIZE(wr))
+	if (!n || n > PROBE_SQ)
 		return -EINVAL;
+	wr = kcalloc(n, sizeof(*wr), GFP_KERNEL);
+	sge = kcalloc(n, sizeof(*sge), GFP_KERNEL);
+	if (!wr || !sge) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (i = 0; i < n; i++) {
-		sge[i].addr = p->dma + i * PROBE_PACK_STRIDE;
+		sge[i].addr = p->dma + i * stride;
 		sge[i].length = lens[i];
 		sge[i].lkey = p->pd->local_dma_lkey;
 		wr[i].wr.wr_id = i + 1;
@@ -1539,25 +1554,30 @@ static int post_write_list(struct probe *p, struct ib_qp *qp, const u32 *lens,
 		wr[i].wr.opcode = IB_WR_RDMA_WRITE;
 		wr[i].wr.send_flags = IB_SEND_SIGNALED;
 		wr[i].wr.next = i + 1 < n ? &wr[i + 1].wr : NULL;
-		wr[i].remote_addr = p->raddr + i * PROBE_PACK_STRIDE;
+		wr[i].remote_addr = p->raddr + i * stride;
 		wr[i].rkey = i == bad_i ? p->rkey ^ 0x80 : p->rkey;
 	}
-	return ib_post_send(qp, &wr[0].wr, NULL);
+	err = ib_post_send(qp, &wr[0].wr, NULL);
+out:
+	kfree(sge);
+	kfree(wr);
+	return err;
 }
 
 /*
- * Server: WRITE i of @lens (step @step's pattern) in place for i < @placed,
- * and every other byte of the buffer zero.
+ * Server: WRITE i of @lens (step @step's pattern) in place at i * @stride
+ * for i < @placed, and every other byte of the buffer zero.
  */
 static bool check_write_list(struct probe *p, const u32 *lens,
-			     unsigned int placed, char *why, size_t whylen)
+			     unsigned int placed, size_t stride, char *why,
+			     size_t whylen)
 {
 	size_t off = 0, at;
 	unsigned int i;
 	long bad;
 
 	for (i = 0; i < placed; i++) {
-		at = i * PROBE_PACK_STRIDE;
+		at = i * stride;
 		bad = check_zero(p, off, at - off);
 		if (bad >= 0) {
 			snprintf(why, whylen, "byte %zu written", off + bad);
@@ -1577,18 +1597,24 @@ static bool check_write_list(struct probe *p, const u32 *lens,
 	return bad < 0;
 }
 
-static void fill_write_list(struct probe *p, const u32 *lens, unsigned int n)
+static void fill_write_list(struct probe *p, const u32 *lens, unsigned int n,
+			    size_t stride)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		fill_pattern(p, i * PROBE_PACK_STRIDE, lens[i], p->step + i);
+		fill_pattern(p, i * stride, lens[i], p->step + i);
 }
 
-static int step_packed_write(struct probe *p)
+/*
+ * Step @name: the client posts WRITEs of @lens (@n of them, @stride
+ * apart) as one list on QP 0; each completes, in order, and the server
+ * finds each in place and nothing between them. @what: their sizes, for
+ * the line.
+ */
+static int write_list_step(struct probe *p, const char *name, const u32 *lens,
+			   unsigned int n, size_t stride, const char *what)
 {
-	unsigned int n = ARRAY_SIZE(probe_pack_lens);
-	u64 ids[ARRAY_SIZE(probe_pack_lens)];
 	struct ib_qp *qp = p->qp[0].qp;
 	char why[128] = "";
 	struct ib_wc wc;
@@ -1605,31 +1631,63 @@ static int step_packed_write(struct probe *p)
 			err = ctl_recv(p, &v);	/* every WRITE completed */
 		if (err)
 			goto lost;
-		ok = check_write_list(p, probe_pack_lens, n, why, sizeof(why));
+		ok = check_write_list(p, lens, n, stride, why, sizeof(why));
 		goto out;
 	}
-	fill_write_list(p, probe_pack_lens, n);
+	fill_write_list(p, lens, n, stride);
 	err = ctl_recv(p, &v);
 	if (!err)
-		err = post_write_list(p, qp, probe_pack_lens, n, n);
+		err = post_write_list(p, qp, lens, n, stride, n);
 	if (err)
 		goto lost;
-	for (i = 0; i < n; i++) {
-		ids[i] = i + 1;
-		if (expect_wc(p, ids[i], IB_WC_SUCCESS, &wc, why, sizeof(why)))
+	for (i = 0; i < n; i++)
+		if (expect_wc(p, i + 1, IB_WC_SUCCESS, &wc, why, sizeof(why)))
 			break;
-	}
 	ok = i == n;
 	err = ctl_send(p, 0);
 	if (err)
 		goto lost;
 out:
 	if (ok)
-		snprintf(why, sizeof(why), "%u WRITEs of 0..256 bytes, in order, placed",
-			 n);
-	return finish(p, "packed-write", ok, why);
+		snprintf(why, sizeof(why), "%u WRITEs of %s, in order, placed",
+			 n, what);
+	return finish(p, name, ok, why);
 lost:
-	report(p, "packed-write", false, "%d", err);
+	report(p, name, false, "%d", err);
+	return err;
+}
+
+static int step_packed_write(struct probe *p)
+{
+	return write_list_step(p, "packed-write", probe_pack_lens,
+			       ARRAY_SIZE(probe_pack_lens), PROBE_PACK_STRIDE,
+			       "0..256 bytes");
+}
+
+/*
+ * burst: `burst` WRITEs of size / burst bytes each, posted as one list:
+ * more packets at once than a short device queue holds (rc.sh gives the
+ * client one).
+ */
+static int step_burst(struct probe *p)
+{
+	char name[32], sz[16], what[32];
+	u32 len = size / burst, *lens;
+	unsigned int i;
+	int err;
+
+	size_name(len, sz, sizeof(sz));
+	snprintf(name, sizeof(name), "burst-%ux%s", burst, sz);
+	snprintf(what, sizeof(what), "%u bytes", len);
+	lens = kmalloc_array(burst, sizeof(*lens), GFP_KERNEL);
+	if (!lens) {
+		report(p, name, false, "%d", -ENOMEM);
+		return -ENOMEM;
+	}
+	for (i = 0; i < burst; i++)
+		lens[i] = len;
+	err = write_list_step(p, name, lens, burst, len, what);
+	kfree(lens);
 	return err;
 }
 
@@ -2117,7 +2175,7 @@ static int step_bad_rkey(struct probe *p)
 			err = ctl_recv(p, &v);	/* the client has its errors */
 		if (err)
 			goto lost;
-		ok = check_write_list(p, NULL, 0, why, sizeof(why));
+		ok = check_write_list(p, NULL, 0, 0, why, sizeof(why));
 		if (ok)
 			snprintf(why, sizeof(why), "buffer untouched");
 		goto out;
@@ -2178,15 +2236,17 @@ static int step_packed_bad_rkey(struct probe *p)
 			err = ctl_recv(p, &v);	/* the client has its errors */
 		if (err)
 			goto lost;
-		ok = check_write_list(p, lens, 3, why, sizeof(why));
+		ok = check_write_list(p, lens, 3, PROBE_PACK_STRIDE, why,
+				      sizeof(why));
 		if (ok)
 			snprintf(why, sizeof(why), "3 WRITEs placed, nothing else");
 		goto out;
 	}
-	fill_write_list(p, lens, ARRAY_SIZE(lens));
+	fill_write_list(p, lens, ARRAY_SIZE(lens), PROBE_PACK_STRIDE);
 	err = ctl_recv(p, &v);
 	if (!err)
-		err = post_write_list(p, q.qp, lens, ARRAY_SIZE(lens), 3);
+		err = post_write_list(p, q.qp, lens, ARRAY_SIZE(lens),
+				      PROBE_PACK_STRIDE, 3);
 	if (err)
 		goto lost;
 	for (i = 1; i <= 3; i++)
@@ -2944,6 +3004,10 @@ static int __init probe_init(void)
 		pr_err(PFX "qps 1..%u, size at least 4096\n", PROBE_MAX_QPS);
 		return -EINVAL;
 	}
+	if (burst > PROBE_SQ) {
+		pr_err(PFX "burst 1..%u\n", PROBE_SQ);
+		return -EINVAL;
+	}
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
@@ -2959,6 +3023,8 @@ static int __init probe_init(void)
 		report(p, "setup", false, "%d", err);
 	else if (gone_ms)
 		step_gone(p);
+	else if (burst)
+		step_burst(p);
 	else
 		run_steps(p);
 	if (canary && p->pages)

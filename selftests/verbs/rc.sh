@@ -25,6 +25,9 @@
 # ib_superp over a SUNH connection (superp_sunh), over
 # a UDP/IPv4 one (superp_udp4) and over a UDP/IPv6 one (superp_udp6, clean
 # only: the probe's QPs use the RoCE v2 GID of our IPv6 address).
+# On UDP/IPv4 and UDP/IPv6, a burst of WRITEs into a device queue too
+# short for it: every packet the client's qdisc drops is reported back as
+# busy (the rdma statistic tx_busy), none is lost, the data arrives.
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 600
@@ -54,6 +57,12 @@ RC_LOSSY_TPUT_MS=${RC_LOSSY_TPUT_MS:-500}
 RC_LOSSY_ATOMICS=${RC_LOSSY_ATOMICS:-300}	# FETCH_AND_ADDs under netem
 # tc-netem(8): reordering needs a delay, else every frame leaves at once.
 RC_NETEM=${RC_NETEM:-delay 1ms loss 1% reorder 25% gap 5 duplicate 1%}
+RC_BURST_DEVS=${RC_BURST_DEVS:-superp_udp4 superp_udp6}
+# The burst: WRITEs posted as one list (probe burst=, at most 64) of
+# RC_BURST_SIZE bytes in all, into a queue of RC_BURST_QUEUE.
+RC_BURST_WRS=${RC_BURST_WRS:-32}
+RC_BURST_SIZE=${RC_BURST_SIZE:-131072}
+RC_BURST_QUEUE=${RC_BURST_QUEUE:-rate 2mbit limit 4}
 
 tap_begin
 
@@ -142,6 +151,74 @@ hw_stats_ok() {
 }
 
 
+# The burst's queue, on the client only: SUPERp's UDP packets (port 7777,
+# IPv4 and IPv6) go to a netem that sends at 2 Mbit/s and holds 4 of
+# them, where a connection's window (32 packets) overflows it at once
+# (a 4 KiB packet leaves every 16 ms: a debug guest under TCG builds them
+# faster; at 10 Mbit/s it did not, and the queue never filled); the rest
+# (the tests' TCP, ARP, neighbour discovery) passes beside it.
+# A full netem queue refuses a packet with NET_XMIT_DROP: the drops it
+# counts are SUPERp packets the netdev refused, nothing else.
+# shellcheck disable=SC2086 # RC_BURST_QUEUE is netem's arguments
+burst_queue_on() {
+	tc qdisc add dev eth0 root handle 1: prio bands 2 \
+		priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
+		tc qdisc add dev eth0 parent 1:2 handle 20: netem $RC_BURST_QUEUE &&
+		tc filter add dev eth0 parent 1: protocol ip prio 1 u32 \
+			match ip protocol 17 0xff match ip dport 7777 0xffff flowid 1:2 &&
+		tc filter add dev eth0 parent 1: protocol ipv6 prio 2 u32 \
+			match ip6 protocol 17 0xff match ip6 dport 7777 0xffff flowid 1:2
+}
+
+# burst_delta BEFORE DROPS: what the burst changed in the counters since
+# file BEFORE (hw's object), with the queue's DROPS, as one JSON object.
+burst_delta() {
+	hw | jq -c --slurpfile base "$1" --argjson drops "$2" '
+		$base[0] as $b | def d(k): .[k] - $b[k];
+		{drops: $drops, tx_busy: d("tx_busy"), tx_errors: d("tx_errors"),
+		 tx_new_packets: d("tx_new_packets"), rx_sacks: d("rx_sacks"),
+		 rx_nacks: d("rx_nacks"), retrans_fast: d("retrans_fast"),
+		 retrans_timer: d("retrans_timer"),
+		 retrans_proactive: d("retrans_proactive")}'
+}
+# burst_ok DELTA: the queue dropped packets, and each drop came back as
+# busy (tx_busy grew by as many), no other transmit error; and none was
+# lost. A packet the netdev refused silently is lost: the peer finds a
+# hole in the PSNs after it, which it SACKs or NACKs (rx_sacks, rx_nacks)
+# and we fill (retrans_fast), and a lost packet among the last ones is
+# sent again by the timer: with the drops hidden, the retransmissions
+# are at least the drops. One refused as busy stays in the connection's
+# queue and goes in order: no hole, no fast retransmission, and the
+# timer's (and proactive) ones, fewer than the drops, are a stall of the
+# TCG guest past the 200 ms RTO.
+burst_ok() {
+	echo "$1" | jq -e '.drops > 0 and .tx_busy == .drops and
+		.tx_errors == 0 and .rx_sacks + .rx_nacks == 0 and
+		.retrans_fast == 0 and
+		.retrans_timer + .retrans_proactive < .drops' > /dev/null
+}
+
+# burst_run D DEV: the burst on provider D. The server only takes part.
+burst_run() {
+	local d=$1 dev=$2 delta t0
+	t0=$(now_ms)
+	if [ "$role" = client ]; then
+		hw > "/tmp/rc-$d-stats-burst"
+		check "$d-burst: netem $RC_BURST_QUEUE for SUPERp on eth0" burst_queue_on
+	fi
+	# shellcheck disable=SC2046 # probe_args gives whole words
+	probe "$d-burst" "$dev" "$role" "$(guest_ip "$peer")" size="$RC_BURST_SIZE" \
+		burst="$RC_BURST_WRS" timeout_ms=20000 $(probe_args "$d")
+	[ "$role" = client ] || return 0
+	delta=$(burst_delta "/tmp/rc-$d-stats-burst" "$(netem_drops)")
+	tap_diag "$d-burst: $(($(now_ms) - t0)) ms; $(tc -s qdisc show dev eth0 parent 1:2 | tr '\n' ' ')"
+	tap_diag "$d-burst: rdma statistic, the differences: $delta"
+	check "$d-burst: every drop of the queue reported as busy, none lost" \
+		burst_ok "$delta"
+	check "$d-burst: queue removed" tc qdisc del dev eth0 root
+}
+burst_case() { case " $RC_BURST_DEVS " in *" $1 "*) return 0 ;; esac; return 1; }
+
 # peer-gone (superp only): how the server's device goes under traffic.
 gone_how() {
 	case $1 in
@@ -213,6 +290,9 @@ for d in $RC_DEVS; do
 		[ "$role" = server ] ||
 			check "$d: rdma statistic counts packed operations" \
 				hw_stats_ok "$dev" packed
+	fi
+	if burst_case "$d"; then
+		burst_run "$d" "$dev"
 	fi
 
 	if ! clean_only "$d"; then
