@@ -5,11 +5,17 @@
  * (7777, module parameter udp_port), one per address family; received
  * datagrams reach superp_udp_rcv() through the socket's encap_rcv hook
  * (the UDP checksum already verified) in NET_RX softirq. Packets are sent
- * with udp_tunnel_xmit_skb()/udp_tunnel6_xmit_skb() from the connection's
- * local address, source port = the connection's flow entropy (udp_sport),
- * the traffic class as TOS / IPv6 traffic class, and the UDP checksum on
- * (required for IPv6). The route, restricted to the device's netdev, is
- * kept per connection and CPU in a dst_cache.
+ * from the connection's local address, source port = the connection's
+ * flow entropy (udp_sport), the traffic class as TOS / IPv6 traffic class,
+ * and the UDP checksum on (required for IPv6). The route, restricted to
+ * the device's netdev, is kept per connection and CPU in a dst_cache.
+ *
+ * We push the UDP and IP headers ourselves, as udp_tunnel_xmit_skb() and
+ * udp_tunnel6_xmit_skb() do, because those keep the netdev's verdict to
+ * themselves (the IPv4 one returns nothing, the IPv6 one always 0, and a
+ * drop is counted only on a tunnel netdev, which we do not have): a
+ * packet dropped by a full qdisc must come back as -ENOBUFS, so that the
+ * engine keeps it unsent and retries (superp_tx.c), as over SUNH.
  *
  * Locking: the sockets live from namespace creation to its exit (pernet
  * operations); the receive hook runs under the UDP stack's RCU read side,
@@ -17,6 +23,7 @@
  */
 #include <linux/module.h>
 #include <net/ip.h>
+#include <net/ip6_checksum.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
@@ -143,6 +150,36 @@ void superp_udp_conn_free(struct superp_conn_entry *e)
 	dst_cache_destroy(&e->dst_cache);
 }
 
+/* The UDP header in front of the PDL header; the checksum is the caller's. */
+static void superp_udp_push(struct sk_buff *skb, u16 sport)
+{
+	struct udphdr *uh;
+
+	__skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh = udp_hdr(skb);
+	uh->source = htons(sport);
+	uh->dest = htons(udp_port);
+	uh->len = htons(skb->len);
+}
+
+/*
+ * ip_local_out()'s or ip6_local_out()'s result as superp_udp_xmit()
+ * returns it: the qdisc's NET_XMIT_DROP (its queue full) is -ENOBUFS,
+ * congestion notified (NET_XMIT_CN: the packet went) is 0, and a negative
+ * errno (no neighbour, netfilter, device down) stays: a lost packet.
+ */
+static int superp_udp_result(int ret)
+{
+	return ret > 0 ? net_xmit_errno(ret) : ret;
+}
+
+/*
+ * The skb is superp_tx_build()'s own, fresh: no dst, conntrack, mark,
+ * priority or hash of an earlier life to scrub (iptunnel_xmit()'s
+ * skb_scrub_packet()), and never GSO. tot_len and the header checksum
+ * are ip_local_out()'s.
+ */
 static int superp_udp4_xmit(struct superp_conn_entry *e, struct net *net,
 			    struct socket *sock, struct sk_buff *skb)
 {
@@ -157,6 +194,7 @@ static int superp_udp4_xmit(struct superp_conn_entry *e, struct net *net,
 		.fl4_dport = htons(udp_port),
 	};
 	struct rtable *rt;
+	struct iphdr *iph;
 
 	rt = dst_cache_get_ip4(&e->dst_cache, &fl4.saddr);
 	if (!rt) {
@@ -167,10 +205,25 @@ static int superp_udp4_xmit(struct superp_conn_entry *e, struct net *net,
 		}
 		dst_cache_set_ip4(&e->dst_cache, &rt->dst, fl4.saddr);
 	}
-	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr, a->tclass,
-			    ip4_dst_hoplimit(&rt->dst), 0, htons(a->udp_sport),
-			    htons(udp_port), false, false);
-	return 0;
+	superp_udp_push(skb, a->udp_sport);
+	udp_set_csum(false, skb, fl4.saddr, fl4.daddr, skb->len);
+	skb_dst_set(skb, &rt->dst);
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+
+	skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph = ip_hdr(skb);
+	iph->version = 4;
+	iph->ihl = sizeof(*iph) >> 2;
+	iph->frag_off = 0;	/* DF clear: fragmented past the path MTU */
+	iph->protocol = IPPROTO_UDP;
+	iph->tos = a->tclass;
+	iph->daddr = fl4.daddr;
+	iph->saddr = fl4.saddr;
+	iph->ttl = ip4_dst_hoplimit(&rt->dst);
+	__ip_select_ident(net, iph, 1);
+
+	return superp_udp_result(ip_local_out(net, sock->sk, skb));
 }
 
 static int superp_udp6_xmit(struct superp_conn_entry *e, struct net *net,
@@ -189,6 +242,7 @@ static int superp_udp6_xmit(struct superp_conn_entry *e, struct net *net,
 		.fl6_dport = htons(udp_port),
 	};
 	struct dst_entry *dst;
+	struct ipv6hdr *ip6h;
 
 	if (!sock) {
 		kfree_skb(skb);
@@ -204,11 +258,22 @@ static int superp_udp6_xmit(struct superp_conn_entry *e, struct net *net,
 		}
 		dst_cache_set_ip6(&e->dst_cache, dst, &fl6.saddr);
 	}
-	/* No tunnel netdev: skb->dev stays NULL, so no tunnel statistics. */
-	return udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &saddr, &daddr,
-				    a->tclass, ip6_dst_hoplimit(dst), label,
-				    htons(a->udp_sport), htons(udp_port),
-				    false);
+	superp_udp_push(skb, a->udp_sport);
+	skb_dst_set(skb, dst);
+	udp6_set_csum(false, skb, &saddr, &daddr, skb->len);
+
+	/* payload_len is ip6_local_out()'s */
+	__skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, a->tclass, label);
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = ip6_dst_hoplimit(dst);
+	ip6h->daddr = daddr;
+	ip6h->saddr = saddr;
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+
+	return superp_udp_result(ip6_local_out(net, sock->sk, skb));
 }
 
 int superp_udp_xmit(struct superp_conn_entry *e, struct sk_buff *skb)
