@@ -30,7 +30,7 @@
 # busy (the rdma statistic tx_busy), none is lost, the data arrives.
 # superp-topology: pair
 # superp-kernel: test
-# superp-timeout: 600
+# superp-timeout: 900
 # superp-soak-timeout: 1500
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
