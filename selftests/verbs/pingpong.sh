@@ -27,7 +27,7 @@ peer=$((3 - me))
 # The harness passes no environment into the guests: edit these defaults.
 PP_DEVS=${PP_DEVS:-$(soak_or rxe) superp_sunh superp_udp4}
 # size:iterations (ibv_rc_pingpong -s and -n); a run moves 2 * size * n.
-PP_RUNS=${PP_RUNS:-1:500 4096:200 65536:50 1048576:10}
+PP_RUNS=${PP_RUNS:-$(soak_or "1:500 4096:200 65536:50 1048576:10" "1:100 4096:50 65536:20 1048576:4")}
 # rxe of this kernel (6.1.192) reads out of bounds in rxe_mr_copy()
 # (KASAN: slab-out-of-bounds) when a 1 MiB message lands in a user MR, so
 # the reference stops at 64 KiB (Documentation/testing.rst).

@@ -13,7 +13,7 @@
 # link is the same thing, each direction suffering once. Checks: both
 # sides exit 0 with their summary line, the payload moved, netem removed
 # afterwards, and `rdma resource show superp0` back to what it was.
-# make check runs one round of 32 MiB per run; make soak four rounds
+# make check runs one round of 16 MiB per run; make soak four rounds
 # (each with seeds of its own) of 256 MiB clean and 1 GiB under netem per
 # encapsulation (about 5 minutes per 1 GiB run under TCG).
 # superp-topology: pair
@@ -31,8 +31,8 @@ STRESS_ENCAPS=${STRESS_ENCAPS:-superp_sunh superp_udp4}
 STRESS_QPS=${STRESS_QPS:-4}		# clean run
 STRESS_QPS_NETEM=${STRESS_QPS_NETEM:-4}	# under netem
 STRESS_ROUNDS=${STRESS_ROUNDS:-$(soak_or 4 1)}	# clean + netem, new seeds each
-STRESS_CLEAN=${STRESS_CLEAN:-$(soak_or $((256 << 20)) $((32 << 20)))}
-STRESS_NETEM_BYTES=${STRESS_NETEM_BYTES:-$(soak_or $((1024 << 20)) $((32 << 20)))}
+STRESS_CLEAN=${STRESS_CLEAN:-$(soak_or $((256 << 20)) $((16 << 20)))}
+STRESS_NETEM_BYTES=${STRESS_NETEM_BYTES:-$(soak_or $((1024 << 20)) $((16 << 20)))}
 STRESS_TIMEOUT=${STRESS_TIMEOUT:-$(soak_or 1800 240)}	# seconds per run (superp-stress -t)
 # tc-netem(8): reordering needs a delay, else every frame leaves at once.
 STRESS_NETEM=${STRESS_NETEM:-delay 1ms loss 1% reorder 25% gap 5 duplicate 1%}
