@@ -11,4 +11,4 @@ tap_plan 4
 check "no RDMA link" test -z "$(rdma link show)"
 check "ib_superp not loaded" sh -c '! grep -q "^ib_superp " /proc/modules'
 check "no netem on eth0" sh -c '! tc qdisc show dev eth0 | grep -q netem'
-check "no process of the stopped test" sh -c '! ps -o comm= | grep -qx sleep'
+check "no process of the stopped test" sh -c '! ps -o args= | grep -q "^sleep 100000"'
