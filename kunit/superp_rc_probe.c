@@ -79,6 +79,17 @@
  *                      destroyed in under gone_ms / 4, and a WRITE of
  *                      the next, pending toward the silent peer,
  *                      completes IB_WC_RETRY_EXC_ERR within gone_ms
+ *   fair-share         only this step, when fair_spread is set (rc.sh):
+ *                      the client streams WRITEs of PROBE_FAIR_LEN bytes
+ *                      on the first `qps` - `fair_idle` QP pairs (the
+ *                      rest post nothing), each QP always
+ *                      PROBE_FAIR_DEPTH WRs deep (one more posted on a QP
+ *                      as one of it completes), PROBE_FAIR_WRS per QP;
+ *                      while they stream, the WRs completed by the most
+ *                      and the least advanced QP differ by at most
+ *                      fair_spread: QPs sharing a connection (rc.sh gives
+ *                      them one of their own, with a small window, through
+ *                      `tclass`) take turns
  *   qp-gone            a new QP pair with retry_cnt 2 whose server QP is
  *                      destroyed: the client's WRITE toward it completes
  *                      IB_WC_RETRY_EXC_ERR, not before IB's retry budget
@@ -183,6 +194,15 @@ MODULE_PARM_DESC(big_mb, "also one SEND, WRITE and READ of this many MiB, vmallo
 static uint burst;
 module_param(burst, uint, 0444);
 MODULE_PARM_DESC(burst, "run only burst: this many WRITEs of size / burst bytes, posted as one list (at most 64)");
+static uint tclass;
+module_param(tclass, uint, 0444);
+MODULE_PARM_DESC(tclass, "traffic class of the QPs' address vectors (ib_superp binds a QP to a connection of its class)");
+static uint fair_spread;
+module_param(fair_spread, uint, 0444);
+MODULE_PARM_DESC(fair_spread, "run only fair-share: while the QPs stream WRITEs, their completed WRs differ by at most this many (see rc.sh)");
+static uint fair_idle;
+module_param(fair_idle, uint, 0444);
+MODULE_PARM_DESC(fair_idle, "fair-share: the last this many QP pairs post nothing");
 
 #define PROBE_MAGIC	0x53524350	/* "SRCP" */
 #define PROBE_MAX_QPS	64
@@ -216,6 +236,14 @@ MODULE_PARM_DESC(burst, "run only burst: this many WRITEs of size / burst bytes,
 #define PROBE_GONE_QPS 10
 #define PROBE_GONE_SILENT 1000
 #define PROBE_GONE_QUIET_MS 500
+/*
+ * fair-share: WRITEs of more than ib_superp's 256 packed bytes (one WR,
+ * one transaction), PROBE_FAIR_DEPTH of them outstanding on every QP,
+ * PROBE_FAIR_WRS per QP in all.
+ */
+#define PROBE_FAIR_LEN 512
+#define PROBE_FAIR_DEPTH 8
+#define PROBE_FAIR_WRS 16
 
 /* What each side tells the other per QP pair, little-endian on the wire. */
 struct probe_wire {
@@ -631,7 +659,7 @@ static int connect_qp(struct probe *p, struct probe_qp *q)
 	a.ah_attr.type = rdma_ah_find_type(p->ibdev, p->port);
 	rdma_ah_set_port_num(&a.ah_attr, p->port);
 	rdma_ah_set_sl(&a.ah_attr, 0);
-	rdma_ah_set_grh(&a.ah_attr, &p->dgid, 0, p->sgid_index, 64, 0);
+	rdma_ah_set_grh(&a.ah_attr, &p->dgid, 0, p->sgid_index, 64, tclass);
 	err = ib_modify_qp(q->qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
 			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
 			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
@@ -1749,6 +1777,126 @@ static int step_tput(struct probe *p, u32 len)
 	if (!err)
 		err = ctl_send(p, ok);
 	report(p, name, ok && !err, "%s", why);
+	/* WRs of a failed run may still be queued: stop here. */
+	return err ?: (ok ? 0 : -EIO);
+}
+
+/* --- QPs sharing a connection take turns ------------------------------ */
+
+/* The least and the most advanced QP by @done; their difference. */
+static u32 fair_spread_of(const u32 *done, unsigned int n, unsigned int *lo,
+			  unsigned int *hi)
+{
+	unsigned int i;
+
+	*lo = 0;
+	*hi = 0;
+	for (i = 1; i < n; i++) {
+		if (done[i] < done[*lo])
+			*lo = i;
+		if (done[i] > done[*hi])
+			*hi = i;
+	}
+	return done[*hi] - done[*lo];
+}
+
+/*
+ * Client: WRITEs on QPs 0 .. @n - 1, posted a round at a time (one on
+ * each QP, then the next), then one more on a QP whenever one of its
+ * completes, so that every QP has PROBE_FAIR_DEPTH outstanding until the
+ * last are posted: how far apart the QPs' completions get is the
+ * device's doing. *@worst is the largest spread seen while streaming,
+ * *@at the completion that saw it, @lo_done and @hi_done the two QPs'
+ * counts.
+ */
+static int fair_stream(struct probe *p, unsigned int n, u32 *done, u32 *worst,
+		       u32 *at, u32 *lo_done, u32 *hi_done, unsigned int *lo_qp,
+		       unsigned int *hi_qp, char *why, size_t whylen)
+{
+	u32 total = n * PROBE_FAIR_WRS, posted = 0, completed = 0, spread;
+	unsigned int i, k, lo, hi;
+	struct ib_wc wc;
+	int err;
+
+	for (k = 0; k < PROBE_FAIR_DEPTH; k++) {
+		for (i = 0; i < n; i++) {
+			err = post_send(p, p->qp[i].qp, i, IB_WR_RDMA_WRITE, 0,
+					PROBE_FAIR_LEN, PROBE_OFF, p->rkey, 0,
+					true);
+			if (err) {
+				snprintf(why, whylen, "post on QP %u: %d", i,
+					 err);
+				return err;
+			}
+			posted++;
+		}
+	}
+	while (completed < posted) {
+		err = poll_one(p, &wc);
+		if (!err && (wc.status != IB_WC_SUCCESS || wc.wr_id >= n))
+			err = -EIO;
+		if (err) {
+			snprintf(why, whylen,
+				 "%d (wr %llu %s) after %u completions (spread up to %u)",
+				 err, wc.wr_id, ib_wc_status_msg(wc.status),
+				 completed, *worst);
+			return err;
+		}
+		i = wc.wr_id;
+		done[i]++;
+		completed++;
+		if (posted == total)
+			continue;	/* draining: QPs run out of work */
+		spread = fair_spread_of(done, n, &lo, &hi);
+		if (spread > *worst) {
+			*worst = spread;
+			*at = completed;
+			*lo_qp = lo;
+			*hi_qp = hi;
+			*lo_done = done[lo];
+			*hi_done = done[hi];
+		}
+		err = post_send(p, p->qp[i].qp, i, IB_WR_RDMA_WRITE, 0,
+				PROBE_FAIR_LEN, PROBE_OFF, p->rkey, 0, true);
+		if (err) {
+			snprintf(why, whylen, "post on QP %u: %d", i, err);
+			return err;
+		}
+		posted++;
+	}
+	return 0;
+}
+
+static int step_fair(struct probe *p)
+{
+	unsigned int n = qps - fair_idle;
+	u32 worst = 0, at = 0, lo_done = 0, hi_done = 0;
+	unsigned int lo_qp = 0, hi_qp = 0;
+	char why[192] = "";
+	ktime_t t0;
+	bool ok;
+	u32 *done;
+	int err;
+
+	p->step++;
+	if (p->server)
+		return finish(p, "fair-share", true, "(client measures)");
+	done = kcalloc(n, sizeof(*done), GFP_KERNEL);
+	if (!done)
+		return -ENOMEM;
+	fill_pattern(p, 0, PROBE_FAIR_LEN, p->step);
+	t0 = ktime_get();
+	err = fair_stream(p, n, done, &worst, &at, &lo_done, &hi_done, &lo_qp,
+			  &hi_qp, why, sizeof(why));
+	ok = !err && worst <= fair_spread;
+	if (!err)
+		snprintf(why, sizeof(why),
+			 "%u QPs x %u WRITEs of %u B, %u deep, %u QPs idle: completed WRs %u apart at most while streaming (bound %u; QP %u at %u, QP %u at %u, completion %u), %lld ms",
+			 n, PROBE_FAIR_WRS, PROBE_FAIR_LEN, PROBE_FAIR_DEPTH,
+			 fair_idle, worst, fair_spread, lo_qp, lo_done, hi_qp, hi_done,
+			 at, ktime_ms_delta(ktime_get(), t0));
+	kfree(done);
+	err = finish(p, "fair-share", ok, why);
 	/* WRs of a failed run may still be queued: stop here. */
 	return err ?: (ok ? 0 : -EIO);
 }
@@ -3000,8 +3148,10 @@ static int __init probe_init(void)
 		pr_err(PFX "role must be server or client\n");
 		return -EINVAL;
 	}
-	if (!qps || qps > PROBE_MAX_QPS || size < SZ_4K) {
-		pr_err(PFX "qps 1..%u, size at least 4096\n", PROBE_MAX_QPS);
+	if (!qps || qps > PROBE_MAX_QPS || size < SZ_4K || tclass > U8_MAX ||
+	    fair_idle >= qps) {
+		pr_err(PFX "qps 1..%u, size at least 4096, tclass 0..255, fair_idle below qps\n",
+		       PROBE_MAX_QPS);
 		return -EINVAL;
 	}
 	if (burst > PROBE_SQ) {
@@ -3025,6 +3175,8 @@ static int __init probe_init(void)
 		step_gone(p);
 	else if (burst)
 		step_burst(p);
+	else if (fair_spread)
+		step_fair(p);
 	else
 		run_steps(p);
 	if (canary && p->pages)

@@ -17,7 +17,10 @@
 # on ib_superp over SUNH and UDP/IPv4, the peer goes while WRITEs run
 # (its device deleted with rdma link delete, or rmmod ib_superp): the
 # probe's peer-gone step bounds everything by the connection's
-# retransmission budget, and no object is left behind. Guest 1
+# retransmission budget, and no object is left behind. On ib_superp
+# over SUNH, 16 QP pairs stream WRITEs over a connection of their own
+# with a small window, beside 16 idle ones, and must share it fairly
+# (fair-share). Guest 1
 # loads the probe as server, guest 2 as client; each turns the probe's
 # step lines into TAP.
 # For every provider in RC_DEVS: rxe (soft-RoCE, the reference the probe
@@ -55,6 +58,21 @@ RC_TPUT_MS=${RC_TPUT_MS:-$(soak_or 2000 500)}	# per throughput figure
 RC_LOSSY_SIZE=${RC_LOSSY_SIZE:-65536}	# largest message under netem
 RC_LOSSY_TPUT_MS=${RC_LOSSY_TPUT_MS:-500}
 RC_LOSSY_ATOMICS=${RC_LOSSY_ATOMICS:-300}	# FETCH_AND_ADDs under netem
+# fair-share: RC_FAIR_QPS QP pairs stream WRITEs (one transaction each)
+# over a connection of their own, lcid 9 with tclass 32 (the probe's
+# tclass puts them there), whose XID window of RC_FAIR_WINDOW transactions
+# they share; RC_FAIR_IDLE more QP pairs, bound after them, post nothing.
+# Taking turns a transaction each, every QP that streams has about
+# window / QPs transactions in flight, and the WRs completed by two of
+# them differ by at most two such shares (one for the turns: a post that
+# finds room submits ahead of them, up to a round early; one for what is
+# in flight) plus the WR just counted. Before the round robin, the QP
+# after the idle ones took nearly every freed slot.
+RC_FAIR_DEVS=${RC_FAIR_DEVS:-superp_sunh}
+RC_FAIR_QPS=${RC_FAIR_QPS:-16}
+RC_FAIR_IDLE=${RC_FAIR_IDLE:-16}
+RC_FAIR_WINDOW=${RC_FAIR_WINDOW:-16}
+RC_FAIR_SPREAD=$((2 * ((RC_FAIR_WINDOW + RC_FAIR_QPS - 1) / RC_FAIR_QPS) + 1))
 # tc-netem(8): reordering needs a delay, else every frame leaves at once.
 RC_NETEM=${RC_NETEM:-delay 1ms loss 1% reorder 25% gap 5 duplicate 1%}
 RC_BURST_DEVS=${RC_BURST_DEVS:-superp_udp4 superp_udp6}
@@ -112,6 +130,7 @@ probe_args() {
 	rxe-netem) echo "lossy_naks=1" ;;
 	esac
 }
+fair_dev() { case " $RC_FAIR_DEVS " in *" $1 "*) return 0 ;; esac; return 1; }
 clean_only() { case " $RC_CLEAN_ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 big_args() { case " $RC_BIG_DEVS " in *" $1 "*) echo "big_mb=$RC_BIG_MB" ;; esac; }
 
@@ -219,6 +238,29 @@ burst_run() {
 }
 burst_case() { case " $RC_BURST_DEVS " in *" $1 "*) return 0 ;; esac; return 1; }
 
+# fair_conn_used: the client's WRITEs of fair-share (the probe's 16 per
+# QP) went over lcid 9.
+fair_conn_used() {
+	jq_true ".[0].stats.tx_new >= $((RC_FAIR_QPS * 16))" \
+		superp -j -s conn show dev superp0 lcid 9
+}
+
+# fair_run D: fair-share on provider D (superp over SUNH), over lcid 9.
+fair_run() {
+	local d="$1"
+	# shellcheck disable=SC2086 # $superp_slow is several words
+	check "$d-fair: conn add lcid 9 tclass 32 tal_trans_window $RC_FAIR_WINDOW" \
+		superp conn add dev superp0 lcid 9 rcid 9 encap sunh local "$me" \
+		remote "$peer" tclass 32 $superp_slow \
+		tal_trans_window "$RC_FAIR_WINDOW"
+	probe "$d-fair" superp0 "$role" "$(guest_ip "$peer")" \
+		qps=$((RC_FAIR_QPS + RC_FAIR_IDLE)) fair_idle="$RC_FAIR_IDLE" \
+		tclass=32 fair_spread="$RC_FAIR_SPREAD"
+	[ "$role" = server ] ||
+		check "$d-fair: the WRITEs went over lcid 9" fair_conn_used
+	check "$d-fair: conn del lcid 9" superp conn del dev superp0 lcid 9
+}
+
 # peer-gone (superp only): how the server's device goes under traffic.
 gone_how() {
 	case $1 in
@@ -294,6 +336,7 @@ for d in $RC_DEVS; do
 	if burst_case "$d"; then
 		burst_run "$d" "$dev"
 	fi
+	fair_dev "$d" && fair_run "$d"
 
 	if ! clean_only "$d"; then
 		[ "$dev" = superp0 ] &&
