@@ -51,6 +51,9 @@ struct superp_conn_addr {
  *	two (superp_rc_tgt_slots()).
  * @kick_work: runs the bound QPs' send queues for posts made with
  *	interrupts disabled (superp_rc_send.c).
+ * @qps_waiting: a bound QP's transaction was refused for the window
+ *	since the last round robin: other kicks leave their QP to the next,
+ *	which tx_ready() runs (superp_rc_send.c), under @lock.
  * @loop: the peer is this node: packets loop back (superp_loop.c).
  * @dst_cache: UDP connections: the route to the peer (superp_udp.c).
  */
@@ -66,6 +69,7 @@ struct superp_conn_entry {
 	struct superp_rc_tgt *tgt;
 	u32 tgt_slots;
 	struct work_struct kick_work;
+	bool qps_waiting;
 	bool loop;
 	struct dst_cache dst_cache;
 };

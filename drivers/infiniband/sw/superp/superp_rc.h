@@ -61,6 +61,8 @@ struct superp_rc_wr;
  * @rnr_timer_ready: @rnr_timer is set up (superp_qp_bind()).
  * @cancelled: initiator: superp_rc_qp_cancel() ran: nothing more is
  *	submitted and the WRs still held complete silently (until RTR).
+ * @idle: initiator: had nothing that could go in the current round robin
+ *	of its connection (superp_rc_kick_all()).
  * @tgt_rnr: target: a Send found no receive; every request of the QP is
  *	refused RNR until a QP Resume.
  * @rwqe: target: the receive WR of the message being received.
@@ -81,6 +83,7 @@ struct superp_rc_qp {
 	struct timer_list	rnr_timer;
 	bool			rnr_timer_ready;
 	bool			cancelled;
+	bool			idle;
 	bool			tgt_rnr;
 	struct superp_recv_wqe	*rwqe;
 	bool			rvalid;

@@ -16,9 +16,19 @@
  *
  * Flow: a post kicks its QP (superp_rc_kick()); the kick submits while the
  * engine accepts. -EAGAIN (window full) leaves the WR as qp->rc.cur and
- * the engine's tx_ready() kicks every bound QP again, rotating the list
- * so that QPs take turns; a QP at its max_rd_atomic limit of RDMA Read
- * and atomic transactions waits for one of them to complete. Nothing polls.
+ * marks the entry (qps_waiting). The engine's tx_ready(), when the window
+ * opens, shares it by round robin (superp_rc_kick_all()): each bound QP
+ * with work submits one transaction (a packed packet is one), then the
+ * next, until the engine refuses one or none has work; the QP refused
+ * goes first next time. Decision: while QPs wait for the window, a kick
+ * of one QP (a post, a Read's reply placed, the RNR timer) submits
+ * nothing and leaves its QP to that round robin: the window is full, or
+ * has just opened in the engine event whose tx_ready() is about to share
+ * it, and the one QP would take every slot freed. With none waiting it
+ * submits at once, taking only what nobody asked for. A QP at its
+ * max_rd_atomic limit of RDMA Read and atomic transactions waits for one
+ * of them to complete, a fenced transaction for the QP's earlier ones;
+ * neither holds up the other QPs. Nothing polls.
  *
  * Receiver not ready (superp-rc.rst): a transaction refused RNR puts the QP
  * in an RNR wait (qp->rc.rnr): nothing more of it is submitted, the WRs
@@ -1003,7 +1013,13 @@ static void superp_rc_pack_gather(struct superp_conn_entry *e,
 	x->block = superp_rc_pack_block(pk.longest);
 }
 
-/* Submits @wr's next transaction: 0, -EAGAIN (wait), or an error. */
+/*
+ * Submits @wr's next transaction. Return: 0; -EAGAIN when the engine
+ * takes none now (its window is full: tx_ready() follows); -EBUSY when
+ * the QP waits for its own transactions (max_rd_atomic: a Read's
+ * completion kicks again; a fence: tx_ready() after a retirement); or an
+ * error.
+ */
 static int superp_rc_submit(struct superp_conn_entry *e, struct superp_rc_wr *wr)
 {
 	struct superp_qp *qp = wr->qp;
@@ -1019,7 +1035,7 @@ static int superp_rc_submit(struct superp_conn_entry *e, struct superp_rc_wr *wr
 
 	superp_msg_xact(&wr->msg, wr->next_x, &mx);
 	if (superp_rc_is_rd_atomic(mx.opcode) && qp->rc.rd_inflight >= max_rd)
-		return -EAGAIN;		/* a Read's completion kicks again */
+		return -EBUSY;		/* a Read's completion kicks again */
 	sx.opcode = mx.opcode;
 	sx.num_ops = 1;
 	sx.npkts = mx.npkts;
@@ -1048,6 +1064,12 @@ static int superp_rc_submit(struct superp_conn_entry *e, struct superp_rc_wr *wr
 	for (i = 0; i < x->nops; i++)
 		superp_rc_xact_wr(x, i)->pending++;
 	err = superp_submit(&e->conn, &sx, &xid, ktime_get_ns());
+	if (err == -EAGAIN && sx.fence) {
+		/* The fence holds this QP alone; a full window, every QP. */
+		sx.fence = false;
+		if (superp_submit_ready(&e->conn, &sx))
+			err = -EBUSY;
+	}
 	if (err) {
 		/* The companions cannot wait in a pack: they fail with @wr. */
 		for (i = 0; i < x->nops; i++) {
@@ -1128,11 +1150,25 @@ static int superp_rc_resume(struct superp_conn_entry *e, struct superp_qp *qp)
 }
 
 /*
+ * What a QP's turn on its connection did (superp_rc_turn()): nothing, as
+ * the QP has nothing that may go now (no WR; an RNR wait, a fence or
+ * max_rd_atomic holds it); one transaction went (a packed packet is one);
+ * or the engine took nothing: its window is full, tx_ready() follows.
+ */
+enum superp_rc_turn {
+	SUPERP_RC_TURN_IDLE,
+	SUPERP_RC_TURN_WENT,
+	SUPERP_RC_TURN_FULL,
+};
+
+/*
  * Under e->lock, @qp in its RNR wait: whether its WRs may be taken again
  * (the Resume went out, or the QP left RTS/SQD and its WRs are flushed).
+ * *@turn becomes SUPERP_RC_TURN_WENT when the Resume went, _FULL when it
+ * waits for the window.
  */
 static bool superp_rc_rnr_go(struct superp_conn_entry *e,
-			     struct superp_qp *qp)
+			     struct superp_qp *qp, enum superp_rc_turn *turn)
 {
 	enum ib_qp_state state = READ_ONCE(qp->state);
 	int err;
@@ -1141,14 +1177,17 @@ static bool superp_rc_rnr_go(struct superp_conn_entry *e,
 		if (qp->rc.rnr != SUPERP_RC_RNR_RESUME)
 			return false;
 		err = superp_rc_resume(e, qp);
-		if (err == -EAGAIN)
+		if (err == -EAGAIN) {
+			*turn = SUPERP_RC_TURN_FULL;
 			return false;	/* tx_ready() kicks again */
+		}
 		if (err) {
 			/* The rewound WRs cannot go: they flush. */
 			qp->rc.rnr = SUPERP_RC_RNR_NONE;
 			superp_qp_error(qp);
 			return true;
 		}
+		*turn = SUPERP_RC_TURN_WENT;
 	}
 	qp->rc.rnr = SUPERP_RC_RNR_NONE;
 	return true;
@@ -1189,14 +1228,22 @@ void superp_rc_rnr_timer(struct timer_list *t)
 	rcu_read_unlock();
 }
 
-/* Under e->lock: submit @qp's work while the engine takes it. */
-static void superp_rc_kick_locked(struct superp_conn_entry *e,
-				  struct superp_qp *qp)
+/*
+ * Under e->lock: @qp's turn, at most one transaction of its work: its QP
+ * Resume, or the next transaction of its WRs. WRs that fail or flush
+ * without a transaction do not end the turn. A refusal for the window
+ * sets e->qps_waiting.
+ */
+static enum superp_rc_turn superp_rc_turn(struct superp_conn_entry *e,
+					  struct superp_qp *qp)
 {
+	enum superp_rc_turn turn = SUPERP_RC_TURN_IDLE;
+
 	if (qp->rc.cancelled)
-		return;
-	if (qp->rc.rnr != SUPERP_RC_RNR_NONE && !superp_rc_rnr_go(e, qp))
-		return;
+		return SUPERP_RC_TURN_IDLE;
+	if (qp->rc.rnr != SUPERP_RC_RNR_NONE &&
+	    (!superp_rc_rnr_go(e, qp, &turn) || turn == SUPERP_RC_TURN_WENT))
+		goto out;
 	for (;;) {
 		struct superp_rc_wr *wr = qp->rc.cur;
 		enum ib_qp_state state = READ_ONCE(qp->state);
@@ -1210,19 +1257,50 @@ static void superp_rc_kick_locked(struct superp_conn_entry *e,
 		if (!wr) {
 			wr = superp_rc_wr_take(e, qp, NULL, NULL);
 			if (!wr)
-				return;
+				return SUPERP_RC_TURN_IDLE;
 			qp->rc.cur = wr;
 		}
-		while (wr->next_x < wr->nxacts) {
+		if (wr->next_x < wr->nxacts) {
 			err = superp_rc_submit(e, wr);
-			if (err == -EAGAIN)
-				return;		/* tx_ready() or a Read resumes */
+			if (err == -EBUSY)
+				return SUPERP_RC_TURN_IDLE;
+			if (err == -EAGAIN) {
+				turn = SUPERP_RC_TURN_FULL;
+				goto out;
+			}
 			if (err)
 				superp_rc_wr_fail(wr, superp_rc_refused_status(wr, err));
+			else
+				turn = SUPERP_RC_TURN_WENT;
 		}
-		qp->rc.cur = NULL;
-		superp_rc_wr_finish(wr);
+		if (wr->next_x >= wr->nxacts) {
+			qp->rc.cur = NULL;
+			superp_rc_wr_finish(wr);
+		}
+		if (turn == SUPERP_RC_TURN_WENT)
+			return turn;
 	}
+out:
+	if (turn == SUPERP_RC_TURN_FULL)
+		e->qps_waiting = true;
+	return turn;
+}
+
+/*
+ * Under e->lock: submit @qp's work while the engine takes it (a post, a
+ * Read's reply placed, the RNR timer). Unless QPs wait for the window:
+ * then it has no room, or has just opened and tx_ready() is about to
+ * share it out, and @qp takes its turns there with the others. (A
+ * connection no longer up calls no tx_ready(): there, the kick goes on to
+ * fail the WRs.)
+ */
+static void superp_rc_kick_locked(struct superp_conn_entry *e,
+				  struct superp_qp *qp)
+{
+	if (e->qps_waiting && e->conn.state == SUPERP_ST_UP)
+		return;
+	while (superp_rc_turn(e, qp) == SUPERP_RC_TURN_WENT)
+		;
 }
 
 /**
@@ -1266,15 +1344,39 @@ void superp_rc_kick_later(struct superp_qp *qp)
 	rcu_read_unlock();
 }
 
-/* Under e->lock: every bound QP gets a turn, a different one first. */
+/*
+ * Under e->lock: round robin over the bound QPs, one transaction a turn,
+ * until the engine refuses one (its window is full) or none has work that
+ * may go; a QP found idle sits out the later rounds (its post kicks it).
+ * The QP refused goes first next time: the turns go on where they
+ * stopped.
+ */
 static void superp_rc_kick_all(struct superp_conn_entry *e)
 {
-	struct superp_qp *qp, *tmp;
+	struct superp_qp *qp;
+	bool first = true, went;
 
-	list_for_each_entry_safe(qp, tmp, &e->qps, rc.node)
-		superp_rc_kick_locked(e, qp);
-	if (!list_empty(&e->qps))
-		list_rotate_left(&e->qps);
+	e->qps_waiting = false;
+	do {
+		went = false;
+		list_for_each_entry(qp, &e->qps, rc.node) {
+			if (!first && qp->rc.idle)
+				continue;
+			switch (superp_rc_turn(e, qp)) {
+			case SUPERP_RC_TURN_IDLE:
+				qp->rc.idle = true;
+				break;
+			case SUPERP_RC_TURN_WENT:
+				qp->rc.idle = false;
+				went = true;
+				break;
+			case SUPERP_RC_TURN_FULL:
+				list_rotate_to_front(&qp->rc.node, &e->qps);
+				return;
+			}
+		}
+		first = false;
+	} while (went);
 }
 
 /* tx_ready(): the engine takes transactions again. */
