@@ -10,8 +10,8 @@
 #   # superp-kernel: test | stock | bench | both       (default test)
 #   # superp-timeout: SECONDS                          (default 300)
 #   # superp-soak-timeout: SECONDS  (the test has a longer form for make soak)
+#   # superp-soak-kernel: test | stock | both    (make soak's, if not the same)
 #   # superp-capture: CHECK   (a script beside the test, run on the host)
-#   # superp-kmemleak: off    (a boot of its own, kmemleak=off: see below)
 # Timeouts are scaled by this machine's speed (SUPERP_TIME_SCALE, percent;
 # measured when unset: common.sh time_scale). With SUPERP_SOAK=1 the guests
 # run each test's long form (selftests/lib.sh soak_or) under its
@@ -72,6 +72,7 @@ for t in "${tests[@]}"; do
 		[ -f "$SUPERP_TOP/$t" ] || die "no such test: $t"
 		topo=$(prop "$t" topology single)
 		kernels=$(prop "$t" kernel test)
+		[ -z "$SUPERP_SOAK" ] || kernels=$(prop "$t" soak-kernel "$kernels")
 		timeout=$(prop "$t" timeout 300)
 		[ -z "$SUPERP_SOAK" ] || timeout=$(prop "$t" soak-timeout "$timeout")
 		timeout=$(scaled "$timeout")
@@ -84,14 +85,8 @@ for t in "${tests[@]}"; do
 		continue
 	fi
 	case "$topo" in single) n=1 ;; pair) n=2 ;; router) n=3 ;; *) die "$t: bad topology $topo" ;; esac
-	# Tests that move data by the hundreds of megabytes (loss, stress,
-	# scale) run in a boot of their own without kmemleak: it records every
-	# allocation (two per packet), which made them 1.4 times slower, and
-	# the paths they take that can leak are run in the other boots, with it.
-	suffix=
-	[ "${t%%/*}" = kunit ] || [ "$(prop "$t" kmemleak on)" = on ] || suffix=-nokmemleak
 	for k in $kernels; do
-		g="$k-$topo$suffix"
+		g="$k-$topo"
 		group_tests[$g]+="${t#kunit/} $timeout $([ "${t%%/*}" = kunit ] && echo kunit || echo selftest)"$'\n'
 		group_nguests[$g]=$n
 	done
@@ -298,7 +293,7 @@ boot_guest() {
 			qemu-system-x86_64 -machine pc -accel tcg -cpu max,la57=off -smp "$smp" -m "$mem" \
 			-nodefaults -display none -no-reboot \
 			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
-			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check${nokmemleak:+ kmemleak=off} superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume${SUPERP_SOAK:+ superp.soak=1}${SUPERP_GUEST_APPEND:+ $SUPERP_GUEST_APPEND}" \
+			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume${SUPERP_SOAK:+ superp.soak=1}${SUPERP_GUEST_APPEND:+ $SUPERP_GUEST_APPEND}" \
 			-chardev "file,id=con,path=$dir/guest$i.console,append=on" -serial chardev:con \
 			-chardev "file,id=out,path=$dir/guest$i.out,append=on" -serial chardev:out \
 			-d guest_errors,cpu_reset -D "$dir/guest$i.qemu-log" \
@@ -321,9 +316,8 @@ boot_guest() {
 
 # Boot the guests of one group and wait for them.
 run_group() { # group [attempt]
-	local g=$1 kernel=${1%%-*} topo=${1#*-} n=${group_nguests[$1]} nokmemleak=
+	local g=$1 kernel=${1%%-*} topo=${1#*-} n=${group_nguests[$1]}
 	local attempt=${2:-1}
-	case "$topo" in *-nokmemleak) topo=${topo%-nokmemleak} nokmemleak=1 ;; esac
 	local dir=$SUPERP_RESULTS/$g plan total=0 i t line pids=() smp mem
 	rm -rf "$dir"; mkdir -p "$dir"
 	plan=$dir/plan

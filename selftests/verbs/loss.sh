@@ -15,10 +15,11 @@
 # netem dropped, the time from the end of the outage to the first
 # progress) goes to TAP and to the console (dmesg, "superp-loss:").
 # superp-topology: pair
-# superp-kernel: test
-# Without kmemleak (its own boot): the matrix moves data, its paths'
-# leaks are rc.sh's and fuzz.sh's to find.
-# superp-kmemleak: off
+# make check runs it on Debian's stock kernel, make soak on both: under
+# the debug kernel its runs take several times as long, and rc.sh runs
+# the same recovery (netem loss, reordering, duplication) there.
+# superp-kernel: stock
+# superp-soak-kernel: both
 # make check runs seven cases over SUNH (not 0.1% loss, where netem drops
 # next to nothing in a short run, nor jitter, which the reordering case
 # covers) and two over UDP/IPv4 (1% loss and corruption: what the

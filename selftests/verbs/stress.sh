@@ -17,10 +17,11 @@
 # (each with seeds of its own) of 256 MiB clean and 1 GiB under netem per
 # encapsulation (about 5 minutes per 1 GiB run under TCG).
 # superp-topology: pair
-# superp-kernel: test
-# Without kmemleak (its own boot): the run moves data, its paths'
-# leaks are rc.sh's to find.
-# superp-kmemleak: off
+# make check runs it on Debian's stock kernel, make soak on both: under
+# the debug kernel its runs take several times as long, and rc.sh moves
+# data over the same paths there, under netem too.
+# superp-kernel: stock
+# superp-soak-kernel: both
 # superp-timeout: 600
 # superp-soak-timeout: 9000
 . "$SUPERP_ROOT/selftests/lib.sh"
