@@ -22,9 +22,8 @@
 # superp-soak-kernel: both
 # make check runs seven cases over SUNH (not 0.1% loss, where netem drops
 # next to nothing in a short run, nor jitter, which the reordering case
-# covers) and two over UDP/IPv4 (1% loss and corruption: what the
-# encapsulation changes; the outage's recovery is the engine's, run over
-# SUNH) with messages up to 64 KiB, 200 ms
+# covers) and three over UDP/IPv4 (1% loss, corruption and the outage)
+# with messages up to 64 KiB, 200 ms
 # throughput figures and 100 FADDs; make soak every case on both with
 # 1 MiB, 2 s and 1000.
 # superp-timeout: 900
@@ -40,7 +39,7 @@ LOSS_ENCAPS=${LOSS_ENCAPS:-superp_sunh superp_udp4}
 LOSS_CASES=${LOSS_CASES:-loss0.1 loss1 loss10 loss30 reorder dup corrupt jitter outage}
 # The cases an encapsulation runs, when not all of LOSS_CASES.
 LOSS_CASES_superp_sunh=${LOSS_CASES_superp_sunh:-$(soak_or "$LOSS_CASES" "loss1 loss10 loss30 reorder dup corrupt outage")}
-LOSS_CASES_superp_udp4=${LOSS_CASES_superp_udp4:-$(soak_or "$LOSS_CASES" "loss1 corrupt")}
+LOSS_CASES_superp_udp4=${LOSS_CASES_superp_udp4:-$(soak_or "$LOSS_CASES" "loss1 corrupt outage")}
 LOSS_SIZE=${LOSS_SIZE:-$(soak_or 1048576 65536)}	# largest message
 LOSS_TPUT_MS=${LOSS_TPUT_MS:-$(soak_or 2000 200)}	# per throughput figure
 LOSS_ATOMICS=${LOSS_ATOMICS:-$(soak_or 1000 100)}	# FETCH_AND_ADDs (30% loss: a tenth)
