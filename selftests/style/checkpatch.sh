@@ -23,26 +23,26 @@ tap_plan $((${#files[@]} + ${#user_files[@]}))
 ignore=FILE_PATH_CHANGES,SPDX_LICENSE_TAG
 user_ignore=$ignore,PREFER_KERNEL_TYPES,PREFER_DEFINED_ATTRIBUTE_MACRO,CAMELCASE,MACRO_ARG_REUSE
 # One checkpatch per file, as many at once as there are CPUs (a file
-# takes about a second); each file's verdict and output is kept in its
-# own file and reported in order.
+# takes about a second); each file's output and status are kept under
+# the file's name and reported in order.
 cp_dir=$(mktemp -d)
 trap 'rm -rf "$cp_dir"' EXIT
 one() { # IGNORE FILE
+	local slot=$cp_dir/${2//\//_}
 	perl "$checkpatch" --no-tree --strict --terse --show-types --ignore "$1" \
-		-q -f "$2" > "$cp_dir/$(echo "$2" | tr / _).log" 2>&1
-	echo $? > "$cp_dir/$(echo "$2" | tr / _).rc"
+		-q -f "$2" > "$slot.log" 2>&1
+	echo $? > "$slot.rc"
 }
 export -f one
 export checkpatch cp_dir
 {
-	printf '%s\0%s\0' $(for f in "${files[@]}"; do echo "$ignore $f"; done)
-	printf '%s\0%s\0' $(for f in "${user_files[@]}"; do echo "$user_ignore $f"; done)
-} | xargs -0 -n 2 -P "$(nproc)" bash -c 'one "$0" "$1"'
+	for f in "${files[@]}"; do echo "$ignore $f"; done
+	for f in "${user_files[@]}"; do echo "$user_ignore $f"; done
+} | xargs -n 2 -P "$(nproc)" bash -c 'one "$0" "$1"'
 verdict() { # FILE
-	local f
-	f=$cp_dir/$(echo "$1" | tr / _)
-	cat "$f.log"
-	[ "$(cat "$f.rc" 2>/dev/null)" = 0 ]
+	local slot=$cp_dir/${1//\//_}
+	cat "$slot.log"
+	[ "$(cat "$slot.rc" 2>/dev/null)" = 0 ]
 }
 for f in "${files[@]}"; do
 	check "checkpatch --strict $f" verdict "$f"

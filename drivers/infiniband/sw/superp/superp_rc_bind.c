@@ -50,7 +50,6 @@ int superp_rc_conn_init(struct superp_conn_entry *e, u32 tal_window)
 {
 	INIT_LIST_HEAD(&e->qps);
 	INIT_WORK(&e->kick_work, superp_rc_kick_work);
-	e->qps_waiting = false;
 	e->tgt_slots = superp_rc_tgt_slots(tal_window);
 	e->tgt = kvcalloc(e->tgt_slots, sizeof(*e->tgt), GFP_KERNEL);
 	return e->tgt ? 0 : -ENOMEM;
