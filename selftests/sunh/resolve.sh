@@ -92,7 +92,10 @@ check "A reaches B once B answers again" ns sa sunh ping 258 -c 2 -i 0.2 -W 2
 # use); B takes five new MACs, 1.2 s apart, each announced by a gratuitous
 # ARP. Before, R kept sending to the old MAC until its next check: B drops
 # those frames as addressed to another host (rx_drop_otherhost), and the
-# pings are lost. Now only a frame in flight at the change can be.
+# pings are lost, up to 20 per change. Now only the frame in flight at a
+# change can be: at most one per change (4 over the 5 changes seen on a loaded
+# build machine, where R takes longer to hear the announcement).
+changes=5
 oh=$(sunh_stat rx_drop_otherhost sb)
 # (not through ns(): $! must be the ping, which prints its statistics
 # when terminated)
@@ -111,7 +114,7 @@ got=$(awk '/packets transmitted/ { print $4 }' /tmp/resolve.ping)
 oh=$(($(sunh_stat rx_drop_otherhost sb) - oh))
 tap_diag "$(grep 'packets transmitted' /tmp/resolve.ping); $oh frames to an old MAC"
 check "R follows five MAC changes of B at once ($oh frames sent to an old MAC)" \
-	test "$oh" -le 2
+	test "$oh" -le "$changes"
 check "... the ping stream went on (${got:-0} of ${sent:-0} replies)" \
 	test "${sent:-0}" -ge 50 -a $((${sent:-0} - ${got:-0})) -le 5
 check "R's entry for B has B's new MAC" \
