@@ -28,6 +28,7 @@
 #include <linux/sunh_netlink.h>
 
 #include "../lib/genl.h"
+#include "../lib/netns.h"
 
 static uint16_t family_id;
 static bool json;
@@ -36,8 +37,8 @@ static char buf[32768];
 static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
-		"Usage: sunh [-j] OBJECT COMMAND\n"
-		"       sunh [-j] -batch FILE   (commands one a line; - is stdin)\n"
+		"Usage: sunh [-j] [-n NETNS] OBJECT COMMAND\n"
+		"       sunh [-j] [-n NETNS] -batch FILE   (commands one a line; - is stdin)\n"
 		"  sunh subnet set PREFIX/LEN [bits 8..16]\n"
 		"  sunh subnet show\n"
 		"  sunh subnet del\n"
@@ -879,6 +880,7 @@ int main(int argc, char **argv)
 {
 	const char *batch = NULL;
 
+	progname = "sunh";
 	while (argc > 1 && argv[1][0] == '-') {
 		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "-json")) {
 			json = true;
@@ -892,6 +894,13 @@ int main(int argc, char **argv)
 			batch = argv[2];
 			argc--;
 			argv++;
+		} else if (!strcmp(argv[1], "-n") ||
+			   !strcmp(argv[1], "-netns")) {
+			if (argc < 3)
+				usage();
+			netns_enter(argv[2]);
+			argc--;
+			argv++;
 		} else {
 			die("unknown option \"%s\"", argv[1]);
 		}
@@ -900,7 +909,6 @@ int main(int argc, char **argv)
 	}
 	if (argc < 2 && !batch)
 		usage();
-	progname = "sunh";
 	family_id = genl_open(SUNH_GENL_NAME, NULL, NULL);
 	if (batch)
 		return run_batch(batch);

@@ -19,6 +19,7 @@
 #include <rdma/superp_netlink.h>
 
 #include "../lib/genl.h"
+#include "../lib/netns.h"
 #include "superp.h"
 
 uint16_t family_id;
@@ -30,7 +31,7 @@ static const char help[] =
 "    superp - SUPERp connections of ib_superp devices\n"
 "\n"
 "SYNOPSIS\n"
-"    superp [-j] [-s] OBJECT COMMAND [ARGUMENTS]\n"
+"    superp [-j] [-s] [-n NETNS] OBJECT COMMAND [ARGUMENTS]\n"
 "\n"
 "    superp conn add dev DEV lcid CID rcid CID encap sunh|udp4|udp6\n"
 "                    local ADDR remote ADDR [sport PORT] [SETTING]...\n"
@@ -69,6 +70,7 @@ static const char help[] =
 "\n"
 "OPTIONS\n"
 "    -j  JSON output     -s  with counters (conn show, dev show)\n"
+"    -n NETNS  in the network namespace NETNS (ip netns add)\n"
 "    -h  this text\n"
 "\n"
 "EXIT STATUS\n"
@@ -750,14 +752,21 @@ int main(int argc, char **argv)
 
 	progname = "superp";
 	while (argc > 1 && argv[1][0] == '-') {
-		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "-json"))
+		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "-json")) {
 			json = true;
-		else if (!strcmp(argv[1], "-s") || !strcmp(argv[1], "-stats"))
+		} else if (!strcmp(argv[1], "-s") || !strcmp(argv[1], "-stats")) {
 			stats = true;
-		else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 			usage_to(stdout, 0);
-		else
+		} else if (!strcmp(argv[1], "-n") || !strcmp(argv[1], "-netns")) {
+			if (argc < 3)
+				usage();
+			netns_enter(argv[2]);
+			argc--;
+			argv++;
+		} else {
 			die("unknown option \"%s\"", argv[1]);
+		}
 		argc--;
 		argv++;
 	}

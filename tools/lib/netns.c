@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * -n NETNS for the project's tools, as ip(8) has it: the command runs in a
+ * network namespace named by `ip netns add`, without the second program
+ * that `ip netns exec NETNS tool ...` starts. Our tools name devices
+ * through netlink and ioctls, which follow the namespace; unlike ip(8),
+ * they read nothing from /sys, so no mount namespace is needed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "genl.h"
+#include "netns.h"
+
+/* Where ip(8) keeps the names of network namespaces. */
+#define NETNS_RUN_DIR "/var/run/netns"
+
+void netns_enter(const char *name)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		die("invalid network namespace name \"%s\"", name);
+	snprintf(path, sizeof(path), "%s/%s", NETNS_RUN_DIR, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("cannot open network namespace \"%s\": %s", name, strerror(errno));
+	if (setns(fd, CLONE_NEWNET) < 0)
+		die("cannot enter network namespace \"%s\": %s", name, strerror(errno));
+	close(fd);
+}
