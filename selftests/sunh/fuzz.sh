@@ -18,9 +18,9 @@ check "load sunh" load_sunh
 two_namespaces "" 10.99.0.5/24
 # sn2 is a router of a 256-address domain with a route back to the sender,
 # so fuzzed frames can be delivered (5), forwarded (7) or dropped anywhere.
-check "sn2: subnet 10.99.0.0/24 bits 8" n2 sunh subnet set 10.99.0.0/24 bits 8
-check "sn2: forwarding on" n2 sunh forwarding on
-check "sn2: route to 7 back over the veth" n2 sunh route add 7 dev v2 lladdr "$M1"
+check "sn2: subnet 10.99.0.0/24 bits 8" sunh -n sn2 subnet set 10.99.0.0/24 bits 8
+check "sn2: forwarding on" sunh -n sn2 forwarding on
+check "sn2: route to 7 back over the veth" sunh -n sn2 route add 7 dev v2 lladdr "$M1"
 
 # Four seeds, 5,000 frames each: SUPERp to the node, echo to the node,
 # SUPERp to be forwarded, echo to be forwarded.
@@ -48,10 +48,10 @@ accounted() {
 		sum=$((sum + $(sunh_stat $c sn2)))
 	done
 	[ "$sum" -eq "$(sunh_stat rx_packets sn2)" ] ||
-		{ echo "accounted for $sum"; n2 sunh stats; return 1; }
+		{ echo "accounted for $sum"; sunh -n sn2 stats; return 1; }
 }
 received() { # n
-	[ "$(sunh_stat rx_packets sn2)" -eq "$1" ] || { n2 sunh stats; return 1; }
+	[ "$(sunh_stat rx_packets sn2)" -eq "$1" ] || { sunh -n sn2 stats; return 1; }
 }
 reached() { # counter...
 	local c
@@ -63,13 +63,13 @@ check "all 20000 frames were received" received 20000
 check "every frame is delivered, forwarded or dropped and counted once" accounted
 check "the fuzzer reached every stage" reached rx_drop_truncated rx_drop_addr_range \
 	rx_drop_unknown_nexthdr rx_drop_echo_malformed rx_delivered fwd_packets fwd_drop_hop_limit
-tap_diag "$(n2 sunh stats | tr '\n' ' ')"
+tap_diag "$(sunh -n sn2 stats | tr '\n' ' ')"
 
 # The node still works: a clean echo from sn1 (given an address and the
 # subnet) is answered.
 ip -n sn1 addr add 10.99.0.3/24 dev v1
-n1 sunh subnet set 10.99.0.0/24 bits 8
-check "sn1 still reaches sn2 (5) with a clean echo" n1 sunh ping 5 -c 2 -i 0.2
+sunh -n sn1 subnet set 10.99.0.0/24 bits 8
+check "sn1 still reaches sn2 (5) with a clean echo" sunh -n sn1 ping 5 -c 2 -i 0.2
 
 ip netns del sn1
 ip netns del sn2

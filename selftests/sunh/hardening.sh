@@ -50,14 +50,14 @@ ip -n sb route add default via 10.23.1.254
 ip -n sr route add default via 192.168.50.2
 ip netns exec sr sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward'
 for ns in sa sr sb; do
-	ip netns exec $ns sunh subnet set 10.23.0.0/16 bits 12
+	sunh -n $ns subnet set 10.23.0.0/16 bits 12
 done
-ip netns exec sr sunh forwarding on
+sunh -n sr forwarding on
 MA=$(mac va sa)
 MRA=$(mac ra sr)
 ns() { ip netns exec "$@"; }
 
-check "A reaches B through R" ns sa sunh ping 258 -c 2 -i 0.2 -W 2
+check "A reaches B through R" sunh -n sa ping 258 -c 2 -i 0.2 -W 2
 
 # ------------------------------------------------------------ forged source
 sp=$(sunh_stat rx_drop_src_path sr)
@@ -65,30 +65,30 @@ forge() { # one frame from A's port claiming to come from B (258)
 	ns sa superp-gen -i va --smac "$MA" --dmac "$MRA" --saddr 258 --daddr 254 \
 		--opcode noop "$@" > /dev/null
 }
-ns sr sunh route flush
+sunh -n sr route flush
 forge
 forge --nexthdr 254
 sleep 0.3
 check "R drops frames from A's port with B's source" stat_grew rx_drop_src_path "$sp" sr
-check_fail "R does not learn B behind A's port" sh -c "ip netns exec sr sunh route show 258 | grep -q 'dev ra'"
-check "B still reaches A" ns sb sunh ping 1 -c 2 -i 0.2 -W 2
-check "R's path to B is B's port" sh -c "ip netns exec sr sunh route show 258 | grep -q '^258 dev rb'"
+check_fail "R does not learn B behind A's port" sh -c "sunh -n sr route show 258 | grep -q 'dev ra'"
+check "B still reaches A" sunh -n sb ping 1 -c 2 -i 0.2 -W 2
+check "R's path to B is B's port" sh -c "sunh -n sr route show 258 | grep -q '^258 dev rb'"
 forge
 sleep 0.3
-check "after more forged frames R's path to B is unchanged" sh -c "ip netns exec sr sunh route show 258 | grep -q '^258 dev rb'"
+check "after more forged frames R's path to B is unchanged" sh -c "sunh -n sr route show 258 | grep -q '^258 dev rb'"
 
 # ------------------------------------------------------------ leaks
 # 10.23.5.0 (SUNH 0x500) has no connected route: R's IP table sends it
 # out of the uplink, which is not a port of the domain.
 up0=$(sunh_stat rx_packets su)
 nd=$(sunh_stat fwd_drop_not_domain sr)
-ns sa sunh ping 0x500 -c 2 -i 0.2 -W 0.5 > /dev/null 2>&1
+sunh -n sa ping 0x500 -c 2 -i 0.2 -W 0.5 > /dev/null 2>&1
 check "R refuses to forward out of the domain" stat_grew fwd_drop_not_domain "$nd" sr
 # A static entry through the uplink does not open a way out either.
-ns sr sunh route add 0x501 dev ru lladdr "$(mac vu su)"
-ns sa sunh ping 0x501 -c 1 -W 0.5 > /dev/null 2>&1
+sunh -n sr route add 0x501 dev ru lladdr "$(mac vu su)"
+sunh -n sa ping 0x501 -c 1 -W 0.5 > /dev/null 2>&1
 td=$(sunh_stat tx_drop_not_domain sr)
-ns sr sunh ping 0x501 -c 1 -W 0.5 > /dev/null 2>&1
+sunh -n sr ping 0x501 -c 1 -W 0.5 > /dev/null 2>&1
 check "R's own echo toward the uplink is refused" stat_grew tx_drop_not_domain "$td" sr
 # An echo request that claims a source routed out of the uplink gets no
 # reply through it (and, learning on, is dropped by the reverse path).
@@ -105,7 +105,7 @@ echo_req() {
 	ns sa superp-gen -i va --dmac "$MRA" --saddr 1 --daddr 254 --encap lite \
 		--nexthdr 254 --eom --opcode noop "$@" > /dev/null
 }
-ns sr sunh set echorate 20
+sunh -n sr set echorate 20
 tx=$(sunh_stat echo_rep_tx sr)
 rl=$(sunh_stat rx_drop_echo_ratelimit sr)
 t0=$(date +%s)

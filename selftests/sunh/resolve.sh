@@ -45,9 +45,9 @@ ip netns exec sr sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward'
 # a MAC change is announced by a gratuitous ARP
 ip netns exec sb sh -c 'echo 1 > /proc/sys/net/ipv4/conf/vb/arp_notify'
 for ns in sa sr sb; do
-	ip netns exec $ns sunh subnet set 10.23.0.0/16 bits 12
+	sunh -n $ns subnet set 10.23.0.0/16 bits 12
 done
-ip netns exec sr sunh forwarding on
+sunh -n sr forwarding on
 MA=$(mac va sa)
 MRA=$(mac ra sr)
 ns() { ip netns exec "$@"; }
@@ -62,7 +62,7 @@ planted() {
 for round in 1 2 3; do
 	ip -n sr neigh flush dev rb
 	ip -n sb neigh flush dev vb
-	ns sr sunh route flush
+	sunh -n sr route flush
 	un=$(sunh_stat rx_drop_unknown_nexthdr sb)
 	planted
 	sleep 1
@@ -75,7 +75,7 @@ done
 # B stops answering ARP: 100 frames wait for it, 64 at most, 3 s at most.
 ip -n sb link set vb arp off
 ip -n sr neigh flush dev rb
-ns sr sunh route flush
+sunh -n sr route flush
 ur=$(sunh_stat tx_drop_unresolved sr)
 planted -n 100
 sleep 0.5
@@ -85,7 +85,7 @@ sleep 5
 check "frames whose next hop never resolves are dropped and counted" \
 	stat_ge tx_drop_unresolved $((${ur:-0} + 100)) sr
 ip -n sb link set vb arp on
-check "A reaches B once B answers again" ns sa sunh ping 258 -c 2 -i 0.2 -W 2
+check "A reaches B once B answers again" sunh -n sa ping 258 -c 2 -i 0.2 -W 2
 
 # ------------------------------------------------------------ MAC change
 # A ping stream from A to B (R checks its entry for B once a second of
@@ -99,7 +99,7 @@ changes=5
 oh=$(sunh_stat rx_drop_otherhost sb)
 # (not through ns(): $! must be the ping, which prints its statistics
 # when terminated)
-ip netns exec sa sunh ping 258 -i 0.05 -W 0.5 > /tmp/resolve.ping 2>&1 &
+sunh -n sa ping 258 -i 0.05 -W 0.5 > /tmp/resolve.ping 2>&1 &
 ping_pid=$!
 sleep 1.5
 for m in 02:5e:00:00:01:01 02:5e:00:00:01:02 02:5e:00:00:01:03 \
@@ -118,7 +118,7 @@ check "R follows five MAC changes of B at once ($oh frames sent to an old MAC)" 
 check "... the ping stream went on (${got:-0} of ${sent:-0} replies)" \
 	test "${sent:-0}" -ge 50 -a $((${sent:-0} - ${got:-0})) -le 5
 check "R's entry for B has B's new MAC" \
-	sh -c "ip netns exec sr sunh route show 258 | grep -q 'lladdr 02:5e:00:00:01:05'"
+	sh -c "sunh -n sr route show 258 | grep -q 'lladdr 02:5e:00:00:01:05'"
 
 # ------------------------------------------------------------ two paths
 # SUNH 7 (10.23.0.7) is on A's segment; frames from it alternate between
@@ -144,14 +144,14 @@ check "... the frames of the other path are counted" stat_ge learn_held 1 sr
 sleep 1.5
 from7 02:00:00:00:07:02 3
 check "once the first path is silent the entry moves" \
-	sh -c "ip netns exec sr sunh route show 7 | grep -q 'lladdr 02:00:00:00:07:02'"
+	sh -c "sunh -n sr route show 7 | grep -q 'lladdr 02:00:00:00:07:02'"
 
 # ------------------------------------------------------------ echo flood
 # Echo requests from 60 forged sources on A's segment, five each;
 # without learning each reply resolves its destination, so R's neighbour
 # table grows by one entry per reply, and replies are limited to 1 a
 # second.
-ns sr sunh set learning off echorate 1
+sunh -n sr set learning off echorate 1
 n0=$(ip -n sr neigh | wc -l)
 rl=$(sunh_stat rx_drop_echo_ratelimit sr)
 t0=$(date +%s)

@@ -99,7 +99,7 @@ veth_up() {
 		ip netns exec sp2 rdma link add superp2 type superp netdev tdv2 &&
 		superp conn add dev superp1 lcid 1 rcid 1 encap udp4 \
 			local 10.98.0.1 remote 10.98.0.2 $superp_slow &&
-		ip netns exec sp2 superp conn add dev superp2 lcid 1 rcid 1 \
+		superp -n sp2 conn add dev superp2 lcid 1 rcid 1 \
 			encap udp4 local 10.98.0.2 remote 10.98.0.1 $superp_slow &&
 		wait_gid superp1 10.98.0.1 && wait_gid superp2 10.98.0.2
 }
