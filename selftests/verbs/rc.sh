@@ -50,8 +50,9 @@ RC_SIZE=${RC_SIZE:-1048576}		# largest message, clean run
 # in the clean run of these: the largest message the 1 GiB guests of
 # the test kernel hold comfortably beside everything else. The debug
 # kernel under TCG moves each at a few MB/s: about a minute and a half
-# for 256 MiB, make soak's size; make check moves 32 MiB.
-RC_BIG_MB=${RC_BIG_MB:-$(soak_or 256 32)}
+# for 256 MiB, make soak's size; make check moves 8 MiB (eight times
+# the clean run's largest message, 2,000 packets each way).
+RC_BIG_MB=${RC_BIG_MB:-$(soak_or 256 8)}
 RC_BIG_DEVS=${RC_BIG_DEVS:-superp_sunh}
 RC_QPS=${RC_QPS:-2}
 RC_TPUT_MS=${RC_TPUT_MS:-$(soak_or 2000 500)}	# per throughput figure
@@ -268,10 +269,19 @@ gone_how() {
 	superp_udp4) echo "rmmod ib_superp" ;;
 	esac
 }
-# Its bound: the connection's retransmission budget ($superp_slow:
-# pdl_retrans_time_out 200 ms, pdl_max_rtx 8, the timeout doubling up to
-# 64 times: 200 ms * (1 + 2 + ... + 64 + 64 + 64) = 51 s), twice over.
-GONE_MS=$((200 * 255 * 2))
+# Its bound: the connection's retransmission budget, twice over. The run
+# waits that budget out (the peer is silent): both ends add the
+# connection again for it with pdl_max_rtx 4 in make check, 200 ms *
+# (1 + 2 + 4 + 8 + 16) = 6.2 s, and keep $superp_slow's 8 in make soak,
+# 200 ms * (1 + 2 + ... + 64 + 64 + 64) = 51 s.
+GONE_RTX=$(soak_or 8 4)
+if [ "$GONE_RTX" = 8 ]; then GONE_MS=$((200 * 255 * 2)); else GONE_MS=$((200 * 31 * 2)); fi
+gone_conn() {
+	case $1 in
+	superp_sunh) echo "1 encap sunh local $me remote $peer" ;;
+	superp_udp4) echo "2 encap udp4 local $(guest_ip "$me") remote $(guest_ip "$peer")" ;;
+	esac
+}
 # The server's device afterwards: gone (rdma link delete) or unloaded.
 teardown_gone_superp_sunh() { rmmod ib_superp && sunh subnet del; }
 teardown_gone_superp_udp4() { ! grep -q '^ib_superp ' /proc/modules; }
@@ -298,6 +308,9 @@ no_superp_left() {
 gone_run() {
 	local d=$1 dev=$2 how gpid grc before
 	how=$(gone_how "$d")
+	# shellcheck disable=SC2046 # gone_conn gives whole words
+	conn_readd "$d-gone-budget" $(gone_conn "$d") ordered both \
+		pdl_retrans_time_out 200000 pdl_max_rtx "$GONE_RTX"
 	before=$(objects "$dev")
 	if [ "$role" = server ]; then
 		# shellcheck disable=SC2086 # $how is a command line
