@@ -9,7 +9,8 @@
 # `mesh down` removes them; a file too large for pdl_conn_per_xpu is
 # refused.
 # superp-topology: pair
-# superp-kernel: test
+# superp-kernel: stock
+# superp-soak-kernel: both
 # superp-timeout: 300
 . "$SUPERP_ROOT/selftests/lib.sh"
 

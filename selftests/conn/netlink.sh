@@ -10,7 +10,8 @@
 # shutdown and its event on the "events" group; connections removed with
 # `rdma link delete` and `rmmod` (KASAN and kmemleak watch).
 # superp-topology: single
-# superp-kernel: test
+# superp-kernel: stock
+# superp-soak-kernel: both
 # superp-timeout: 300
 . "$SUPERP_ROOT/selftests/lib.sh"
 
@@ -106,9 +107,9 @@ check "nothing was added by the refused requests" jq_true 'length == 3' superp -
 if rdma system set netns exclusive 2>/dev/null; then
 	ip netns add cn1
 	check "exclusive mode: another namespace sees no device" \
-		jq_true 'length == 0' ip netns exec cn1 superp -j dev show
+		jq_true 'length == 0' superp -n cn1 -j dev show
 	check "... and cannot use it: ENODEV" refused 'No such device' \
-		ip netns exec cn1 superp conn show dev superp0
+		superp -n cn1 conn show dev superp0
 	ip netns del cn1
 	# The namespace goes away asynchronously.
 	i=0
@@ -122,7 +123,7 @@ else
 fi
 ip netns add cn2
 check "shared mode: another namespace sees superp0" \
-	jq_true '.[0].dev == "superp0"' ip netns exec cn2 superp -j dev show
+	jq_true '.[0].dev == "superp0"' superp -n cn2 -j dev show
 ip netns del cn2
 
 # Device defaults: all or nothing.

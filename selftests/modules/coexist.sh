@@ -7,7 +7,8 @@
 # away whichever went first. On the test kernel only: rxe needs the crc32
 # crypto module, which the stock guests' initramfs does not carry.
 # superp-topology: single
-# superp-kernel: test
+# superp-kernel: stock
+# superp-soak-kernel: both
 # superp-timeout: 200
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/hold.inc"

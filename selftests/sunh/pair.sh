@@ -6,7 +6,8 @@
 # queue, unprivileged users cannot change
 # anything, and `rmmod sunh` while echo traffic flows is clean.
 # superp-topology: pair
-# superp-kernel: both
+# superp-kernel: stock
+# superp-soak-kernel: both
 # superp-timeout: 300
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/sunh/sunh_lib"

@@ -7,7 +7,8 @@
 # forwarding off R drops and counts. The host checks the captures of both
 # segments afterwards (router_capture).
 # superp-topology: router
-# superp-kernel: both
+# superp-kernel: stock
+# superp-soak-kernel: both
 # superp-timeout: 300
 # superp-capture: router_capture
 . "$SUPERP_ROOT/selftests/lib.sh"

@@ -4,6 +4,8 @@
 # segment 0 (guest 2) and segment 1 (guest 3); the two ends reach each
 # other only through it.
 # superp-topology: router
+# superp-kernel: stock
+# superp-soak-kernel: both
 # superp-timeout: 120
 . "$SUPERP_ROOT/selftests/lib.sh"
 

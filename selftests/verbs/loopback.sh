@@ -8,7 +8,8 @@
 # accounting identity holds, nothing left behind; a QP toward this node
 # without such a connection fails at RTR as any other.
 # superp-topology: single
-# superp-kernel: test
+# superp-kernel: stock
+# superp-soak-kernel: both
 # superp-timeout: 300
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"

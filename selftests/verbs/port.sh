@@ -5,7 +5,8 @@
 # down; a program gets one port event per change of that state and none
 # for netdev changes that leave it alone (NETDEV_CHANGE of a flag, MTU).
 # superp-topology: single
-# superp-kernel: both
+# superp-kernel: stock
+# superp-soak-kernel: both
 # superp-timeout: 150
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/hold.inc"

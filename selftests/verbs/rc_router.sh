@@ -7,7 +7,8 @@
 # two output ports. The host decodes both segments' captures with the
 # project's dissector afterwards (rc_router_capture).
 # superp-topology: router
-# superp-kernel: test
+# superp-kernel: stock
+# superp-soak-kernel: both
 # superp-timeout: 600
 # superp-capture: rc_router_capture
 . "$SUPERP_ROOT/selftests/lib.sh"
