@@ -36,3 +36,13 @@ void netns_enter(const char *name)
 		die("cannot enter network namespace \"%s\": %s", name, strerror(errno));
 	close(fd);
 }
+
+int netns_option(int argc, char **argv)
+{
+	if (strcmp(argv[1], "-n") && strcmp(argv[1], "-netns"))
+		return 0;
+	if (argc < 3)
+		return -1;
+	netns_enter(argv[2]);
+	return 2;
+}

@@ -6,5 +6,11 @@
 #define TOOLS_NETNS_H
 
 void netns_enter(const char *name);
+/*
+ * argv[1] is "-n" or "-netns": enter the namespace argv[2] names and
+ * return 2 (the arguments taken); -1 without argv[2]; 0 for another
+ * argument.
+ */
+int netns_option(int argc, char **argv);
 
 #endif /* TOOLS_NETNS_H */

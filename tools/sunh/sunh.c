@@ -879,6 +879,7 @@ static int run_batch(const char *path)
 int main(int argc, char **argv)
 {
 	const char *batch = NULL;
+	int taken;
 
 	progname = "sunh";
 	while (argc > 1 && argv[1][0] == '-') {
@@ -894,11 +895,9 @@ int main(int argc, char **argv)
 			batch = argv[2];
 			argc--;
 			argv++;
-		} else if (!strcmp(argv[1], "-n") ||
-			   !strcmp(argv[1], "-netns")) {
-			if (argc < 3)
+		} else if ((taken = netns_option(argc, argv))) {
+			if (taken < 0)
 				usage();
-			netns_enter(argv[2]);
 			argc--;
 			argv++;
 		} else {

@@ -749,6 +749,7 @@ static int cmd_monitor(uint32_t group)
 int main(int argc, char **argv)
 {
 	uint32_t group;
+	int taken;
 
 	progname = "superp";
 	while (argc > 1 && argv[1][0] == '-') {
@@ -758,10 +759,9 @@ int main(int argc, char **argv)
 			stats = true;
 		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 			usage_to(stdout, 0);
-		} else if (!strcmp(argv[1], "-n") || !strcmp(argv[1], "-netns")) {
-			if (argc < 3)
+		} else if ((taken = netns_option(argc, argv))) {
+			if (taken < 0)
 				usage();
-			netns_enter(argv[2]);
 			argc--;
 			argv++;
 		} else {
