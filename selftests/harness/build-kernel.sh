@@ -19,6 +19,21 @@ mkdir -p "$dir/src"
 tar -C "$dir/src" --strip-components=1 -xJf "$SUPERP_LINUX_TARBALL"
 cd "$dir/src"
 
+# Code not under test is built without KASAN and UBSAN instrumentation:
+# each kbuild makefile of the directories selftests/config.uninstrumented
+# lists says so first (kbuild's KASAN_SANITIZE and UBSAN_SANITIZE; a
+# file's own setting still wins). Boot, real-mode, purgatory and host
+# tool code has settings of its own and is left alone.
+grep -v '^#' "$SUPERP_TOP/selftests/config.uninstrumented" | while read -r d; do
+	[ -d "$d" ] || die "config.uninstrumented: no directory $d in the kernel tree"
+	find "$d" \( -name Makefile -o -name Kbuild \) |
+		grep -vE '^arch/x86/(boot|realmode|purgatory|tools|um)(/|$)' |
+		while read -r f; do
+			printf 'KASAN_SANITIZE := n\nUBSAN_SANITIZE := n\n' | cat - "$f" > "$f.new"
+			mv "$f.new" "$f"
+		done
+done
+
 jobs=$(nproc)
 # allnoconfig, then the guest's base and the test fragment: every option
 # not asked for stays off (Documentation/testing.rst, "The test kernel").

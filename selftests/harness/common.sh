@@ -40,6 +40,7 @@ cached_kernel_dir() { # PREFIX FILE...
 # (build-bench-kernel.sh).
 test_kernel_dir() {
 	cached_kernel_dir kernel "$SUPERP_TOP/selftests/config.base" "$SUPERP_TOP/selftests/config" \
+		"$SUPERP_TOP/selftests/config.uninstrumented" \
 		"$SUPERP_TOP/selftests/harness/build-kernel.sh"
 }
 bench_kernel_dir() {
