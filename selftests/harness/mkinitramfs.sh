@@ -77,7 +77,7 @@ make_base() {
 	# library in each directory and its hwcaps subdirectories by name
 	# (ip -V: 22 failed lookups, 3 with the cache).
 	printf '/usr/lib/x86_64-linux-gnu\n' > "$stage/etc/ld.so.conf"
-	ldconfig -r "$stage"
+	ldconfig -X -r "$stage"
 
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' \
 		> "$stage/etc/passwd"
