@@ -203,6 +203,9 @@ MODULE_PARM_DESC(fair_spread, "run only fair-share: while the QPs stream WRITEs,
 static uint fair_idle;
 module_param(fair_idle, uint, 0444);
 MODULE_PARM_DESC(fair_idle, "fair-share: the last this many QP pairs post nothing");
+static bool error_steps = true;
+module_param(error_steps, bool, 0444);
+MODULE_PARM_DESC(error_steps, "also the steps that end in an error or wait on one (refused atomics, RNR, qp-gone, bad rkey); 0 for the data steps only");
 
 #define PROBE_MAGIC	0x53524350	/* "SRCP" */
 #define PROBE_MAX_QPS	64
@@ -3021,9 +3024,9 @@ static int run_steps(struct probe *p)
 		err = step_atomic_cas(p);
 	for (i = 0; i < fadd_rounds && !err; i++)
 		err = step_atomic_fadd(p);
-	if (!err)
+	if (!err && error_steps)
 		err = step_atomic_refused(p, true);
-	if (!err)
+	if (!err && error_steps)
 		err = step_atomic_refused(p, false);
 	for (i = 1; i < qps && !err; i++) {
 		char prefix[16];
@@ -3031,8 +3034,9 @@ static int run_steps(struct probe *p)
 		snprintf(prefix, sizeof(prefix), "qp%u-", i);
 		err = step_write(p, i, min_t(u32, size, SZ_64K), false, prefix);
 	}
-	if (!err)
-		err = step_rnr_send(p);
+	if (err || !error_steps)
+		return err;
+	err = step_rnr_send(p);
 	if (!err && qps > 1)
 		err = step_rnr_other_qp(p);
 	if (!err)
