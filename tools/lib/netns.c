@@ -18,18 +18,25 @@
 #include "genl.h"
 #include "netns.h"
 
-/* Where ip(8) keeps the names of network namespaces. */
-#define NETNS_RUN_DIR "/var/run/netns"
+/*
+ * Where ip(8) keeps the names of network namespaces: /run/netns as
+ * distributions build it, /var/run/netns as iproute2 does by default
+ * (the same directory where /var/run links to /run).
+ */
+static const char *const netns_run_dirs[] = { "/run/netns", "/var/run/netns" };
 
 void netns_enter(const char *name)
 {
 	char path[PATH_MAX];
-	int fd;
+	unsigned int i;
+	int fd = -1;
 
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
 		die("invalid network namespace name \"%s\"", name);
-	snprintf(path, sizeof(path), "%s/%s", NETNS_RUN_DIR, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (i = 0; i < sizeof(netns_run_dirs) / sizeof(netns_run_dirs[0]) && fd < 0; i++) {
+		snprintf(path, sizeof(path), "%s/%s", netns_run_dirs[i], name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
 	if (fd < 0)
 		die("cannot open network namespace \"%s\": %s", name, strerror(errno));
 	if (setns(fd, CLONE_NEWNET) < 0)
