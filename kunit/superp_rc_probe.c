@@ -1878,12 +1878,28 @@ static int step_fair(struct probe *p)
 	char why[192] = "";
 	ktime_t t0;
 	bool ok;
-	u32 *done;
+	u32 *done, v;
 	int err;
 
 	p->step++;
-	if (p->server)
+	/*
+	 * The only step of the run: the client streams once the server's
+	 * QPs are at RTR and its MR is registered (its setup, finished when
+	 * it says so), not as soon as its own setup is done.
+	 */
+	if (p->server) {
+		err = ctl_send(p, 0);
+		if (err) {
+			report(p, "fair-share", false, "%d", err);
+			return err;
+		}
 		return finish(p, "fair-share", true, "(client measures)");
+	}
+	err = ctl_recv(p, &v);
+	if (err) {
+		report(p, "fair-share", false, "%d", err);
+		return err;
+	}
 	done = kcalloc(n, sizeof(*done), GFP_KERNEL);
 	if (!done)
 		return -ENOMEM;
