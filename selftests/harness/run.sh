@@ -200,6 +200,7 @@ cap_pids=()
 cleanup() {
 	stop_capture
 	[ -n "$netns" ] && ip netns del "$netns" 2>/dev/null
+	[ -n "$netns" ] && rm -f "/tmp/$netns".g*.mon
 	netns=
 }
 
@@ -244,28 +245,89 @@ run_capture_check() { # dir check nseg
 }
 trap cleanup EXIT
 
-# Wait for a boot's QEMU processes; if a guest has not announced itself
-# (guest-init's first line) within SUPERP_BOOT_LIMIT seconds, stop them all
-# and print the stalled guests' numbers. Guards against the rare TCG boot
-# that stops in early kernel init on a loaded host (Documentation/testing.rst).
-watch_boot() { # dir n pid...
-	local dir=$1 n=$2 start=$SECONDS i p alive stalled=
+# Wait for a boot's QEMU processes, and stop them when a guest stops
+# making progress:
+# - a guest that has not announced itself (guest-init's first line) within
+#   SUPERP_BOOT_LIMIT seconds: all are stopped and the stalled guests'
+#   numbers printed. Guards against the rare TCG boot that stops in early
+#   kernel init on a loaded host (Documentation/testing.rst).
+# - a guest whose output has not passed its last marker (a test's begin
+#   or end, a reboot) within that test's timeout and SUPERP_TEST_SLACK:
+#   the guest's own limit did not end the test (a task stuck in the
+#   kernel, a test that ignored the signal, a guest that stopped). Every
+#   guest of the boot gets an NMI, on which its kernel prints every task
+#   and powers off (unknown_nmi_panic, panic_print: tasks and CPUs); $dir/overrun says
+#   which guest and where. Without this, only the boot's limit (the sum of
+#   its tests' timeouts) would end it.
+SUPERP_TEST_SLACK=${SUPERP_TEST_SLACK:-$(scaled 240)}
+watch_guests() { # dir n pid...
+	local dir=$1 n=$2 start=$SECONDS i p alive stalled= booted= limit
+	local name t count last test
+	local -A tmo=() seen=() since=()
 	shift 2
+	while read -r _ name t; do tmo[$name]=$t; done < "$dir/plan"
 	while :; do
 		alive=
 		for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
 		[ -n "$alive" ] || break
-		if [ $((SECONDS - start)) -ge "$SUPERP_BOOT_LIMIT" ]; then
+		if [ -z "$booted" ] && [ $((SECONDS - start)) -ge "$SUPERP_BOOT_LIMIT" ]; then
 			for i in $(seq 1 "$n"); do
 				grep -q '^@@SUPERP-GUEST' "$dir/guest$i.out" 2>/dev/null ||
 					stalled+=" $i"
 			done
-			[ -z "$stalled" ] || kill -TERM "$@" 2>/dev/null
-			break
+			if [ -n "$stalled" ]; then
+				kill -TERM "$@" 2>/dev/null
+				break
+			fi
+			booted=1
 		fi
-		sleep 2
+		for i in $(seq 1 "$n"); do
+			read -r count last test < <(tr -d '\r' 2>/dev/null < "$dir/guest$i.out" | awk '
+				/^@@SUPERP-(GUEST|BEGIN|END|REBOOT|DONE) / {
+					n++; last = $1
+					if ($1 != "@@SUPERP-GUEST") t = $2
+				}
+				END { print n + 0, (last == "" ? "-" : last), (t == "" ? "-" : t) }')
+			if [ "${seen[$i]:-}" != "$count" ]; then
+				seen[$i]=$count since[$i]=$SECONDS
+				continue
+			fi
+			case "$last" in -|@@SUPERP-DONE) continue ;; esac
+			limit=$SUPERP_TEST_SLACK
+			[ "$test" = - ] || limit=$((limit + ${tmo[$test]:-300}))
+			[ $((SECONDS - since[$i])) -gt "$limit" ] || continue
+			echo "guest $i: still at \"$last $test\" after ${limit}s (the test's timeout and ${SUPERP_TEST_SLACK}s)" > "$dir/overrun"
+			guests_nmi "$n"
+			for t in $(seq 30); do
+				alive=
+				for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
+				[ -n "$alive" ] || break
+				sleep 1
+			done
+			kill -TERM "$@" 2>/dev/null
+			break 2
+		done
+		sleep 5
 	done
 	echo "$stalled"
+}
+
+# The QEMU monitor of a running group's guest (run_group's netns names it).
+guest_monitor() { echo "/tmp/$netns.g$1.mon"; }
+
+# An NMI to every guest of the running group.
+guests_nmi() { # n
+	local i
+	for i in $(seq 1 "$1"); do
+		python3 - "$(guest_monitor "$i")" <<-'PY' 2>/dev/null
+		import socket, sys
+		s = socket.socket(socket.AF_UNIX)
+		s.settimeout(5)
+		s.connect(sys.argv[1])
+		s.sendall(b"nmi\n")
+		s.recv(4096)
+		PY
+	done
 }
 
 # boot_guest DIR I N TOPO KERNEL SMP MEM DEADLINE NIC-ARGS...: guest I
@@ -293,10 +355,11 @@ boot_guest() {
 			qemu-system-x86_64 -machine pc -accel tcg -cpu max,la57=off -smp "$smp" -m "$mem" \
 			-nodefaults -display none -no-reboot \
 			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
-			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume${SUPERP_SOAK:+ superp.soak=1}${SUPERP_GUEST_APPEND:+ $SUPERP_GUEST_APPEND}" \
+			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check unknown_nmi_panic panic_print=0x41 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume${SUPERP_SOAK:+ superp.soak=1}${SUPERP_GUEST_APPEND:+ $SUPERP_GUEST_APPEND}" \
 			-chardev "file,id=con,path=$dir/guest$i.console,append=on" -serial chardev:con \
 			-chardev "file,id=out,path=$dir/guest$i.out,append=on" -serial chardev:out \
 			-d guest_errors,cpu_reset -D "$dir/guest$i.qemu-log" \
+			-monitor "unix:$(guest_monitor "$i"),server=on,wait=off" \
 			"$@" >> "$dir/guest$i.qemu" 2>&1 &
 		qpid=$!
 		wait "$qpid"
@@ -312,6 +375,21 @@ boot_guest() {
 		# "@@SUPERP-REBOOT T 12 0" -> superp.resume=T:12:0
 		resume=" superp.resume=$(echo "$last" | awk '{ print $2 ":" $3 ":" $4 }')"
 	done
+}
+
+# From a console with the task list of a panic (panic_print=1): the
+# running and blocked tasks with their stacks, and the other user-space
+# tasks by name and state; then the kernel's last messages before it.
+task_dump() { # console
+	tr -d '\r' < "$1" | awk '
+		/Kernel panic|NMI received/ { panic = 1 }
+		!panic { next }
+		/^\[ *[0-9.]+\] task:/ {
+			keep = ($0 ~ / state:[DR] /)
+			if (!keep && $0 !~ / ppid: *2 /) print
+		}
+		/^\[ *[0-9.]+\] (Kernel panic|Uhhuh|NMI)/ { print }
+		keep { print }'
 }
 
 # Boot the guests of one group and wait for them.
@@ -372,7 +450,7 @@ run_group() { # group [attempt]
 		pids+=($!)
 	done
 	local stalled
-	stalled=$(watch_boot "$dir" "$n" "${pids[@]}")
+	stalled=$(watch_guests "$dir" "$n" "${pids[@]}")
 	local rcs=()
 	for i in $(seq 1 "$n"); do
 		wait "${pids[$((i - 1))]}"
@@ -418,6 +496,11 @@ run_group() { # group [attempt]
 		if [[ " $stalled " == *" $i "* ]]; then
 			failed=$((failed + 1))
 			report fail "$what" "(did not come up within ${SUPERP_BOOT_LIMIT}s, twice)"
+		elif [ -s "$dir/overrun" ]; then
+			failed=$((failed + 1))
+			report fail "$what" "(stopped: $(cat "$dir/overrun"))"
+			tail -15 "$dir/guest$i.out" | tr -d '\r' | sed 's/^/#   out: /'
+			task_dump "$dir/guest$i.console" | head -150 | sed 's/^/#   /'
 		elif [ "${rcs[$((i - 1))]}" = 124 ] || [ "${rcs[$((i - 1))]}" = 137 ]; then
 			failed=$((failed + 1)); report fail "$what" "(timed out after ${gtimeout}s)"
 			tail -30 "$dir/guest$i.console" | sed 's/^/#   /'

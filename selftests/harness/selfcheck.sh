@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Prove the harness can fail: a failing test or capture check, a kernel WARN,
-# a hung guest and a guest that never boots must each turn a run red, for
+# a hung guest, a test its guest cannot stop and a guest that never
+# boots must each turn a run red, for
 # the reason expected. Prints
 # TAP and writes its counts to $SUPERP_RESULTS/counts.
 set -uo pipefail
@@ -42,7 +43,7 @@ expect_red() {
 
 s=selftests/harness/selfcheck
 echo "TAP version 13"
-echo "1..9"
+echo "1..11"
 expect_red failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/starts-clean.sh $s/capture-check.sh kunit/harness_selfcheck_test $s/kernel-warning.sh" \
 	"failing-test=^not ok .*failing-test.sh" \
 	"stops-early=^not ok .*stops-early.sh .*planned 3, ran 1" \
@@ -52,6 +53,9 @@ expect_red failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/s
 	"harness_selfcheck_test=^not ok .*kunit/harness_selfcheck_test \(1 passed, 1 failed" \
 	"kernel-warning=^not ok .*test-single guest 1 \(kernel reported a problem\)"
 expect_red hung-guest $s/hung-guest.sh "hung-guest=^not ok .*guest 1 \(timed out" -- SUPERP_GROUP_TIMEOUT=45
+expect_red stuck-test $s/stuck-test.sh \
+	"stuck-test=^not ok .*guest 1 \(stopped: guest 1: still at .*stuck-test.sh. after [0-9]+s" \
+	"stuck-test's tasks=^#   +\[ *[0-9.]+\] task:sleep +state:S" -- SUPERP_TEST_SLACK=20
 expect_red no-boot $s/passes.sh "no-boot=guest 1 \(did not come up within 2s, twice" -- SUPERP_BOOT_LIMIT=2
 mkdir -p "$results"
 echo "$passed $failed 0" > "$results/counts"
