@@ -290,6 +290,9 @@ watch_guests() { # dir n pid...
 				END { print n + 0, (last == "" ? "-" : last), (t == "" ? "-" : t) }')
 			if [ "${seen[$i]:-}" != "$count" ]; then
 				seen[$i]=$count since[$i]=$SECONDS
+				# Where the run is, should CI stop it.
+				[ "$i" != 1 ] || [ "$last" != @@SUPERP-BEGIN ] ||
+					log "${dir##*/}: $test"
 				continue
 			fi
 			case "$last" in -|@@SUPERP-DONE) continue ;; esac
@@ -547,6 +550,7 @@ run_boot() { # group
 	if ! run_group "$g"; then
 		failed=$((failed + 1)); report fail "$g" "(the boot could not be set up)"
 	fi
+	log "guests $g: $passed ok, $failed not ok, $skipped skipped"
 	phase_end
 	echo "$passed $failed $skipped" > "$SUPERP_RESULTS/$g.counts"
 }

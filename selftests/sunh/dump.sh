@@ -20,6 +20,11 @@ tap_plan 7
 
 check "load sunh" load_sunh
 ip netns add sd
+# Without IPv6 here: the veths' link-local addresses would finish DAD
+# during the quiet listings, a change of the namespace's addresses that
+# a dump rightly reports as an interruption (seen in 3 of 8 runs).
+ip netns exec sd sh -c 'echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6 &&
+	echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6'
 ip -n sd link add d0 type veth peer name d1
 ip -n sd addr add 10.40.0.1/16 dev d0
 ip -n sd link set d0 up
@@ -40,7 +45,7 @@ check "1200 static entries" test "$(sunh -n sd route show | grep -c ' static ')"
 # the 1200 missing, that the tool reported interrupted, and that failed
 # without saying why.
 run_dumps() {
-	twice=0 missing=0 intr=0 silent=0 done=0
+	twice=0 missing=0 intr=0 silent=0 done=0 partial=0
 	for i in $(seq "$1"); do
 		if sunh -n sd route show > /tmp/dump.out 2> /tmp/dump.err; then
 			rc=0
@@ -50,6 +55,8 @@ run_dumps() {
 		grep -q interrupted /tmp/dump.err && intr=$((intr + 1))
 		[ $rc -eq 0 ] || grep -q interrupted /tmp/dump.err ||
 			{ silent=$((silent + 1)); cat /tmp/dump.err; }
+		# A listing given up prints nothing of its tries.
+		[ $rc -eq 0 ] || [ ! -s /tmp/dump.out ] || partial=$((partial + 1))
 		[ $rc -eq 0 ] || continue
 		done=$((done + 1))
 		[ -z "$(awk '{ print $1 }' /tmp/dump.out | sort | uniq -d)" ] ||
@@ -57,13 +64,13 @@ run_dumps() {
 		[ "$(awk '$1 >= 16 && $1 < 1216 && / static /' /tmp/dump.out |
 			wc -l)" -eq 1200 ] || missing=$((missing + 1))
 	done
-	tap_diag "$1 dumps: $done complete, $intr reported interrupted, $twice with an entry twice, $missing with entries missing, $silent failed silently"
+	tap_diag "$1 dumps: $done complete, $intr reported interrupted, $twice with an entry twice, $missing with entries missing, $partial given up with output, $silent failed silently"
 }
 
 quiet=$(soak_or 5 3)
 run_dumps "$quiet"
 check "a quiet table dumps complete and consistent" \
-	test $done -eq "$quiet" -a $intr -eq 0 -a $twice -eq 0 -a $missing -eq 0
+	test $done -eq "$quiet" -a $intr -eq 0 -a $twice -eq 0 -a $missing -eq 0 -a $partial -eq 0
 
 # The changers, one process each: entry 5 and the local address
 # 10.40.2.1 (SUNH 513) come and go every 20 ms. That is often enough for
@@ -85,8 +92,8 @@ busy=5
 run_dumps "$busy"
 for p in $(ip netns pids sd); do kill "$p" 2> /dev/null; done
 wait
-check "under change no listing has an entry twice or misses one" \
-	test $twice -eq 0 -a $missing -eq 0
+check "under change a listing is whole ($done of $busy completed) or, given up, printed nothing" \
+	test $twice -eq 0 -a $missing -eq 0 -a $partial -eq 0
 check "dumps that saw a change were reported ($intr of $busy), none failed silently" \
 	test $intr -ge 1 -a $silent -eq 0
 
