@@ -9,28 +9,39 @@ set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
 results=$SUPERP_RESULTS
+# Measured once, before its runs share the machine.
+SUPERP_TIME_SCALE=${SUPERP_TIME_SCALE:-$(time_scale)}
+export SUPERP_TIME_SCALE
 passed=0 failed=0 n=0
 
-# expect_red NAME "TEST..." WHY... [-- ENV...]: one run of the TESTs (one
-# boot per kernel); the run must fail and its output match every WHY
-# (LABEL=REGEX), one TAP line per WHY. Tests that fail for different
-# reasons share a boot (fewer boots, a shorter make check): each WHY
-# matches its own test's line.
-expect_red() {
-	local name=$1 tests=$2 out rc why label whys=() envs=()
+# red_run NAME "TEST..." [ENV...]: one run of the TESTs (one boot per
+# kernel), its output and exit status kept for red_judge. Tests that fail
+# for different reasons share a boot (fewer boots, a shorter make check).
+red_run() {
+	local name=$1 tests=$2 dir=$results/selfcheck
 	shift 2
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do whys+=("$1"); shift; done
-	[ $# -gt 0 ] && { shift; envs=("$@"); }
+	mkdir -p "$dir"
 	# shellcheck disable=SC2086 # TESTs are words
-	out=$(env "${envs[@]}" SUPERP_RESULTS="$results/selfcheck/$name" \
-		"$SUPERP_TOP/selftests/harness/run.sh" --no-prepare $tests 2>&1)
-	rc=$?
-	for why in "${whys[@]}"; do
+	env "$@" SUPERP_RESULTS="$dir/$name" \
+		"$SUPERP_TOP/selftests/harness/run.sh" --no-prepare $tests \
+		> "$dir/$name.log" 2>&1
+	echo $? > "$dir/$name.rc"
+}
+
+# red_judge NAME WHY...: the run must have failed and its output match
+# every WHY (LABEL=REGEX), one TAP line per WHY: each WHY matches its own
+# test's line.
+red_judge() {
+	local name=$1 out rc why label
+	shift
+	out=$(cat "$results/selfcheck/$name.log")
+	rc=$(cat "$results/selfcheck/$name.rc")
+	for why in "$@"; do
 		n=$((n + 1)) label=${why%%=*} why=${why#*=}
 		# A here-string, not a pipe: with pipefail, grep -q leaving at
 		# the first match could make printf fail on the closed pipe,
 		# and the pipeline then reported no match.
-		if [ $rc -ne 0 ] && grep -qE "$why" <<< "$out"; then
+		if [ "$rc" -ne 0 ] && grep -qE "$why" <<< "$out"; then
 			passed=$((passed + 1))
 			echo "ok $n harness turns red on: $label"
 		else
@@ -44,7 +55,17 @@ expect_red() {
 s=selftests/harness/selfcheck
 echo "TAP version 13"
 echo "1..11"
-expect_red failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/starts-clean.sh $s/capture-check.sh kunit/harness_selfcheck_test $s/kernel-warning.sh" \
+# The hung guest, the stuck test and the guest that never boots wait
+# most of their time: they run beside the failures' boot (one guest each,
+# three at most at once).
+(
+	red_run hung-guest "$s/hung-guest.sh" SUPERP_GROUP_TIMEOUT=45
+	red_run no-boot "$s/passes.sh" SUPERP_BOOT_LIMIT=2
+) &
+red_run stuck-test "$s/stuck-test.sh" SUPERP_TEST_SLACK=20 &
+red_run failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/starts-clean.sh $s/capture-check.sh kunit/harness_selfcheck_test $s/kernel-warning.sh"
+wait
+red_judge failures \
 	"failing-test=^not ok .*failing-test.sh" \
 	"stops-early=^not ok .*stops-early.sh .*planned 3, ran 1" \
 	"left-behind=^not ok .*left-behind.sh .*stopped at its superp-timeout" \
@@ -52,11 +73,11 @@ expect_red failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/s
 	"capture-check=^not ok .*capture-check.sh \(2 passed, 1 failed, 0 skipped[,)]" \
 	"harness_selfcheck_test=^not ok .*kunit/harness_selfcheck_test \(1 passed, 1 failed" \
 	"kernel-warning=^not ok .*test-single guest 1 \(kernel reported a problem\)"
-expect_red hung-guest $s/hung-guest.sh "hung-guest=^not ok .*guest 1 \(timed out" -- SUPERP_GROUP_TIMEOUT=45
-expect_red stuck-test $s/stuck-test.sh \
+red_judge hung-guest "hung-guest=^not ok .*guest 1 \(timed out"
+red_judge stuck-test \
 	"stuck-test=^not ok .*guest 1 \(stopped: guest 1: still at .*stuck-test.sh. after [0-9]+s" \
-	"stuck-test's tasks=^#   +\[ *[0-9.]+\] task:sleep +state:S" -- SUPERP_TEST_SLACK=20
-expect_red no-boot $s/passes.sh "no-boot=guest 1 \(did not come up within 2s, twice" -- SUPERP_BOOT_LIMIT=2
+	"stuck-test's tasks=^#   +\[ *[0-9.]+\] task:sleep +state:S"
+red_judge no-boot "no-boot=guest 1 \(did not come up within 2s, twice"
 mkdir -p "$results"
 echo "$passed $failed 0" > "$results/counts"
 [ $failed -eq 0 ]
