@@ -7,17 +7,17 @@
  * Locking: the engine takes no lock, sleeps nowhere (except
  * superp_conn_init()/create(), which allocate with GFP_KERNEL) and reads no
  * clock. Its user serialises every call on one connection, with the
- * connection's BH-safe lock (DESIGN.md section 10); calls on different
- * connections may run in parallel. From inside a callback, only
- * superp_submit(), superp_tal_reply(), superp_tal_error(), superp_tal_done()
- * and superp_conn_set_rwin() may be called, on the same connection: they are
- * queued and sent when the outermost event returns. superp_conn_rx(),
- * superp_conn_timer() and superp_conn_window_open() called from a callback
- * of the same connection return -EDEADLK (a half-updated connection);
- * calling anything on another connection from a callback is the user's
- * lock-order problem, so don't: a loopback xmit() queues the packet and
- * delivers it to the peer's superp_conn_rx() after this connection's lock
- * is dropped.
+ * connection's own BH-safe lock (no device-wide lock on the data path);
+ * calls on different connections may run in parallel. From inside a
+ * callback, only superp_submit(), superp_tal_reply(), superp_tal_error(),
+ * superp_tal_done() and superp_conn_set_rwin() may be called, on the same
+ * connection: they are queued and sent when the outermost event returns.
+ * superp_conn_rx(), superp_conn_timer() and superp_conn_window_open() called
+ * from a callback of the same connection return -EDEADLK (a half-updated
+ * connection); calling anything on another connection from a callback is
+ * the user's lock-order problem, so don't: a loopback xmit() queues the
+ * packet and delivers it to the peer's superp_conn_rx() after this
+ * connection's lock is dropped.
  */
 #ifndef SUPERP_ENGINE_H
 #define SUPERP_ENGINE_H

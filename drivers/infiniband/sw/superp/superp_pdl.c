@@ -205,7 +205,10 @@ void superp_pdl_resend_unsent(struct superp_conn *c, u64 now)
 	}
 }
 
-/* Receiver flow control 3: a pure ACK takes no PSN (DESIGN.md 2). */
+/*
+ * Receiver flow control 3: a pure ACK takes no PSN, or every ACK would need
+ * an ACK (Documentation/wire-format.rst).
+ */
 void superp_pdl_pure_ack(struct superp_conn *c, u64 now)
 {
 	struct superp_pkt p = { .opcode = SUPERP_OP_PURE_ACK };
@@ -505,8 +508,8 @@ static void superp_pdl_accept(struct superp_conn *c, const struct superp_pkt *p,
 		c->flags |= SUPERP_CF_ACK_NOW;
 		/*
 		 * A NACK says every PSN from next_acked_rpsn to this one is
-		 * missing (DESIGN.md 2): only true for the first arrival
-		 * after a hole wider than the SACK field.
+		 * missing (wire-format.rst, "SACK numbering"): only true for
+		 * the first arrival after a hole wider than the SACK field.
 		 */
 		if (off >= SUPERP_SACK_BITS &&
 		    find_next_bit(rbm, c->window, 1) == off &&
