@@ -1045,13 +1045,13 @@ static void hard_abort_test(struct kunit *test)
 }
 
 /*
- * Issue 10, defect 1. ACK XID (spec: Transaction Layer, "ACK XID"): both
- * sides finish a request late (superp_tal_done()) while their own window
- * of one XID is full, so only a pure ACK can carry the new ACK XID, and
- * both pure ACKs are lost. The initiator, whose request PSNs are all
- * acknowledged and whose XID is not, probes with an acknowledged PSN; the
- * duplicate draws an ACK at once (Receiving a packet 1.a), which carries
- * the ACK XID. Without the probe both windows stall for good.
+ * A defect once found here. ACK XID (spec: Transaction Layer, "ACK XID"): both
+ * sides finish a request late (superp_tal_done()) while their own window of one
+ * XID is full, so only a pure ACK can carry the new ACK XID, and both pure ACKs
+ * are lost. The initiator, whose request PSNs are all acknowledged and whose
+ * XID is not, probes with an acknowledged PSN; the duplicate draws an ACK at
+ * once (Receiving a packet 1.a), which carries the ACK XID. Without the probe
+ * both windows stall for good.
  */
 static void lost_ack_xid_probe_test(struct kunit *test)
 {
@@ -1095,10 +1095,10 @@ static void lost_ack_xid_probe_test(struct kunit *test)
 }
 
 /*
- * Issue 10, defect 2. Receiver flow control 3 coalesces ACKs, but the ACK
- * that retires a transaction goes at once: a WRITE completes when its
- * request's ACK returns, a READ when the ACK XID follows the ACK of its
- * reply, with no timer in between (t_link() runs none).
+ * A defect once found here. Receiver flow control 3 coalesces ACKs, but the ACK
+ * that retires a transaction goes at once: a WRITE completes when its request's
+ * ACK returns, a READ when the ACK XID follows the ACK of its reply, with no
+ * timer in between (t_link() runs none).
  */
 static void completion_ack_at_once_test(struct kunit *test)
 {
@@ -1117,10 +1117,10 @@ static void completion_ack_at_once_test(struct kunit *test)
 }
 
 /*
- * Issue 10, defect 3. Initiator transaction retirement: a request with a
+ * A defect once found here. Initiator transaction retirement: a request with a
  * reply (RMA Read, Atomic CAS, Atomic FADD) retires only when its reply
- * arrived, even when the ACK XID covers it first; an atomic takes an
- * Atomic Response, never a Read Response.
+ * arrived, even when the ACK XID covers it first; an atomic takes an Atomic
+ * Response, never a Read Response.
  */
 static void atomic_waits_for_response_test(struct kunit *test)
 {
@@ -1196,10 +1196,10 @@ static void atomic_executes_once_test(struct kunit *test)
 }
 
 /*
- * Issue 10, defect 4. Target receive 1-3 drops a packet the PDL already
- * acknowledged: its transaction is answered with a Transaction Error
- * (unknown or mixed opcode: invalid request, opcode) instead of staying
- * open, and no transaction can stay open forever by default.
+ * A defect once found here. Target receive 1-3 drops a packet the PDL already
+ * acknowledged: its transaction is answered with a Transaction Error (unknown
+ * or mixed opcode: invalid request, opcode) instead of staying open, and no
+ * transaction can stay open forever by default.
  */
 static void tal_drop_answered_test(struct kunit *test)
 {
@@ -1228,11 +1228,11 @@ static void tal_drop_answered_test(struct kunit *test)
 }
 
 /*
- * Issue 10, defect 5. Sending a packet 3: only -EBUSY means "device queue
- * full, resume on window_open"; another xmit error loses the packet (the
- * PDL retransmits it) without stopping the connection. Flow control 4:
- * timeouts while the device takes nothing are not retransmissions and do
- * not break the connection.
+ * A defect once found here. Sending a packet 3: only -EBUSY means "device queue
+ * full, resume on window_open"; another xmit error loses the packet (the PDL
+ * retransmits it) without stopping the connection. Flow control 4: timeouts
+ * while the device takes nothing are not retransmissions and do not break the
+ * connection.
  */
 static void xmit_error_test(struct kunit *test)
 {
@@ -1265,9 +1265,9 @@ static void xmit_error_test(struct kunit *test)
 }
 
 /*
- * Issue 10, defect 6. A Transaction Error carries a 16-bit major and a
- * 16-bit minor code (wire: struct superp_terr_op); the initiator's
- * completion reports both.
+ * A defect once found here. A Transaction Error carries a 16-bit major and a
+ * 16-bit minor code (wire: struct superp_terr_op); the initiator's completion
+ * reports both.
  */
 static void transaction_error_code_test(struct kunit *test)
 {
@@ -1298,11 +1298,11 @@ static void transaction_error_code_test(struct kunit *test)
 }
 
 /*
- * Issue 10, defect 7. Sending flow control 3.e: a NACK names its own PSN
- * received and claims only the PSNs below it missing; when that PSN is
- * the left edge, nothing is missing and nothing may be fast-retransmitted.
- * Receiver flow control 4: an older ACK arriving late does not pull the
- * right edge of the send window back.
+ * A defect once found here. Sending flow control 3.e: a NACK names its own PSN
+ * received and claims only the PSNs below it missing; when that PSN is the left
+ * edge, nothing is missing and nothing may be fast-retransmitted. Receiver flow
+ * control 4: an older ACK arriving late does not pull the right edge of the
+ * send window back.
  */
 static void nack_left_edge_and_rwin_test(struct kunit *test)
 {
@@ -1356,10 +1356,10 @@ static void reentry_refused_test(struct kunit *test)
 }
 
 /*
- * A device-wide budget caps the connections' memory (issue 10): the
- * windows and packets per transaction multiply to about 1.1 MiB per
- * connection at their maxima. A connection beyond it is refused with
- * -EDQUOT and a message; releasing one gives its bytes back.
+ * A device-wide budget caps the connections' memory: the windows and packets
+ * per transaction multiply to about 1.1 MiB per connection at their maxima. A
+ * connection beyond it is refused with -EDQUOT and a message; releasing one
+ * gives its bytes back.
  */
 static void memory_budget_test(struct kunit *test)
 {
@@ -1399,12 +1399,11 @@ static bool t_match_all(void *cookie, void *arg)
 }
 
 /*
- * Per-QP flush (issue 10): a destroyed QP's pending transactions complete
- * with -ECANCELED at once and their cookies are never handed out again,
- * while their XIDs still reach the target in order (initiating 2-4): sent
- * packets as headers only, an unstarted transaction as a No-op, a partly
- * sent one closed by a No-op eom that the target refuses (mixed opcode),
- * so that no half request executes.
+ * Per-QP flush: a destroyed QP's pending transactions complete with -ECANCELED
+ * at once and their cookies are never handed out again, while their XIDs still
+ * reach the target in order (initiating 2-4): sent packets as headers only, an
+ * unstarted transaction as a No-op, a partly sent one closed by a No-op eom
+ * that the target refuses (mixed opcode), so that no half request executes.
  */
 static void cancel_test(struct kunit *test)
 {
@@ -1446,9 +1445,9 @@ static int t_submit_qp(struct tnode *n, u16 qp, bool fence, u64 now)
 }
 
 /*
- * Per-QP fence (issue 10; IB fence semantics, where the spec's memory
- * barrier of initiating 1 holds back the whole connection): a fenced
- * transaction waits for the earlier transactions of its own QP only.
+ * Per-QP fence (IB fence semantics, where the spec's memory barrier of
+ * initiating 1 holds back the whole connection): a fenced transaction waits for
+ * the earlier transactions of its own QP only.
  */
 static void fence_test(struct kunit *test)
 {
@@ -1480,10 +1479,11 @@ static int t_submit_asked(struct kunit *test, struct superp_conn *c,
 }
 
 /*
- * Packing (DESIGN.md section 10): the packer asks superp_submit_ready()
- * before it takes more work; the answer is superp_submit()'s, through
- * the fence, the memory barrier (initiating 1) and a full XID window
- * (initiating 1.a), and packed operations are counted.
+ * Packing (small operations waiting on one connection share a packet, without
+ * waiting for more): the packer asks superp_submit_ready() before it takes more
+ * work; the answer is superp_submit()'s, through the fence, the memory barrier
+ * (initiating 1) and a full XID window (initiating 1.a), and packed operations
+ * are counted.
  */
 static void submit_ready_test(struct kunit *test)
 {
@@ -1519,10 +1519,10 @@ static void submit_ready_test(struct kunit *test)
 }
 
 /*
- * Fair share of the PDL window among QPs (issue 10, DESIGN.md section 4):
- * a long write of QP 1 submitted first takes turns with QP 2's one-packet
- * send, which goes second rather than after the write; each QP's own
- * transactions keep their XID order (initiating 2-4).
+ * Fair share of the PDL window among the QPs that share a connection: a long
+ * write of QP 1 submitted first takes turns with QP 2's one-packet send, which
+ * goes second rather than after the write; each QP's own transactions keep
+ * their XID order (initiating 2-4).
  */
 static void fair_share_test(struct kunit *test)
 {
@@ -1586,11 +1586,10 @@ static void send_xid_after_window_reuse_test(struct kunit *test)
 }
 
 /*
- * Data path events (issue 10, DESIGN.md section 5): "reply placed" comes
- * when a READ's reply is complete, before the ACK XID retires it; the
- * target learns when it may release what the reply used (its PSNs are
- * acknowledged: retirement, steps 1-3), and drops open target state when
- * the connection stops.
+ * Data path events: "reply placed" comes when a READ's reply is complete,
+ * before the ACK XID retires it; the target learns when it may release what the
+ * reply used (its PSNs are acknowledged: retirement, steps 1-3), and drops open
+ * target state when the connection stops.
  */
 static void placed_and_target_done_test(struct kunit *test)
 {

@@ -177,13 +177,13 @@ static struct superp_sim_cfg *sim_new(struct kunit *test,
 }
 
 /*
- * Transaction windows 1, 4, 8 and 32, without and with barriers (every
- * 5th transaction), at 1%, 10% and 30% loss: every transaction completes
- * exactly once and nothing deadlocks. A target that retires a transaction
- * outside a request's receive path (its reply acknowledged) must still
- * convey the new ACK XID reliably (spec: Transaction Layer, "ACK XID";
- * issue 10, defect 1). tools/superp-sim -M runs the same matrix with more
- * seeds natively.
+ * Transaction windows 1, 4, 8 and 32, without and with barriers (every 5th
+ * transaction), at 1%, 10% and 30% loss: every transaction completes exactly
+ * once and nothing deadlocks. A target that retires a transaction outside a
+ * request's receive path (its reply acknowledged) must still convey the new ACK
+ * XID reliably (spec: Transaction Layer, "ACK XID"; a stall once found,
+ * lost_ack_xid_probe_test() in superp_engine_test.c). tools/superp-sim -M runs
+ * the same matrix with more seeds natively.
  */
 static void sim_window_matrix_test(struct kunit *test)
 {
@@ -221,12 +221,13 @@ static void sim_window_matrix_test(struct kunit *test)
 }
 
 /*
- * Completion latency in simulated time, one transaction at a time: a
- * WRITE completes when the ACK of its request (carrying the ACK XID)
- * returns, one round trip; a READ when the ACK XID follows the ACK of its
- * reply, two round trips. Neither waits for the delayed ACK timer (spec:
- * Receiver flow control 3 coalesces ACKs; the retirement of an eom request
- * or reply is acknowledged at once; issue 10, defect 2).
+ * Completion latency in simulated time, one transaction at a time: a WRITE
+ * completes when the ACK of its request (carrying the ACK XID) returns, one
+ * round trip; a READ when the ACK XID follows the ACK of its reply, two round
+ * trips. Neither waits for the delayed ACK timer (spec: Receiver flow control 3
+ * coalesces ACKs; the retirement of an eom request or reply is acknowledged at
+ * once; a defect once found, completion_ack_at_once_test() in
+ * superp_engine_test.c).
  */
 static void sim_latency_test(struct kunit *test)
 {
@@ -259,10 +260,10 @@ static void sim_latency_test(struct kunit *test)
 }
 
 /*
- * Per-QP flush under loss (issue 10): node 0 cancels a pending transaction
- * every 7th submission (superp_cancel(), as a destroyed QP would). Each
- * cancelled one completes once, with -ECANCELED; its XID still reaches the
- * target, which runs none of a half-sent request; nothing deadlocks.
+ * Per-QP flush under loss: node 0 cancels a pending transaction every 7th
+ * submission (superp_cancel(), as a destroyed QP would). Each cancelled one
+ * completes once, with -ECANCELED; its XID still reaches the target, which runs
+ * none of a half-sent request; nothing deadlocks.
  */
 static void sim_cancel_test(struct kunit *test)
 {

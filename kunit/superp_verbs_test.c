@@ -77,10 +77,10 @@ static void mr_remove(struct mr_fixture *f, struct superp_mr *mr)
 }
 
 /*
- * Issue 16, defect 1: with one per-device 8-bit counter, a plain
+ * A defect once found here: with one per-device 8-bit counter, a plain
  * register/deregister loop handed out the same key again after 65,536
- * registrations. Past twice that, every key is new, and each stale key
- * misses at once.
+ * registrations. Past twice that, every key is new, and each stale key misses
+ * at once.
  */
 static void mr_keys_register_loop(struct kunit *test)
 {
@@ -131,9 +131,9 @@ static void mr_keys_new_incarnation(struct kunit *test)
 }
 
 /*
- * The other case of defect 1: long-lived MRs fill the table but one slot,
- * which every registration then reuses. Its key comes back only after
- * 65,535 reuses; the table refuses an MR beyond max_mr.
+ * The other case of that defect: long-lived MRs fill the table but one slot,
+ * which every registration then reuses. Its key comes back only after 65,535
+ * reuses; the table refuses an MR beyond max_mr.
  */
 static void mr_keys_one_free_slot(struct kunit *test)
 {
