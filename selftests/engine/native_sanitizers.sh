@@ -6,7 +6,7 @@
 # the connection must break with every transaction failed, and the matrix
 # of transaction windows 1, 4, 8 and 32, without and with barriers, at 1%,
 # 10% and 30% loss, three seeds each, and a run that cancels one
-# transaction in seven (issue 10).
+# transaction in seven (as a destroyed QP cancels its own).
 # superp-topology: host
 # superp-timeout: 600
 . "$(dirname "$0")/../lib.sh"

@@ -209,7 +209,8 @@ local function u32str(v)
 	return string.format("%u", v)
 end
 
--- SACK as the list of acknowledged PSNs (DESIGN.md: NACK if bit 0 is set).
+-- SACK as the list of acknowledged PSNs (a NACK if bit 0 is set;
+-- Documentation/wire-format.rst, SACK numbering).
 local function dissect_sack(tvb, tree, ack_psn, sack)
 	local nack = bit32.band(sack, 1) == 1
 	local base = nack and ack_psn or (ack_psn + 1) % 0x100000000
