@@ -22,12 +22,19 @@ SUPERP_RESULTS=$SUPERP_RESULTS/suite "$SUPERP_TOP/selftests/harness/run.sh" all
 suite_rc=$?
 
 phase_begin "harness self-check"
-SUPERP_PHASE_LOG= SUPERP_RESULTS=$SUPERP_RESULTS/selfcheck "$SUPERP_TOP/selftests/harness/selfcheck.sh"
-self_rc=$?
+SUPERP_PHASE_LOG= SUPERP_RESULTS=$SUPERP_RESULTS/selfcheck "$SUPERP_TOP/selftests/harness/selfcheck.sh" |
+	tee "$SUPERP_RESULTS/selfcheck.tap"
+self_rc=${PIPESTATUS[0]}
 phase_end
 
 read -r p1 f1 s1 < "$SUPERP_RESULTS/suite/counts" || { p1=0 f1=1 s1=0; }
 read -r p2 f2 s2 < "$SUPERP_RESULTS/selfcheck/counts" || { p2=0 f2=1 s2=0; }
+# The failures again, last: CI keeps the end of a long output.
+if grep -qs '^not ok' "$SUPERP_RESULTS"/suite/*.tap "$SUPERP_RESULTS/selfcheck.tap"; then
+	echo
+	echo "Failures (the full lines are above, the logs under $SUPERP_RESULTS):"
+	grep -hs -A 8 '^not ok' "$SUPERP_RESULTS"/suite/*.tap "$SUPERP_RESULTS/selfcheck.tap" | head -100
+fi
 echo
 echo "Phase times:"
 cat "$SUPERP_PHASE_LOG"

@@ -10,7 +10,7 @@ SUPERP_LINUX_TARBALL=${SUPERP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 # make check's own results under DIR, removed before it runs; make bench's
 # (DIR/bench) and narrow runs' boots stay.
 check_results_reset() { # DIR
-	rm -rf "$1/suite" "$1/selfcheck" "$1/phases"
+	rm -rf "$1/suite" "$1/selfcheck" "$1/selfcheck.tap" "$1/phases"
 }
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
