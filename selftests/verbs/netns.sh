@@ -77,7 +77,7 @@ pp() {
 	log=/tmp/netns-$name.log
 	gidx=$(sp sh -c ". $SUPERP_ROOT/selftests/verbs/rc.inc; roce_gid_index superp0 $(guest_ip "$me")")
 	before=$(sp superp -j -s conn show dev superp0 lcid "$lcid" | jq '.[0].stats.tx_new')
-	set -- ibv_rc_pingpong -d superp0 -g "$gidx" -p "$port" -s 4096 -n 200 -c
+	set -- ibv_rc_pingpong -d superp0 -g "$gidx" -p "$port" -s 4096 -n 50 -c
 	if is_coordinator; then
 		sp timeout 120 "$@" > "$log" 2>&1 &
 		pid=$!
@@ -92,11 +92,11 @@ pp() {
 	fi
 	sed 's/^/# /' "$log"
 	check "$NS: ibv_rc_pingpong over $name exits 0" test "$rc" -eq 0
-	check "$NS: $((2 * 4096 * 200)) bytes moved" \
-		grep -q "^$((2 * 4096 * 200)) bytes in " "$log"
+	check "$NS: $((2 * 4096 * 50)) bytes moved" \
+		grep -q "^$((2 * 4096 * 50)) bytes in " "$log"
 	after=$(sp superp -j -s conn show dev superp0 lcid "$lcid" | jq '.[0].stats.tx_new')
 	check "$NS: connection $lcid carried it ($before -> $after new packets)" \
-		test "$after" -gt "$((before + 199))"
+		test "$after" -gt "$((before + 49))"
 }
 # SUNH is the route inside the subnet: the QP binds to connection 1.
 pp sunh 1
