@@ -256,20 +256,22 @@ trap cleanup EXIT
 #   the guest's own limit did not end the test (a task stuck in the
 #   kernel, a test that ignored the signal, a guest that stopped). Every
 #   guest of the boot gets an NMI, on which its kernel prints every task
-#   and powers off (unknown_nmi_panic, panic_print: tasks and CPUs); $dir/overrun says
-#   which guest and where. Without this, only the boot's limit (the sum of
-#   its tests' timeouts) would end it.
+#   and CPU and powers off (unknown_nmi_panic, panic_print);
+#   $dir/overrun says which guest and where. Without this, only the
+#   boot's limit (the sum of its tests' timeouts) would end it.
 SUPERP_TEST_SLACK=${SUPERP_TEST_SLACK:-$(scaled 240)}
+any_alive() { # pid...
+	local p
+	for p in "$@"; do kill -0 "$p" 2>/dev/null && return 0; done
+	return 1
+}
 watch_guests() { # dir n pid...
-	local dir=$1 n=$2 start=$SECONDS i p alive stalled= booted= limit
+	local dir=$1 n=$2 start=$SECONDS i stalled= booted= limit
 	local name t count last test
 	local -A tmo=() seen=() since=()
 	shift 2
 	while read -r _ name t; do tmo[$name]=$t; done < "$dir/plan"
-	while :; do
-		alive=
-		for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
-		[ -n "$alive" ] || break
+	while any_alive "$@"; do
 		if [ -z "$booted" ] && [ $((SECONDS - start)) -ge "$SUPERP_BOOT_LIMIT" ]; then
 			for i in $(seq 1 "$n"); do
 				grep -q '^@@SUPERP-GUEST' "$dir/guest$i.out" 2>/dev/null ||
@@ -302,9 +304,7 @@ watch_guests() { # dir n pid...
 			echo "guest $i: still at \"$last $test\" after ${limit}s (the test's timeout and ${SUPERP_TEST_SLACK}s)" > "$dir/overrun"
 			guests_nmi "$n"
 			for t in $(seq 30); do
-				alive=
-				for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
-				[ -n "$alive" ] || break
+				any_alive "$@" || break
 				sleep 1
 			done
 			kill -TERM "$@" 2>/dev/null
@@ -380,9 +380,9 @@ boot_guest() {
 	done
 }
 
-# From a console with the task list of a panic (panic_print=1): the
-# running and blocked tasks with their stacks, and the other user-space
-# tasks by name and state; then the kernel's last messages before it.
+# From a console with the task list of a panic (panic_print): the panic's
+# lines, the running and blocked tasks with their stacks, and the other
+# user-space tasks by name and state.
 task_dump() { # console
 	tr -d '\r' < "$1" | awk '
 		/Kernel panic|NMI received/ { panic = 1 }
