@@ -10,6 +10,10 @@
 
 resume=${SUPERP_RESUME%%:*}
 
+# The last process ID handed out: processes started since an earlier
+# reading (forks cost most of the debug kernel's time in scripts).
+last_pid() { awk '{ print $5 }' /proc/loadavg; }
+
 skb_count() {
 	awk '$1 == "skbuff_head_cache" { print $2; n = 1 } END { if (!n) print 0 }' \
 		/proc/slabinfo 2>/dev/null
@@ -96,6 +100,7 @@ while read -r kind name timeout; do
 		echo "@@SUPERP-BEGIN $name"
 	fi
 	start=$(date +%s)
+	pid0=$(last_pid)
 	skb_watch "$name" </dev/null &
 	watch_pid=$!
 	if [ "$kind" = kunit ]; then
@@ -116,7 +121,7 @@ while read -r kind name timeout; do
 	kill "$watch_pid" 2>/dev/null
 	wait "$watch_pid" 2>/dev/null
 	[ "$rc" = 0 ] || [ "$rc" = 4 ] || guest_reset </dev/null 2>&1
-	echo "@@SUPERP-END $name rc=$rc time=$(($(date +%s) - start))s"
+	echo "@@SUPERP-END $name rc=$rc time=$(($(date +%s) - start))s processes=$(($(last_pid) - pid0))"
 	# The kernel's memory after each test, so that a pileup shows where
 	# it began (Documentation/testing.rst, "Known problems").
 	skbs=$(skb_count)

@@ -251,25 +251,46 @@ trap cleanup EXIT
 #   SUPERP_BOOT_LIMIT seconds: all are stopped and the stalled guests'
 #   numbers printed. Guards against the rare TCG boot that stops in early
 #   kernel init on a loaded host (Documentation/testing.rst).
+# - a guest that rebooted (guest_reboot) and has not announced itself
+#   again within SUPERP_REBOOT_LIMIT: if its new kernel started but did not
+#   reach /init, that is the same stall, and the guest is booted once more
+#   (its QEMU quits, boot_guest boots it again; $dir/reboot-stalls says
+#   so); if no new kernel started, its old one did not finish restarting.
+# - a guest whose boot ended (QEMU exited) before the guest was done: the
+#   others can only wait for it at their next barrier.
 # - a guest whose output has not passed its last marker (a test's begin
 #   or end, a reboot) within that test's timeout and SUPERP_TEST_SLACK:
 #   the guest's own limit did not end the test (a task stuck in the
-#   kernel, a test that ignored the signal, a guest that stopped). Every
-#   guest of the boot gets an NMI, on which its kernel prints every task
-#   and CPU and powers off (unknown_nmi_panic, panic_print);
-#   $dir/overrun says which guest and where. Without this, only the
-#   boot's limit (the sum of its tests' timeouts) would end it.
+#   kernel, a test that ignored the signal, a guest that stopped).
+# In the last three cases every guest of the boot gets an NMI, on which
+# its kernel prints every task and CPU and powers off (unknown_nmi_panic,
+# panic_print); $dir/overrun says which guest and why. Without this, only
+# the boot's limit (the sum of its tests' timeouts) would end it.
 SUPERP_TEST_SLACK=${SUPERP_TEST_SLACK:-$(scaled 240)}
+# A reboot takes about 20 s (the old kernel's restart and a new boot).
+SUPERP_REBOOT_LIMIT=${SUPERP_REBOOT_LIMIT:-$(scaled 150)}
 any_alive() { # pid...
 	local p
 	for p in "$@"; do kill -0 "$p" 2>/dev/null && return 0; done
 	return 1
 }
+# reboot_state DIR I STALLS: after guest I's last reboot, whether a new
+# kernel started and stopped before /init ("stalled") or none started
+# ("none"). Each boot's kernel prints its "Linux version" line once, each
+# /init its @@SUPERP-GUEST line; STALLS boots were stopped before /init
+# already.
+reboot_state() {
+	local kernels inits
+	kernels=$(grep -a -c '\] Linux version ' "$1/guest$2.console")
+	inits=$(grep -a -c '^@@SUPERP-GUEST ' "$1/guest$2.out")
+	[ "$kernels" -gt $((inits + $3)) ] && echo stalled || echo none
+}
 watch_guests() { # dir n pid...
-	local dir=$1 n=$2 start=$SECONDS i stalled= booted= limit
+	local dir=$1 n=$2 start=$SECONDS i stalled= booted= limit why
 	local name t count last test
-	local -A tmo=() seen=() since=()
+	local -A tmo=() seen=() since=() stalls=()
 	shift 2
+	local pids=("$@")
 	while read -r _ name t; do tmo[$name]=$t; done < "$dir/plan"
 	while any_alive "$@"; do
 		if [ -z "$booted" ] && [ $((SECONDS - start)) -ge "$SUPERP_BOOT_LIMIT" ]; then
@@ -298,11 +319,28 @@ watch_guests() { # dir n pid...
 				continue
 			fi
 			case "$last" in -|@@SUPERP-DONE) continue ;; esac
-			limit=$SUPERP_TEST_SLACK
-			[ "$test" = - ] || limit=$((limit + ${tmo[$test]:-300}))
-			[ $((SECONDS - since[$i])) -gt "$limit" ] || continue
-			echo "guest $i: still at \"$last $test\" after ${limit}s (the test's timeout and ${SUPERP_TEST_SLACK}s)" > "$dir/overrun"
-			guests_nmi "$n"
+			if ! kill -0 "${pids[$((i - 1))]}" 2>/dev/null; then
+				why="guest $i: its boot ended at \"$last $test\" ($(cat "$dir/guest$i.exit" 2>/dev/null || echo "QEMU stopped"))"
+			elif [ "$last" = @@SUPERP-REBOOT ]; then
+				[ $((SECONDS - since[$i])) -gt "$SUPERP_REBOOT_LIMIT" ] || continue
+				if [ "$(reboot_state "$dir" "$i" "${stalls[$i]:-0}")" = none ]; then
+					why="guest $i: no new kernel started within ${SUPERP_REBOOT_LIMIT}s of its reboot in $test"
+				elif [ -z "${stalls[$i]:-}" ]; then
+					stalls[$i]=1 since[$i]=$SECONDS
+					echo "guest $i: its kernel stopped before /init after the reboot in $test; booted again" >> "$dir/reboot-stalls"
+					guest_monitor_cmd "$i" quit
+					continue
+				else
+					why="guest $i: its kernel stopped before /init after the reboot in $test (the second such boot)"
+				fi
+			else
+				limit=$SUPERP_TEST_SLACK
+				[ "$test" = - ] || limit=$((limit + ${tmo[$test]:-300}))
+				[ $((SECONDS - since[$i])) -gt "$limit" ] || continue
+				why="guest $i: still at \"$last $test\" after ${limit}s (the test's timeout and ${SUPERP_TEST_SLACK}s)"
+			fi
+			echo "$why" > "$dir/overrun"
+			for t in $(seq 1 "$n"); do guest_monitor_cmd "$t" nmi; done
 			for t in $(seq 30); do
 				any_alive "$@" || break
 				sleep 1
@@ -318,19 +356,16 @@ watch_guests() { # dir n pid...
 # The QEMU monitor of a running group's guest (run_group's netns names it).
 guest_monitor() { echo "/tmp/$netns.g$1.mon"; }
 
-# An NMI to every guest of the running group.
-guests_nmi() { # n
-	local i
-	for i in $(seq 1 "$1"); do
-		python3 - "$(guest_monitor "$i")" <<-'PY' 2>/dev/null
-		import socket, sys
-		s = socket.socket(socket.AF_UNIX)
-		s.settimeout(5)
-		s.connect(sys.argv[1])
-		s.sendall(b"nmi\n")
-		s.recv(4096)
-		PY
-	done
+# guest_monitor_cmd I CMD: a command to guest I's QEMU monitor (nmi, quit).
+guest_monitor_cmd() {
+	python3 - "$(guest_monitor "$1")" "$2" <<-'PY' 2>/dev/null
+	import socket, sys
+	s = socket.socket(socket.AF_UNIX)
+	s.settimeout(5)
+	s.connect(sys.argv[1])
+	s.sendall(sys.argv[2].encode() + b"\n")
+	s.recv(4096)
+	PY
 }
 
 # boot_guest DIR I N TOPO KERNEL SMP MEM DEADLINE NIC-ARGS...: guest I
@@ -344,13 +379,18 @@ SUPERP_REBOOTS=${SUPERP_REBOOTS:-3}
 # Extra guest kernel parameters for an investigation, e.g.
 # SUPERP_GUEST_APPEND="slub_debug=U,skbuff_head_cache" (Documentation/testing.rst).
 SUPERP_GUEST_APPEND=${SUPERP_GUEST_APPEND:-}
+# And for the first boot after a test's reboot only (the self-check stalls
+# that boot with "rdinit=/bin/sleep -- 100000").
+SUPERP_REBOOT_APPEND=${SUPERP_REBOOT_APPEND:-}
 boot_guest() {
 	local dir=$1 i=$2 n=$3 topo=$4 kernel=$5 smp=$6 mem=$7 deadline=$8
-	local boot=1 resume= rc qpid last
+	local boot=1 resume= rc qpid last append
 	shift 8
 	trap '[ -z "${qpid:-}" ] || kill -TERM "$qpid" 2>/dev/null; exit 143' TERM
 	while :; do
 		[ "$SECONDS" -lt "$deadline" ] || return 124
+		append=$SUPERP_GUEST_APPEND
+		[ "$boot" != 2 ] || append+=" $SUPERP_REBOOT_APPEND"
 		# lpj: TCG on a loaded host makes the kernel's delay-loop
 		# calibration retry for minutes (it says so and asks for lpj=);
 		# a fixed value of the right order keeps boots short.
@@ -358,7 +398,7 @@ boot_guest() {
 			qemu-system-x86_64 -machine pc -accel tcg -cpu max,la57=off -smp "$smp" -m "$mem" \
 			-nodefaults -display none -no-reboot \
 			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
-			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check unknown_nmi_panic panic_print=0x41 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume${SUPERP_SOAK:+ superp.soak=1}${SUPERP_GUEST_APPEND:+ $SUPERP_GUEST_APPEND}" \
+			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check unknown_nmi_panic panic_print=0x41 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume${SUPERP_SOAK:+ superp.soak=1} $append" \
 			-chardev "file,id=con,path=$dir/guest$i.console,append=on" -serial chardev:con \
 			-chardev "file,id=out,path=$dir/guest$i.out,append=on" -serial chardev:out \
 			-d guest_errors,cpu_reset -D "$dir/guest$i.qemu-log" \
@@ -373,7 +413,8 @@ boot_guest() {
 		"0/@@SUPERP-REBOOT "*) ;;
 		*) return "$rc" ;;
 		esac
-		[ "$boot" -le "$SUPERP_REBOOTS" ] || return "$rc"
+		# Not after the watchdog's NMI, whose panic restarts the guest.
+		[ "$boot" -le "$SUPERP_REBOOTS" ] && [ ! -e "$dir/overrun" ] || return "$rc"
 		boot=$((boot + 1))
 		# "@@SUPERP-REBOOT T 12 0" -> superp.resume=T:12:0
 		resume=" superp.resume=$(echo "$last" | awk '{ print $2 ":" $3 ":" $4 }')"
@@ -448,8 +489,13 @@ run_group() { # group [attempt]
 			       -device "virtio-net-pci,netdev=n$nic,mac=52:54:00:23:0$s:0$i")
 			nic=$((nic + 1))
 		done
-		boot_guest "$dir" "$i" "$n" "$topo" "$kernel" "$smp" "$mem" \
-			"$((SECONDS + gtimeout))" "${nics[@]}" &
+		{
+			boot_guest "$dir" "$i" "$n" "$topo" "$kernel" "$smp" "$mem" \
+				"$((SECONDS + gtimeout))" "${nics[@]}"
+			t=$?
+			echo "QEMU exit $t" > "$dir/guest$i.exit"
+			exit "$t"
+		} &
 		pids+=($!)
 	done
 	local stalled
@@ -477,6 +523,7 @@ run_group() { # group [attempt]
 	fi
 	# Serial lines end in CRLF.
 	sed -i 's/\r$//' "$dir"/guest*.out "$dir"/guest*.console
+	[ ! -s "$dir/reboot-stalls" ] || sed "s/^/# $g: /" "$dir/reboot-stalls"
 
 	# Per test: its segment of each guest's output.
 	while read -r kind name _; do
@@ -502,8 +549,19 @@ run_group() { # group [attempt]
 		elif [ -s "$dir/overrun" ]; then
 			failed=$((failed + 1))
 			report fail "$what" "(stopped: $(cat "$dir/overrun"))"
-			tail -15 "$dir/guest$i.out" | tr -d '\r' | sed 's/^/#   out: /'
-			task_dump "$dir/guest$i.console" | head -150 | sed 's/^/#   /'
+			tail -15 "$dir/guest$i.out" | sed 's/^/#   out: /'
+			sed 's/^/#   qemu: /' "$dir/guest$i.qemu"
+			# A splat before the NMI's panic.
+			awk '/NMI received|not syncing: NMI/ { exit } { print }' "$dir/guest$i.console" |
+				grep -E -A 12 "$SPLAT" | head -60 | sed 's/^/#   /'
+			local tasks
+			tasks=$(task_dump "$dir/guest$i.console" | head -150)
+			if [ -n "$tasks" ]; then
+				echo "$tasks" | sed 's/^/#   /'
+			else
+				# No NMI panic: a kernel in early boot, or no kernel.
+				tail -20 "$dir/guest$i.console" | sed 's/^/#   /'
+			fi
 		elif [ "${rcs[$((i - 1))]}" = 124 ] || [ "${rcs[$((i - 1))]}" = 137 ]; then
 			failed=$((failed + 1)); report fail "$what" "(timed out after ${gtimeout}s)"
 			tail -30 "$dir/guest$i.console" | sed 's/^/#   /'
@@ -511,6 +569,7 @@ run_group() { # group [attempt]
 			failed=$((failed + 1))
 			report fail "$what" "(died before finishing; qemu exit ${rcs[$((i - 1))]})"
 			tail -30 "$dir/guest$i.console" | sed 's/^/#   /'
+			sed 's/^/#   qemu: /' "$dir/guest$i.qemu"
 			# A reset without a console message (e.g. a triple fault) is
 			# only visible in QEMU's CPU reset log.
 			grep -c 'CPU Reset' "$dir/guest$i.qemu-log" 2>/dev/null |

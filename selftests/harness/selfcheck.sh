@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Prove the harness can fail: a failing test or capture check, a kernel WARN,
-# a hung guest, a test its guest cannot stop and a guest that never
-# boots must each turn a run red, for
-# the reason expected. Prints
-# TAP and writes its counts to $SUPERP_RESULTS/counts.
+# a hung guest, a test its guest cannot stop, a guest that never boots and
+# one whose kernel never restarts after a reboot must each turn a run red,
+# for the reason expected; a boot that stalls after a reboot must be
+# booted again. Prints TAP and writes its counts to $SUPERP_RESULTS/counts.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -54,15 +54,19 @@ red_judge() {
 
 s=selftests/harness/selfcheck
 echo "TAP version 13"
-echo "1..11"
-# The hung guest, the stuck test and the guest that never boots wait
-# most of their time: they run beside the failures' boot (one guest each,
-# three at most at once).
+echo "1..14"
+# The hung guest, the stuck test, the guest that never boots and the
+# reboots wait most of their time: they run beside the failures' boot (one
+# guest each, three at most at once).
 (
 	red_run hung-guest "$s/hung-guest.sh" SUPERP_GROUP_TIMEOUT=45
 	red_run no-boot "$s/passes.sh" SUPERP_BOOT_LIMIT=2
 ) &
-red_run stuck-test "$s/stuck-test.sh" SUPERP_TEST_SLACK=20 &
+(
+	red_run stuck-test "$s/stuck-test.sh" SUPERP_TEST_SLACK=20
+	red_run reboots "$s/reboot-stall.sh $s/no-restart.sh" SUPERP_REBOOT_LIMIT=30 \
+		SUPERP_REBOOT_APPEND="rdinit=/usr/bin/sleep -- 100000"
+) &
 red_run failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/starts-clean.sh $s/capture-check.sh kunit/harness_selfcheck_test $s/kernel-warning.sh"
 wait
 red_judge failures \
@@ -78,6 +82,10 @@ red_judge stuck-test \
 	"stuck-test=^not ok .*guest 1 \(stopped: guest 1: still at .*stuck-test.sh. after [0-9]+s" \
 	"stuck-test's tasks=^#   +\[ *[0-9.]+\] task:sleep +state:S"
 red_judge no-boot "no-boot=guest 1 \(did not come up within 2s, twice"
+red_judge reboots \
+	"reboot-stall (not red: booted again)=^ok .*reboot-stall.sh \(2 passed, 0 failed" \
+	"reboot-stall's note=^# stock-single: guest 1: its kernel stopped before /init after the reboot in .*reboot-stall.sh; booted again" \
+	"no-restart=^not ok .*guest 1 \(stopped: guest 1: no new kernel started within 30s of its reboot in .*no-restart.sh"
 mkdir -p "$results"
 echo "$passed $failed 0" > "$results/counts"
 [ $failed -eq 0 ]
