@@ -90,38 +90,16 @@ RC_BURST_QUEUE=${RC_BURST_QUEUE:-rate 2mbit limit 4}
 
 tap_begin
 
-# gid_index DEV GID: the index of DEV's RoCE v2 GID GID (sysfs spelling).
-gid_index() {
-	local f
-	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
-		[ "$(cat "$f")" = "$2" ] || continue
-		[ "$(cat "/sys/class/infiniband/$1/ports/1/gid_attrs/types/${f##*/}")" = "RoCE v2" ] &&
-			echo "${f##*/}" && return 0
-	done
-	return 1
-}
-
 # Our IPv6 address for udp6 (as selftests/conn/wire.sh) and its GID.
 ip6_of() { echo "fd00:23::$1"; }
 gid6_of() { printf 'fd00:0023:0000:0000:0000:0000:0000:%04x' "$1"; }
-wait_gid6() {
-	local i=0
-	while [ $i -lt 50 ]; do
-		gid_index "$1" "$(gid6_of "$me")" > /dev/null && return 0
-		sleep 0.2
-		i=$((i + 1))
-	done
-	echo "no RoCE v2 GID $(gid6_of "$me") on $1"
-	return 1
-}
-
 setup_superp_udp6() {
 	# replace: an earlier test of the boot (conn/wire.sh) may have added it.
 	ip -6 addr replace "$(ip6_of "$me")/64" dev eth0 nodad &&
 		setup_superp_common &&
 		superp conn add dev superp0 lcid 3 rcid 3 encap udp6 \
 			local "$(ip6_of "$me")" remote "$(ip6_of "$peer")" $superp_slow &&
-		wait_gid6 superp0
+		wait_gid_of superp0 "$(gid6_of "$me")"
 }
 teardown_superp_udp6() {
 	teardown_superp && ip -6 addr del "$(ip6_of "$me")/64" dev eth0
