@@ -151,7 +151,7 @@ check "restart: conn add" superp conn add dev superp0 lcid 1 rcid 1 encap sunh \
 	local "$me" remote "$peer" $superp_slow
 check "restart: GID back" wait_gid superp0 "$(guest_ip "$me")"
 barrier td-restart-add
-td_run restart none ":"
+flows_again restart
 
 # The connection cut under traffic (5, 6): helpers.
 TD_CUT_MS=10000		# the probe's limit per wait when a case cuts it
@@ -257,7 +257,7 @@ check "udp-restart: conn add" superp conn add dev superp0 lcid 2 rcid 2 encap ud
 	local "$(guest_ip "$me")" remote "$(guest_ip "$peer")" $superp_slow
 check "udp-restart: GID back" wait_gid superp0 "$(guest_ip "$me")"
 barrier td-udp-restart-add
-td_run udp-restart none ":"
+flows_again udp-restart
 check "udp4: tear down superp0" teardown_superp_udp4
 barrier td-udp-end
 tap_exit
