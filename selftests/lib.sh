@@ -36,20 +36,32 @@ tap_plan() { echo "TAP version 13"; echo "1..$1"; _tap_planned=1; }
 tap_begin() { echo "TAP version 13"; }
 tap_diag() { echo "# $*"; }
 
+# With SUPERP_TAP_TIMES=1 (guest parameter superp.times=1) each result is
+# followed by "# @t UPTIME": where a test's time goes, for a profile.
+_tap_time() {
+	local up
+	[ "${SUPERP_TAP_TIMES:-}" = 1 ] || return 0
+	read -r up _ < /proc/uptime
+	echo "# @t $up"
+}
+
 ok() {
 	_tap_n=$((_tap_n + 1))
 	echo "ok $_tap_n $*"
+	_tap_time
 }
 
 not_ok() {
 	_tap_n=$((_tap_n + 1))
 	_tap_failed=$((_tap_failed + 1))
 	echo "not ok $_tap_n $*"
+	_tap_time
 }
 
 skip() {
 	_tap_n=$((_tap_n + 1))
 	echo "ok $_tap_n $* # SKIP"
+	_tap_time
 }
 
 # check "description" command args...: one TAP line from a command's status;
