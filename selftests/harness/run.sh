@@ -183,15 +183,29 @@ judge() { # name kind seg...
 # Kernel messages that fail a run whatever the tests said.
 SPLAT='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|kmemleak:.*leak|unreferenced object|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|general protection fault|INFO: task .* blocked|DEBUG_LOCKS_WARN_ON|refcount_t:|list_(add|del) corruption|waiting for .* to become free|invoked oom-killer'
 
+# Host tests run side by side, as many at once as the machine has cores
+# (each is one busy process: checkpatch, a compiler, tshark; each works in
+# a directory of its own), and are judged in order once all are done.
 run_host_tests() {
-	local t dir=$SUPERP_RESULTS/host seg
+	local t dir=$SUPERP_RESULTS/host running=0
 	mkdir -p "$dir"
 	for t in "${host_tests[@]}"; do
-		seg=$dir/$(echo "$t" | tr / _).out
+		if [ "$running" -ge "$(nproc)" ]; then
+			wait -n
+			running=$((running - 1))
+		fi
 		log "host test $t"
-		(cd "$SUPERP_TOP/$(dirname "$t")" &&
-			timeout "$(scaled "$(prop "$t" timeout 300)")" "$SUPERP_TOP/$t"; echo "@@SUPERP-END $t rc=$?") > "$seg" 2>&1
-		judge "$t" selftest "$seg"
+		(
+			start=$SECONDS
+			cd "$SUPERP_TOP/$(dirname "$t")" &&
+				timeout "$(scaled "$(prop "$t" timeout 300)")" "$SUPERP_TOP/$t"
+			echo "@@SUPERP-END $t rc=$? time=$((SECONDS - start))s"
+		) > "$dir/$(echo "$t" | tr / _).out" 2>&1 &
+		running=$((running + 1))
+	done
+	wait
+	for t in "${host_tests[@]}"; do
+		judge "$t" selftest "$dir/$(echo "$t" | tr / _).out"
 	done
 }
 
