@@ -57,16 +57,14 @@ echo "TAP version 13"
 echo "1..14"
 # The hung guest, the stuck test, the guest that never boots and the
 # reboots wait most of their time: they run beside the failures' boot (one
-# guest each, three at most at once).
+# guest each, four at most at once).
 (
 	red_run hung-guest "$s/hung-guest.sh" SUPERP_GROUP_TIMEOUT=45
 	red_run no-boot "$s/passes.sh" SUPERP_BOOT_LIMIT=2
 ) &
-(
-	red_run stuck-test "$s/stuck-test.sh" SUPERP_TEST_SLACK=20
-	red_run reboots "$s/reboot-stall.sh $s/no-restart.sh" SUPERP_REBOOT_LIMIT=30 \
-		SUPERP_REBOOT_APPEND="rdinit=/usr/bin/sleep -- 100000"
-) &
+red_run stuck-test "$s/stuck-test.sh" SUPERP_TEST_SLACK=20 &
+red_run reboots "$s/reboot-stall.sh $s/no-restart.sh" SUPERP_REBOOT_LIMIT=30 \
+	SUPERP_REBOOT_APPEND="rdinit=/usr/bin/sleep -- 100000" &
 red_run failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/starts-clean.sh $s/capture-check.sh kunit/harness_selfcheck_test $s/kernel-warning.sh"
 wait
 red_judge failures \
