@@ -89,7 +89,7 @@ fi
 t0=$(date +%s)
 if is_coordinator; then role=server; else role=client; fi
 probe fuzz superp0 "$role" "$(guest_ip "$peer")" size=262144 qps=2 canary=1 \
-	tput_ms=500
+	tput_ms=500 atomics="$PROBE_ATOMICS"
 if ! is_coordinator; then
 	if wait "$attack_pid"; then
 		ok "the attack sent $FUZZ_COUNT packets"

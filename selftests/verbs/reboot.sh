@@ -56,7 +56,8 @@ if ! guest_resumed; then
 	tap_begin
 	check "set up superp0 over SUNH" setup_superp_sunh
 	# Traffic first: the survivor's connection is far past PSN 0.
-	probe before superp0 "$role" "$(guest_ip "$peer")" size=65536 tput_ms=0 error_steps=0
+	probe before superp0 "$role" "$(guest_ip "$peer")" size=65536 tput_ms=0 error_steps=0 \
+		atomics="$PROBE_ATOMICS"
 	before=$(objects superp0)
 	echo "rc probe run cut" > /dev/kmsg
 	barrier rc-cut-start

@@ -79,7 +79,7 @@ td_run() {
 	before=$(objects superp0)
 	td_action_start "$name" "$who" "$cmd"
 	probe "$name" superp0 "$role" "$(guest_ip "$peer")" size="$TD_SIZE" tput_ms="$TD_TPUT_MS" \
-		error_steps=0
+		error_steps=0 atomics="$PROBE_ATOMICS"
 	td_action_check "$name" "$cmd"
 	tap_diag "$name: $(rdma statistic show link superp0/1 2>&1 | tr '\n' ' ')"
 	check "$name: rdma resource show superp0 as before ($before)" \
