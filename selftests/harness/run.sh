@@ -283,6 +283,10 @@ trap cleanup EXIT
 SUPERP_TEST_SLACK=${SUPERP_TEST_SLACK:-$(scaled 240)}
 # A reboot takes about 20 s (the old kernel's restart and a new boot).
 SUPERP_REBOOT_LIMIT=${SUPERP_REBOOT_LIMIT:-$(scaled 150)}
+# The lines of a guest's output that say where its run is (guest-init,
+# guest-run.sh, guest_reboot); not the memory watch's @@SUPERP-MEM lines,
+# which come at any time.
+MARKERS='^@@SUPERP-(GUEST|BEGIN|END|REBOOT|DONE) '
 any_alive() { # pid...
 	local p
 	for p in "$@"; do kill -0 "$p" 2>/dev/null && return 0; done
@@ -319,8 +323,8 @@ watch_guests() { # dir n pid...
 			booted=1
 		fi
 		for i in $(seq 1 "$n"); do
-			read -r count last test < <(tr -d '\r' 2>/dev/null < "$dir/guest$i.out" | awk '
-				/^@@SUPERP-(GUEST|BEGIN|END|REBOOT|DONE) / {
+			read -r count last test < <(tr -d '\r' 2>/dev/null < "$dir/guest$i.out" | awk -v re="$MARKERS" '
+				$0 ~ re {
 					n++; last = $1
 					if ($1 != "@@SUPERP-GUEST") t = $2
 				}
@@ -422,7 +426,9 @@ boot_guest() {
 		wait "$qpid"
 		rc=$?
 		qpid=
-		last=$(grep -a '^@@SUPERP-' "$dir/guest$i.out" | tail -1 | tr -d '\r')
+		# The last marker: a reboot's may be followed by the memory
+		# watch's lines, printed while the kernel went down.
+		last=$(tr -d '\r' < "$dir/guest$i.out" | grep -a -E "$MARKERS" | tail -1)
 		case "$rc/$last" in
 		"0/@@SUPERP-REBOOT "*) ;;
 		*) return "$rc" ;;
