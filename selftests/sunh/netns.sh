@@ -8,7 +8,10 @@
 # the frame generator tools/superp-gen) are each dropped and counted;
 # netlink requests with bad or missing attributes fail with an error message.
 # superp-topology: single
-# superp-kernel: both
+# make check runs it on the debug kernel, make soak on both: the code is
+# the same on Debian's kernel, where make check's other SUNH tests run.
+# superp-kernel: test
+# superp-soak-kernel: both
 # superp-timeout: 300
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/sunh/sunh_lib"
