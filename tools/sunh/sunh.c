@@ -30,13 +30,14 @@
 #include "../lib/genl.h"
 #include "../lib/netns.h"
 
+/* Looked up at the first request: help and usage errors need no module. */
 static uint16_t family_id;
 static bool json;
 static char buf[32768];
 
-static void __attribute__((noreturn)) usage(void)
+static void __attribute__((noreturn)) usage_to(FILE *f, int status)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"Usage: sunh [-j] [-n NETNS] OBJECT COMMAND\n"
 		"       sunh [-j] [-n NETNS] -batch FILE   (commands one a line; - is stdin)\n"
 		"  sunh subnet set PREFIX/LEN [bits 8..16]\n"
@@ -52,15 +53,23 @@ static void __attribute__((noreturn)) usage(void)
 		"  sunh ping ADDR [-c COUNT] [-i SECONDS] [-W SECONDS] [-t HOPLIMIT]\n"
 		"                 [-Q TCLASS] [-s SIZE]\n"
 		"  sunh stats\n"
-		"  sunh inject dev IFNAME lladdr MAC [ethertype N] HEXBYTES\n");
-	exit(2);
+		"  sunh inject dev IFNAME lladdr MAC [ethertype N] HEXBYTES\n"
+		"  sunh help, sunh OBJECT help: this text\n");
+	exit(status);
+}
+
+static void __attribute__((noreturn)) usage(void)
+{
+	usage_to(stderr, 2);
 }
 
 /* ---- netlink plumbing (tools/lib/genl.c) ---- */
 
-static struct nlmsghdr *msg_start(uint16_t type, uint8_t cmd, uint16_t flags)
+static struct nlmsghdr *msg_start(uint8_t cmd, uint16_t flags)
 {
-	return genl_msg(buf, type, cmd, SUNH_GENL_VERSION, flags);
+	if (!family_id)
+		family_id = genl_open(SUNH_GENL_NAME, NULL, NULL);
+	return genl_msg(buf, family_id, cmd, SUNH_GENL_VERSION, flags);
 }
 
 /* Collect the top-level attributes of a sunh message. */
@@ -255,12 +264,12 @@ static int cmd_subnet(int argc, char **argv)
 	int af;
 
 	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list")) {
-		nlh = msg_start(family_id, SUNH_CMD_CONFIG_GET, 0);
+		nlh = msg_start(SUNH_CMD_CONFIG_GET, 0);
 		genl_check(genl_request(nlh, config_cb, &r), &r, "subnet show");
 		return 0;
 	}
 	if (matches(argv[0], "delete")) {
-		nlh = msg_start(family_id, SUNH_CMD_SUBNET_DEL, 0);
+		nlh = msg_start(SUNH_CMD_SUBNET_DEL, 0);
 		genl_check(genl_request(nlh, NULL, &r), &r, "subnet del");
 		return 0;
 	}
@@ -284,7 +293,7 @@ static int cmd_subnet(int argc, char **argv)
 		argc -= 2;
 		argv += 2;
 	}
-	nlh = msg_start(family_id, SUNH_CMD_SUBNET_SET, 0);
+	nlh = msg_start(SUNH_CMD_SUBNET_SET, 0);
 	mnl_attr_put(nlh, af == AF_INET ? SUNH_A_PREFIX4 : SUNH_A_PREFIX6,
 		     af == AF_INET ? 4 : 16, prefix);
 	mnl_attr_put_u8(nlh, SUNH_A_PREFIX_LEN, plen);
@@ -296,7 +305,7 @@ static int cmd_subnet(int argc, char **argv)
 
 static int cmd_set(int argc, char **argv)
 {
-	struct nlmsghdr *nlh = msg_start(family_id, SUNH_CMD_CONFIG_SET, 0);
+	struct nlmsghdr *nlh = msg_start(SUNH_CMD_CONFIG_SET, 0);
 	struct reply r = {};
 
 	if (argc < 2)
@@ -425,11 +434,11 @@ static int route_show(const char *addr)
 			die("out of memory");
 		route_count = 0;
 		if (addr) {
-			nlh = msg_start(family_id, SUNH_CMD_ROUTE_GET, 0);
+			nlh = msg_start(SUNH_CMD_ROUTE_GET, 0);
 			mnl_attr_put_u16(nlh, SUNH_A_ADDR,
 					 get_num(addr, 65535, "address"));
 		} else {
-			nlh = msg_start(family_id, SUNH_CMD_ROUTE_GET,
+			nlh = msg_start(SUNH_CMD_ROUTE_GET,
 					NLM_F_DUMP);
 		}
 		err = genl_request(nlh, route_cb, &r);
@@ -463,7 +472,7 @@ static int cmd_route(int argc, char **argv)
 	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list"))
 		return route_show(argc > 1 ? argv[1] : NULL);
 	if (matches(argv[0], "flush")) {
-		nlh = msg_start(family_id, SUNH_CMD_ROUTE_DEL, 0);
+		nlh = msg_start(SUNH_CMD_ROUTE_DEL, 0);
 		mnl_attr_put(nlh, SUNH_A_FLUSH, 0, NULL);
 		if (argc > 1 && !strcmp(argv[1], "all"))
 			mnl_attr_put_u8(nlh, SUNH_A_ORIGIN, SUNH_ORIGIN_STATIC);
@@ -473,7 +482,7 @@ static int cmd_route(int argc, char **argv)
 	if (matches(argv[0], "delete")) {
 		if (argc != 2)
 			usage();
-		nlh = msg_start(family_id, SUNH_CMD_ROUTE_DEL, 0);
+		nlh = msg_start(SUNH_CMD_ROUTE_DEL, 0);
 		mnl_attr_put_u16(nlh, SUNH_A_ADDR,
 				 get_num(argv[1], 65535, "address"));
 		genl_check(genl_request(nlh, NULL, &r), &r, "route del");
@@ -507,7 +516,7 @@ static int cmd_route(int argc, char **argv)
 	ifindex = if_nametoindex(dev);
 	if (!ifindex)
 		die("no such device \"%s\"", dev);
-	nlh = msg_start(family_id, SUNH_CMD_ROUTE_NEW, 0);
+	nlh = msg_start(SUNH_CMD_ROUTE_NEW, 0);
 	mnl_attr_put_u16(nlh, SUNH_A_ADDR, addr);
 	mnl_attr_put_u32(nlh, SUNH_A_IFINDEX, ifindex);
 	mnl_attr_put(nlh, SUNH_A_LLADDR, sizeof(mac), mac);
@@ -551,7 +560,7 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 
 static int cmd_stats(int argc, char **argv)
 {
-	struct nlmsghdr *nlh = msg_start(family_id, SUNH_CMD_STATS_GET, 0);
+	struct nlmsghdr *nlh = msg_start(SUNH_CMD_STATS_GET, 0);
 	struct reply r = {};
 
 	genl_check(genl_request(nlh, stats_cb, &r), &r, "stats");
@@ -693,7 +702,7 @@ static int cmd_ping(int argc, char **argv)
 		int err;
 
 		t0 = now();
-		nlh = msg_start(family_id, SUNH_CMD_ECHO, 0);
+		nlh = msg_start(SUNH_CMD_ECHO, 0);
 		mnl_attr_put_u16(nlh, SUNH_A_ADDR, daddr);
 		mnl_attr_put_u16(nlh, SUNH_A_SEQ, sent + 1);
 		mnl_attr_put_u16(nlh, SUNH_A_SIZE, size);
@@ -757,7 +766,7 @@ static int cmd_ping(int argc, char **argv)
 
 static uint16_t config_ethertype(void)
 {
-	struct nlmsghdr *nlh = msg_start(family_id, SUNH_CMD_CONFIG_GET, 0);
+	struct nlmsghdr *nlh = msg_start(SUNH_CMD_CONFIG_GET, 0);
 	struct reply r = {};
 
 	genl_check(genl_request(nlh, parse_cb, &r), &r, "config");
@@ -837,7 +846,9 @@ static int run_cmd(int argc, char **argv)
 		return cmd_stats(argc, argv);
 	if (!strcmp(argv[-1], "inject"))
 		return cmd_inject(argc, argv);
-	usage();
+	fprintf(stderr, "Object \"%s\" is unknown, try \"sunh help\".\n",
+		argv[-1]);
+	exit(2);
 }
 
 #define BATCH_ARGS	32
@@ -886,8 +897,9 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "-json")) {
 			json = true;
 		} else if (!strcmp(argv[1], "-h") ||
-			   !strcmp(argv[1], "-help")) {
-			usage();
+			   !strcmp(argv[1], "-help") ||
+			   !strcmp(argv[1], "--help")) {
+			usage_to(stdout, 0);
 		} else if (!strcmp(argv[1], "-b") ||
 			   !strcmp(argv[1], "-batch")) {
 			if (argc < 3)
@@ -901,14 +913,18 @@ int main(int argc, char **argv)
 			argc--;
 			argv++;
 		} else {
-			die("unknown option \"%s\"", argv[1]);
+			fprintf(stderr, "%s: unknown option \"%s\", try \"%s help\".\n",
+				progname, argv[1], progname);
+			exit(2);
 		}
 		argc--;
 		argv++;
 	}
 	if (argc < 2 && !batch)
 		usage();
-	family_id = genl_open(SUNH_GENL_NAME, NULL, NULL);
+	if (!batch && (!strcmp(argv[1], "help") ||
+		       (argc > 2 && !strcmp(argv[2], "help"))))
+		usage_to(stdout, 0);
 	if (batch)
 		return run_batch(batch);
 	return run_cmd(argc - 1, argv + 1);

@@ -22,7 +22,9 @@
 #include "../lib/netns.h"
 #include "superp.h"
 
-uint16_t family_id;
+/* Looked up at the first request: help and usage errors need no module. */
+static uint16_t family_id;
+static uint32_t events_group;
 char buf[16384];
 static bool json, stats;
 
@@ -42,6 +44,7 @@ static const char help[] =
 "    superp dev set DEV [mem_limit BYTES] [PARAM VALUE]...\n"
 "    superp monitor\n"
 "    superp mesh up|down FILE [dev DEV] [--self NAME]\n"
+"    superp help, superp OBJECT help: this text\n"
 "\n"
 "    SETTING := tclass N | ordered rx|tx|both|none | PARAM VALUE\n"
 "\n"
@@ -184,8 +187,16 @@ static const char *param_name(uint16_t attr)
 
 /* ---- requests ---- */
 
+static void family_open(void)
+{
+	if (!family_id)
+		family_id = genl_open(SUPERP_GENL_NAME,
+				      SUPERP_GENL_MCGRP_EVENTS, &events_group);
+}
+
 struct nlmsghdr *msg_start(uint8_t cmd, uint16_t flags)
 {
+	family_open();
 	return genl_msg(buf, family_id, cmd, SUPERP_GENL_VERSION, flags);
 }
 
@@ -726,12 +737,13 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int cmd_monitor(uint32_t group)
+static int cmd_monitor(void)
 {
 	int ret;
 
-	if (mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &group,
-				  sizeof(group)) < 0)
+	family_open();
+	if (mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &events_group,
+				  sizeof(events_group)) < 0)
 		die("join group \"%s\": %s", SUPERP_GENL_MCGRP_EVENTS,
 		    strerror(errno));
 	for (;;) {
@@ -748,7 +760,6 @@ static int cmd_monitor(uint32_t group)
 
 int main(int argc, char **argv)
 {
-	uint32_t group;
 	int taken;
 
 	progname = "superp";
@@ -765,7 +776,9 @@ int main(int argc, char **argv)
 			argc--;
 			argv++;
 		} else {
-			die("unknown option \"%s\"", argv[1]);
+			fprintf(stderr, "%s: unknown option \"%s\", try \"%s help\".\n",
+				progname, argv[1], progname);
+			exit(2);
 		}
 		argc--;
 		argv++;
@@ -774,14 +787,18 @@ int main(int argc, char **argv)
 		usage_to(stdout, 0);
 	if (argc < 2)
 		usage();
-	family_id = genl_open(SUPERP_GENL_NAME, SUPERP_GENL_MCGRP_EVENTS, &group);
+	/* OBJECT help, for every object: the manual has them all. */
+	if (argc > 2 && !strcmp(argv[2], "help"))
+		usage_to(stdout, 0);
 	if (matches(argv[1], "connection"))
 		return cmd_conn(argc - 2, argv + 2);
 	if (matches(argv[1], "device"))
 		return cmd_dev(argc - 2, argv + 2);
 	if (matches(argv[1], "monitor"))
-		return cmd_monitor(group);
+		return cmd_monitor();
 	if (matches(argv[1], "mesh"))
 		return cmd_mesh(argc - 2, argv + 2);
-	usage();
+	fprintf(stderr, "Object \"%s\" is unknown, try \"superp help\".\n",
+		argv[1]);
+	return 2;
 }

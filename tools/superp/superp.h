@@ -10,7 +10,6 @@
 
 #include <libmnl/libmnl.h>
 
-extern uint16_t family_id;
 extern char buf[16384];
 
 struct nlmsghdr *msg_start(uint8_t cmd, uint16_t flags);
