@@ -186,9 +186,10 @@ SPLAT='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|kmemleak:.*leak|unreferenced 
 # Host tests run side by side, as many at once as the machine has cores
 # (each is one busy process: checkpatch, a compiler, tshark; each works in
 # a directory of its own), and are judged in order once all are done.
+host_test_out() { echo "$SUPERP_RESULTS/host/$(echo "$1" | tr / _).out"; }
 run_host_tests() {
-	local t dir=$SUPERP_RESULTS/host running=0
-	mkdir -p "$dir"
+	local t running=0
+	mkdir -p "$SUPERP_RESULTS/host"
 	for t in "${host_tests[@]}"; do
 		if [ "$running" -ge "$(nproc)" ]; then
 			wait -n
@@ -200,12 +201,12 @@ run_host_tests() {
 			cd "$SUPERP_TOP/$(dirname "$t")" &&
 				timeout "$(scaled "$(prop "$t" timeout 300)")" "$SUPERP_TOP/$t"
 			echo "@@SUPERP-END $t rc=$? time=$((SECONDS - start))s"
-		) > "$dir/$(echo "$t" | tr / _).out" 2>&1 &
+		) > "$(host_test_out "$t")" 2>&1 &
 		running=$((running + 1))
 	done
 	wait
 	for t in "${host_tests[@]}"; do
-		judge "$t" selftest "$dir/$(echo "$t" | tr / _).out"
+		judge "$t" selftest "$(host_test_out "$t")"
 	done
 }
 
@@ -398,7 +399,7 @@ SUPERP_REBOOTS=${SUPERP_REBOOTS:-3}
 # SUPERP_GUEST_APPEND="slub_debug=U,skbuff_head_cache" (Documentation/testing.rst).
 SUPERP_GUEST_APPEND=${SUPERP_GUEST_APPEND:-}
 # And for the first boot after a test's reboot only (the self-check stalls
-# that boot with "rdinit=/bin/sleep -- 100000").
+# that boot with "rdinit=/usr/bin/sleep -- 100000").
 SUPERP_REBOOT_APPEND=${SUPERP_REBOOT_APPEND:-}
 boot_guest() {
 	local dir=$1 i=$2 n=$3 topo=$4 kernel=$5 smp=$6 mem=$7 deadline=$8

@@ -31,6 +31,20 @@ void die(const char *fmt, ...)
 	exit(1);
 }
 
+void unknown_object(const char *object)
+{
+	fprintf(stderr, "Object \"%s\" is unknown, try \"%s help\".\n",
+		object, progname);
+	exit(2);
+}
+
+void unknown_option(const char *option)
+{
+	fprintf(stderr, "%s: unknown option \"%s\", try \"%s help\".\n",
+		progname, option, progname);
+	exit(2);
+}
+
 /* The range the kernel's policy allows, from NLMSGERR_ATTR_POLICY. */
 static void err_policy(const struct nlattr *nest, struct reply *r)
 {

@@ -15,6 +15,9 @@ extern struct mnl_socket *nl;
 extern const char *progname;	/* prefix of error messages */
 
 void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...);
+/* Usage errors, as iproute2 words them: named, a pointer to help, exit 2. */
+void __attribute__((noreturn)) unknown_object(const char *object);
+void __attribute__((noreturn)) unknown_option(const char *option);
 
 /*
  * mnl_cb_run2() hands the same @data to data and control callbacks, so

@@ -846,9 +846,7 @@ static int run_cmd(int argc, char **argv)
 		return cmd_stats(argc, argv);
 	if (!strcmp(argv[-1], "inject"))
 		return cmd_inject(argc, argv);
-	fprintf(stderr, "Object \"%s\" is unknown, try \"sunh help\".\n",
-		argv[-1]);
-	exit(2);
+	unknown_object(argv[-1]);
 }
 
 #define BATCH_ARGS	32
@@ -913,9 +911,7 @@ int main(int argc, char **argv)
 			argc--;
 			argv++;
 		} else {
-			fprintf(stderr, "%s: unknown option \"%s\", try \"%s help\".\n",
-				progname, argv[1], progname);
-			exit(2);
+			unknown_option(argv[1]);
 		}
 		argc--;
 		argv++;

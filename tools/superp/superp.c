@@ -776,9 +776,7 @@ int main(int argc, char **argv)
 			argc--;
 			argv++;
 		} else {
-			fprintf(stderr, "%s: unknown option \"%s\", try \"%s help\".\n",
-				progname, argv[1], progname);
-			exit(2);
+			unknown_option(argv[1]);
 		}
 		argc--;
 		argv++;
@@ -798,7 +796,5 @@ int main(int argc, char **argv)
 		return cmd_monitor();
 	if (matches(argv[1], "mesh"))
 		return cmd_mesh(argc - 2, argv + 2);
-	fprintf(stderr, "Object \"%s\" is unknown, try \"superp help\".\n",
-		argv[1]);
-	return 2;
+	unknown_object(argv[1]);
 }
