@@ -17,6 +17,7 @@
 
 #include "superp.h"
 #include "superp_conn_table.h"
+#include "superp_dev.h"
 #include "superp_rx.h"
 #include "superp_tx.h"
 
@@ -338,7 +339,7 @@ static void dp_broken_conn_timer_idle(struct kunit *test)
 
 	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, sdev);
-	KUNIT_ASSERT_EQ(test, superp_conns_init(sdev), 0);
+	KUNIT_ASSERT_EQ(test, superp_conns_init(sdev, &superp_dev_conn_users), 0);
 	KUNIT_ASSERT_EQ(test, superp_conn_add(sdev, 1, 1, &a,
 					      &sdev->conns->defaults, NULL), 0);
 	rcu_read_lock();

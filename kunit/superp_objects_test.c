@@ -15,6 +15,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "superp.h"
+#include "superp_dev.h"
 #include "superp_conn_table.h"
 #include "superp_cq.h"
 #include "superp_engine.h"

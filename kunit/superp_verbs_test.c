@@ -13,6 +13,8 @@
 #include <rdma/ib_verbs.h>
 
 #include "superp.h"
+#include "superp_dev.h"
+#include "superp_mr.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

@@ -79,6 +79,21 @@
 #define SUPERP_MAX_HDR_STACK	(40 + 8 + SUPERP_PDL_HLEN + SUPERP_TAL_HLEN + \
 				 SUPERP_MAX_OP_HLEN)
 
+/*
+ * The largest IB MTU whose payload fits in a packet of @netdev_mtu bytes
+ * beside the largest header stack (SUPERP_MAX_HDR_STACK), as rxe derives
+ * its own; IB_MTU_256 if none does.
+ */
+static inline enum ib_mtu superp_active_mtu(unsigned int netdev_mtu)
+{
+	enum ib_mtu mtu;
+
+	for (mtu = IB_MTU_4096; mtu > IB_MTU_256; mtu--)
+		if (ib_mtu_enum_to_int(mtu) + SUPERP_MAX_HDR_STACK <= netdev_mtu)
+			break;
+	return mtu;
+}
+
 /* The MR table of a device; superp_mr.c describes keys and lifetimes. */
 struct superp_mr_table {
 	struct xarray	xa;		/* index -> complete MR, under RCU */
@@ -87,6 +102,7 @@ struct superp_mr_table {
 };
 
 struct superp_conns;
+struct superp_qp_type_ops;
 
 struct superp_dev {
 	struct ib_device	ibdev;
@@ -108,6 +124,8 @@ struct superp_dev {
 	u32			qpn_next;	/* cyclic allocation hint */
 	struct superp_mr_table	mrs;
 	struct superp_conns	*conns;		/* superp_conn_table.c */
+	/* what an RC QP's type does (struct superp_qp_type_ops) */
+	const struct superp_qp_type_ops *qp_rc;
 	/* superp_rx.c: the receive path's netdev -> device list (RCU) */
 	struct hlist_node	rx_node;
 	/* packets that reached no connection, by enum superp_drop_reason */
@@ -123,13 +141,6 @@ struct superp_dev {
 	/* CQs that overflowed and went into error (superp_cq.c) */
 	atomic64_t		cq_overflows;
 };
-
-/* Every superp device; the netlink family looks devices up here by name. */
-extern struct list_head superp_devs;
-extern struct mutex superp_devs_lock;
-
-/* rdma statistic show link (superp_hw_stats.c) */
-extern const struct ib_device_ops superp_hw_stats_ops;
 
 /* Objects of the verbs; PDs and MRs are functional so far. */
 struct superp_pd {
@@ -183,41 +194,5 @@ static inline struct superp_mr *to_smr(struct ib_mr *ibmr)
 {
 	return container_of(ibmr, struct superp_mr, ibmr);
 }
-
-/* superp_main.c: device life cycle */
-int superp_newlink(const char *ibdev_name, struct net_device *ndev);
-void superp_dealloc_driver(struct ib_device *ibdev);
-
-/* superp_verbs.c: the verbs device */
-int superp_register_device(struct superp_dev *sdev, const char *name);
-bool superp_port_active(const struct superp_dev *sdev);
-enum ib_mtu superp_active_mtu(unsigned int netdev_mtu);
-
-/* superp_mr.c: the MR table and key lookup (rules at the top of the file) */
-int superp_mr_table_init(struct superp_mr_table *t);
-void superp_mr_table_destroy(struct superp_mr_table *t);
-int superp_mr_publish(struct superp_mr_table *t, struct superp_mr *mr);
-void superp_mr_unpublish(struct superp_mr_table *t, struct superp_mr *mr);
-void superp_mr_wait_unused(struct superp_mr *mr);
-struct superp_mr *superp_mr_get(struct superp_mr_table *t, u32 key);
-void superp_mr_put(struct superp_mr *mr);
-bool superp_lkey_is_local_dma(const struct ib_pd *pd, u32 lkey);
-
-/* superp_mr.c: verbs */
-struct ib_mr *superp_get_dma_mr(struct ib_pd *ibpd, int access);
-struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-				 u64 iova, int access, struct ib_udata *udata);
-int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
-
-/* superp_mr.c: fast-registration MRs (FRWR) and their work requests */
-struct ib_mr *superp_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
-			      u32 max_num_sg);
-int superp_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
-		     unsigned int *sg_offset);
-int superp_mr_check_reg_wr(struct ib_pd *pd, const struct ib_reg_wr *wr);
-enum ib_wc_status superp_mr_fast_reg(struct superp_mr_table *t,
-				     struct ib_pd *pd, u32 key, int access);
-enum ib_wc_status superp_mr_local_inv(struct superp_mr_table *t,
-				      struct ib_pd *pd, u32 key);
 
 #endif /* SUPERP_H */

@@ -16,10 +16,11 @@
  * round; the engine's event callback runs under it and only allocates with
  * GFP_ATOMIC).
  *
- * An entry's engine callbacks and timer are superp_tx.c's; an entry is
- * freed only after it was unpublished (or its table was), a grace period
- * passed (no receive runs on it) and its timer was cancelled, in that
- * order (superp_conn_entry_free()).
+ * An entry's engine callbacks are the device's (struct superp_conn_users:
+ * superp_tx.c's, the QP types' and the device's own), its timer is
+ * superp_tx.c's; an entry is freed only after it was unpublished (or its
+ * table was), a grace period passed (no receive runs on it) and its timer
+ * was cancelled, in that order (superp_conn_entry_free()).
  */
 #include <kunit/visibility.h>
 #include <linux/ktime.h>
@@ -31,8 +32,6 @@
 #include "superp.h"
 #include "superp_conn_table.h"
 #include "superp_encap.h"
-#include "superp_netlink.h"
-#include "superp_rc.h"
 #include "superp_tx.h"
 
 static struct superp_conn_table *superp_ct_alloc(u32 size)
@@ -54,10 +53,12 @@ static struct superp_conn_table *superp_ct(struct superp_conns *cs)
  * superp_conns_init() - give a new device an empty table and the spec's
  * default parameters.
  * @sdev: the device, not yet registered.
+ * @users: what its connections call above the transport.
  *
  * Return: 0 or -ENOMEM.
  */
-int superp_conns_init(struct superp_dev *sdev)
+int superp_conns_init(struct superp_dev *sdev,
+		      const struct superp_conn_users *users)
 {
 	struct superp_conn_table *t;
 	struct superp_conns *cs;
@@ -66,6 +67,7 @@ int superp_conns_init(struct superp_dev *sdev)
 	if (!cs)
 		return -ENOMEM;
 	cs->defaults = superp_default_params;
+	cs->users = users;
 	superp_mem_budget_init(&cs->budget, SUPERP_MEM_BUDGET_DEFAULT);
 	t = superp_ct_alloc(cs->defaults.pdl_conn_per_xpu);
 	if (!t) {
@@ -82,12 +84,14 @@ EXPORT_SYMBOL_IF_KUNIT(superp_conns_init);
 /* After a grace period since @e was unpublished: only its timer may run. */
 static void superp_conn_entry_free(struct superp_conn_entry *e)
 {
-	superp_rc_conn_stop(e);
+	const struct superp_conn_users *users = e->sdev->conns->users;
+
+	users->stop(e);
 	superp_conn_timer_cancel(e);
 	/* Pending transactions fail; nobody else can reach @e any more. */
 	superp_conn_release(&e->conn);
 	superp_udp_conn_free(e);
-	superp_rc_conn_free(e);
+	users->detach(e);
 	kfree(e);
 }
 
@@ -110,11 +114,11 @@ void superp_conns_destroy(struct superp_dev *sdev)
 	t = superp_ct(cs);
 	RCU_INIT_POINTER(cs->table, NULL);
 	mutex_unlock(&cs->lock);
-	/* Bound QPs let go before the grace period (superp_rc_bind.c). */
+	/* Bound QPs let go before the grace period. */
 	for (i = 0; i < t->size; i++) {
 		e = rcu_dereference_protected(t->slot[i], true);
 		if (e)
-			superp_rc_conn_unbind_all(e);
+			cs->users->unbind_all(e);
 	}
 	/* One grace period for all: the receive path may still hold entries. */
 	synchronize_rcu();
@@ -192,14 +196,14 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 	e->sdev = sdev;
 	e->addr = *addr;
 	e->loop = superp_loop_conn(addr);
-	err = superp_rc_conn_init(e, p->tal_trans_window);
+	err = cs->users->attach(e, p->tal_trans_window);
 	if (err) {
 		kfree(e);
 		return err;
 	}
 	err = superp_udp_conn_init(e);
 	if (err) {
-		superp_rc_conn_free(e);
+		cs->users->detach(e);
 		kfree(e);
 		return err;
 	}
@@ -219,7 +223,7 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 	}
 	params.pdl_conn_per_xpu = t->size;
 	err = superp_conn_init_budget(&e->conn, &cs->budget, &params,
-				      &superp_conn_engine_ops, NULL, lcid,
+				      cs->users->engine, NULL, lcid,
 				      rcid, flags, &why);
 	if (err) {
 		/* Names the parameter, or says the budget is exhausted. */
@@ -234,7 +238,7 @@ unlock:
 	mutex_unlock(&cs->lock);
 	if (e) {
 		superp_udp_conn_free(e);
-		superp_rc_conn_free(e);
+		cs->users->detach(e);
 	}
 	kfree(e);
 	return err;
@@ -313,7 +317,7 @@ int superp_conn_del(struct superp_dev *sdev, u16 lcid)
 	mutex_unlock(&cs->lock);
 	if (!e)
 		return -ENOENT;
-	superp_rc_conn_unbind_all(e);
+	cs->users->unbind_all(e);
 	synchronize_rcu();
 	superp_conn_entry_free(e);
 	return 0;

@@ -74,6 +74,33 @@ struct superp_conn_entry {
 	struct dst_cache dst_cache;
 };
 
+static inline struct superp_conn_entry *superp_entry(struct superp_conn *c)
+{
+	return container_of(c, struct superp_conn_entry, conn);
+}
+
+/**
+ * struct superp_conn_users - what a device's connections call above the
+ * transport: the QP types and the device's netlink family. The device
+ * fills it in (superp_main.c), so that the transport names neither.
+ * @engine: the engine's callbacks of each connection: the transport's
+ *	(superp_tx.h) beside the QP types' and the device's.
+ * @attach: set up the QP types' state of a new connection @e
+ *	(@tal_window: its transaction window): 0 or -ENOMEM.
+ * @unbind_all: @e is unpublished: every QP bound to it lets go, before
+ *	the grace period.
+ * @stop: a grace period later: the QP types' timers and work on @e end,
+ *	before its own timer and engine state go.
+ * @detach: frees what @attach set up (also after a failed add).
+ */
+struct superp_conn_users {
+	const struct superp_engine_ops *engine;
+	int (*attach)(struct superp_conn_entry *e, u32 tal_window);
+	void (*unbind_all)(struct superp_conn_entry *e);
+	void (*stop)(struct superp_conn_entry *e);
+	void (*detach)(struct superp_conn_entry *e);
+};
+
 /* A table of 1..4096 slots, replaced whole when its size changes. */
 struct superp_conn_table {
 	struct rcu_head rcu;
@@ -92,6 +119,7 @@ struct superp_conn_table {
  *	limit changes under @lock.
  * @gone: counters of deleted connections, folded in under @lock so that
  *	the device's totals never go backwards (superp_hw_stats.c).
+ * @users: what the connections call above the transport.
  */
 struct superp_conns {
 	struct mutex lock;		/* changes of everything below */
@@ -101,6 +129,7 @@ struct superp_conns {
 	atomic64_t event_drops;
 	struct superp_mem_budget budget;
 	struct superp_stats gone;
+	const struct superp_conn_users *users;
 };
 
 /* A consistent copy of one connection, for netlink replies. */
@@ -114,7 +143,8 @@ struct superp_conn_info {
 	u32 events[SUPERP_EV_MAX];
 };
 
-int superp_conns_init(struct superp_dev *sdev);
+int superp_conns_init(struct superp_dev *sdev,
+		      const struct superp_conn_users *users);
 void superp_conns_destroy(struct superp_dev *sdev);
 struct superp_conn_entry *superp_conn_lookup(struct superp_dev *sdev,
 					     u16 dcid);

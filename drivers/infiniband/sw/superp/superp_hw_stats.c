@@ -16,6 +16,7 @@
  * data path.
  */
 #include "superp.h"
+#include "superp_dev.h"
 #include "superp_conn_table.h"
 
 enum superp_hw_stat {

@@ -38,7 +38,9 @@
 
 #include "superp.h"
 #include "superp_conn_table.h"
+#include "superp_dev.h"
 #include "superp_encap.h"
+#include "superp_mr.h"
 #include "superp_netlink.h"
 #include "superp_rx.h"
 
@@ -110,7 +112,7 @@ int superp_newlink(const char *ibdev_name, struct net_device *ndev)
 	list_add_tail(&sdev->list, &superp_devs);
 	mutex_unlock(&superp_devs_lock);
 
-	err = superp_conns_init(sdev);
+	err = superp_dev_layers_init(sdev);
 	if (!err) {
 		superp_rx_dev_add(sdev);
 		err = superp_register_device(sdev, ibdev_name);

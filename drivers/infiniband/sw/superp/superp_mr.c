@@ -73,6 +73,7 @@
 #include <rdma/ib_umem.h>
 
 #include "superp.h"
+#include "superp_mr.h"
 
 /* Access flags ib_superp implements; the core has checked the combination. */
 #define SUPERP_MR_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \

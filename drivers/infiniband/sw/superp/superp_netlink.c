@@ -29,6 +29,7 @@
 #include <rdma/superp_netlink.h>
 
 #include "superp.h"
+#include "superp_dev.h"
 #include "superp_conn_table.h"
 #include "superp_netlink.h"
 

@@ -23,11 +23,11 @@
  *  - superp_qp_get(sdev, qpn) / superp_qp_put(qp): find a QP by number from
  *    any context (RCU, takes a reference). destroy_qp unpublishes the QP and
  *    waits for the last reference before freeing its queues.
- *  - superp_qp_bind(qp): called on INIT->RTR with qp->av resolved; finds
- *    the connection for av.daddr and the traffic class and stores it in
- *    qp->conn, failing RTR (-ENOTCONN, with one rate-limited line naming
- *    the `superp conn add` that would fix it) when there is none
- *    (superp_rc_bind.c). superp_qp_unbind(qp) undoes it on RESET and
+ *  - qp->type->bind(qp): called on INIT->RTR with qp->av resolved; RC
+ *    finds the connection for av.daddr and the traffic class and stores
+ *    it in qp->conn, failing RTR (-ENOTCONN, with one rate-limited line
+ *    naming the `superp conn add` that would fix it) when there is none
+ *    (superp_rc_bind.c). qp->type->unbind(qp) undoes it on RESET and
  *    destroy.
  *  - superp_qp_error(qp): the QP broke (fatal transport error, retries
  *    exhausted, remote error): ERR, flush, IB_EVENT_QP_FATAL.
@@ -137,6 +137,7 @@ int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	cap->max_inline_data = qp->sq.max_inline;
 
 	mutex_init(&qp->mutex);
+	qp->type = sdev->qp_rc;
 	qp->state = IB_QPS_RESET;
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->srq = init->srq ? to_ssrq(init->srq) : NULL;
@@ -378,7 +379,7 @@ int superp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		struct superp_av old = qp->av;
 
 		qp->av = av;
-		err = superp_qp_bind(qp);
+		err = qp->type->bind(qp);
 		if (err) {
 			qp->av = old;
 			goto out;
@@ -387,7 +388,7 @@ int superp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->av = av;
 	}
 	if (new == IB_QPS_RESET)
-		superp_qp_unbind(qp);
+		qp->type->unbind(qp);
 	superp_qp_store_attr(qp, attr, mask);
 
 	superp_qp_lock(qp, &flags);
@@ -407,13 +408,13 @@ int superp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		superp_qp_flush(qp);
 	/* Flushed: what is in flight stops too, whatever the peer does. */
 	if (new == IB_QPS_ERR)
-		superp_rc_qp_cancel(qp);
+		qp->type->cancel(qp);
 	/* Nothing in flight: drained at once. */
 	if (new == IB_QPS_SQD && cur != IB_QPS_SQD)
 		drained = superp_qp_sq_idle(qp);
 	/* What was posted while drained runs now. */
 	if (new == IB_QPS_RTS && cur == IB_QPS_SQD)
-		superp_rc_kick(qp);
+		qp->type->kick(qp);
 out:
 	mutex_unlock(&qp->mutex);
 	if (drained && qp->attr.en_sqd_async_notify)
@@ -464,13 +465,13 @@ int superp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	xa_erase(&sdev->qps, ibqp->qp_num);
 	/* Its transactions hold references: end them, not waiting for the peer. */
-	superp_rc_qp_cancel(qp);
+	qp->type->cancel(qp);
 	superp_qp_put(qp);
 	wait_for_completion(&qp->unused);
 	synchronize_rcu();
 
 	mutex_lock(&qp->mutex);
-	superp_qp_unbind(qp);
+	qp->type->unbind(qp);
 	superp_qp_lock(qp, &flags);
 	superp_qp_set_state(qp, IB_QPS_RESET);
 	superp_qp_reset_queues(qp);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ib_superp: RC queue pairs (superp_qp.c: objects and state machine;
+ * ib_superp: queue pairs (superp_qp.c: objects and state machine;
  * superp_queue.c: work queues, posting, flush and the data path's
- * interface). The rules are at the top of those files.
+ * interface). The rules are at the top of those files. What a QP's
+ * transport service does (RC today) it reaches through its type's ops.
  */
 #ifndef SUPERP_QP_H
 #define SUPERP_QP_H
@@ -15,16 +16,17 @@
 #include <rdma/superp-abi.h>
 
 #include "superp_mmap.h"
-#include "superp_rc.h"
+#include "superp_rc_qp.h"
 
 struct superp_dev;
 struct superp_mr;
+struct superp_qp;
 struct superp_srq;
 
 /*
  * A resolved address vector (QP's primary path or an AH): RoCE v2 style,
  * the destination GID and the IP address it stands for, which the data
- * path maps to a connection (superp_qp_bind()).
+ * path maps to a connection (struct superp_qp_type_ops.bind).
  */
 struct superp_av {
 	union ib_gid		dgid;
@@ -152,8 +154,29 @@ struct superp_uwq_geom {
 	size_t	size;
 };
 
+/**
+ * struct superp_qp_type_ops - what a QP's transport service (its type:
+ * RC today) does for the verbs objects, which name no type. The device
+ * chooses it at create (superp_dev.qp_rc).
+ * @bind: INIT->RTR with qp->av resolved: attach to the way toward the
+ *	destination; 0 or an errno (the reason in the debug log).
+ * @unbind: RESET or destroy: let go of it (after @cancel).
+ * @cancel: nothing more of the QP goes out; what it holds ends silently
+ *	(error, destroy).
+ * @kick: the send queue has work: run it now (process context or BH).
+ * @kick_later: the same from a caller with interrupts disabled.
+ */
+struct superp_qp_type_ops {
+	int (*bind)(struct superp_qp *qp);
+	void (*unbind)(struct superp_qp *qp);
+	void (*cancel)(struct superp_qp *qp);
+	void (*kick)(struct superp_qp *qp);
+	void (*kick_later)(struct superp_qp *qp);
+};
+
 struct superp_qp {
 	struct ib_qp		ibqp;
+	const struct superp_qp_type_ops *type;
 	/*
 	 * Serialises modify, query and destroy. The state is written with
 	 * the mutex and both queue locks held (or, by superp_qp_error(),
@@ -198,8 +221,6 @@ int superp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 /* superp_qp.c: for the data path (rules at the top of superp_qp.c) */
 struct superp_qp *superp_qp_get(struct superp_dev *sdev, u32 qpn);
 void superp_qp_put(struct superp_qp *qp);
-int superp_qp_bind(struct superp_qp *qp);
-void superp_qp_unbind(struct superp_qp *qp);
 void superp_qp_error(struct superp_qp *qp);
 void superp_qp_event(struct superp_qp *qp, enum ib_event_type type);
 

@@ -66,6 +66,7 @@
 
 #include "superp.h"
 #include "superp_cq.h"
+#include "superp_mr.h"
 #include "superp_qp.h"
 #include "superp_srq.h"
 
@@ -483,7 +484,7 @@ int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	if (broke)
 		superp_qp_error(qp);
 	else if (state == IB_QPS_RTS)
-		superp_rc_kick(qp);	/* the data path takes them */
+		qp->type->kick(qp);	/* the data path takes them */
 	return err;
 }
 
@@ -685,7 +686,7 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 	if (status != IB_WC_SUCCESS || broke)
 		superp_qp_error(qp);
 	else if (more)
-		superp_rc_kick_later(qp);
+		qp->type->kick_later(qp);
 	if (drained)
 		superp_qp_event(qp, IB_EVENT_SQ_DRAINED);
 }

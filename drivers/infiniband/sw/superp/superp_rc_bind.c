@@ -3,7 +3,7 @@
  * ib_superp: binding RC QPs to connections (Documentation/superp-rc.rst,
  * "Binding a QP to a connection").
  *
- * On INIT->RTR, superp_qp_bind() maps the destination IP of the QP's
+ * On INIT->RTR, superp_rc_qp_bind() maps the destination IP of the QP's
  * address vector to a connection of the device: a SUNH connection to that
  * node when the IP lies in the namespace's SUPERp subnet, else a udp4/udp6
  * connection whose remote address is the IP; among several, the one with
@@ -18,7 +18,7 @@
  * to ERR - after unpublishing the entry and *before* the grace period that
  * precedes its free. So a reader that found qp->conn non-NULL inside an
  * RCU read-side section may lock that entry: its free waits for the
- * section. superp_qp_unbind() (RESET, destroy) relies on the same rule.
+ * section. superp_rc_qp_unbind() (RESET, destroy) relies on the same rule.
  * A connection that breaks (event conn_broken) moves its bound QPs to ERR
  * at once; they stay bound until RESET, destroy or the connection's
  * deletion.
@@ -135,13 +135,13 @@ static struct superp_conn_entry *superp_rc_pick(struct superp_dev *sdev,
 }
 
 /**
- * superp_qp_bind - bind @qp to the connection toward its AV (INIT->RTR)
+ * superp_rc_qp_bind - bind @qp to the connection toward its AV (INIT->RTR)
  * @qp: the QP, qp->mutex held, qp->av resolved
  *
  * Return: 0, -ENOTCONN (no connection, or it is broken), -EINVAL (not
  * ordered both ways) or -ENOMEM.
  */
-int superp_qp_bind(struct superp_qp *qp)
+int superp_rc_qp_bind(struct superp_qp *qp)
 {
 	struct superp_dev *sdev = to_sdev(qp->ibqp.device);
 	struct superp_conn_entry *e;
@@ -239,13 +239,13 @@ bool superp_rc_qp_locked(struct superp_qp *qp,
 }
 
 /**
- * superp_qp_unbind - leave the connection (RESET, destroy)
+ * superp_rc_qp_unbind - leave the connection (RESET, destroy)
  * @qp: the QP, qp->mutex held
  *
  * The QP's transactions are cancelled first (superp_rc_qp_cancel()):
  * their WRs were flushed or discarded already.
  */
-void superp_qp_unbind(struct superp_qp *qp)
+void superp_rc_qp_unbind(struct superp_qp *qp)
 {
 	superp_rc_qp_cancel(qp);
 	superp_rc_qp_locked(qp, superp_rc_detach);
@@ -309,3 +309,12 @@ void superp_rc_conn_broken(struct superp_conn_entry *e, int reason)
 		superp_qp_put(qp);
 	}
 }
+
+/* What the verbs objects ask of an RC QP (struct superp_qp_type_ops). */
+const struct superp_qp_type_ops superp_rc_qp_type = {
+	.bind = superp_rc_qp_bind,
+	.unbind = superp_rc_qp_unbind,
+	.cancel = superp_rc_qp_cancel,
+	.kick = superp_rc_kick,
+	.kick_later = superp_rc_kick_later,
+};

@@ -39,6 +39,7 @@
 
 #include "superp.h"
 #include "superp_engine.h"
+#include "superp_mr.h"
 #include "superp_rma.h"
 
 /**

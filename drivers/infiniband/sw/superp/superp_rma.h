@@ -10,8 +10,7 @@
 #include <linux/skbuff.h>
 #include <rdma/ib_verbs.h>
 
-struct superp_mr;
-struct superp_mr_table;
+#include "superp_mr.h"
 
 /* What a target QP allows: the PD its MRs must share, its access flags. */
 struct superp_rma_scope {

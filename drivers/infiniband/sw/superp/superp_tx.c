@@ -33,18 +33,11 @@
 #include "superp.h"
 #include "superp_conn_table.h"
 #include "superp_encap.h"
-#include "superp_netlink.h"
 #include "superp_op.h"
-#include "superp_rc.h"
 #include "superp_tx.h"
 
 /* How soon a connection tries again after its device refused a packet. */
 #define SUPERP_TX_BUSY_RETRY_NS	(50 * NSEC_PER_USEC)
-
-static struct superp_conn_entry *superp_entry(struct superp_conn *c)
-{
-	return container_of(c, struct superp_conn_entry, conn);
-}
 
 /*
  * Queue the hrtimer for the earlier of the deadline and a busy retry. A
@@ -112,7 +105,7 @@ void superp_conn_timer_cancel(struct superp_conn_entry *e)
 }
 
 /* arm_timer: the engine's deadline in ns of CLOCK_MONOTONIC, 0 for none. */
-static void superp_tx_arm_timer(struct superp_conn *c, u64 expires)
+void superp_tx_arm_timer(struct superp_conn *c, u64 expires)
 {
 	struct superp_conn_entry *e = superp_entry(c);
 
@@ -191,8 +184,8 @@ struct sk_buff *superp_tx_build(const struct superp_pkt *p, u8 encap,
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_tx_build);
 
-static int superp_tx_xmit(struct superp_conn *c, const struct superp_pkt *p,
-			  void *cookie)
+int superp_tx_xmit(struct superp_conn *c, const struct superp_pkt *p,
+		   void *cookie)
 {
 	struct superp_conn_entry *e = superp_entry(c);
 	struct sk_buff *skb;
@@ -220,28 +213,19 @@ static int superp_tx_xmit(struct superp_conn *c, const struct superp_pkt *p,
 	return err;
 }
 
-static void superp_tx_event(struct superp_conn *c, enum superp_event ev,
-			    u32 info)
-{
-	superp_netlink_event(superp_entry(c), ev, info);
-	if (ev == SUPERP_EV_CONN_BROKEN)
-		superp_rc_conn_broken(superp_entry(c), -(int)info);
-}
-
 /* An ordered connection keeps an out-of-order skb: take a reference. */
-static void *superp_tx_hold(struct superp_conn *c, void *buf)
+void *superp_tx_hold(struct superp_conn *c, void *buf)
 {
 	return skb_get(buf);
 }
 
-static void superp_tx_release(struct superp_conn *c, void *held)
+void superp_tx_release(struct superp_conn *c, void *held)
 {
 	consume_skb(held);
 }
 
-static void superp_tx_initiator_pkt(struct superp_conn *c,
-				    const struct superp_pkt *p, void *cookie,
-				    void *buf)
+void superp_tx_initiator_pkt(struct superp_conn *c, const struct superp_pkt *p,
+			     void *cookie, void *buf)
 {
 	struct superp_xact_src *src = cookie;
 
@@ -249,7 +233,7 @@ static void superp_tx_initiator_pkt(struct superp_conn *c,
 		src->ops->rx(src, p, buf);
 }
 
-static void superp_tx_placed(struct superp_conn *c, void *cookie)
+void superp_tx_placed(struct superp_conn *c, void *cookie)
 {
 	struct superp_xact_src *src = cookie;
 
@@ -257,29 +241,14 @@ static void superp_tx_placed(struct superp_conn *c, void *cookie)
 		src->ops->placed(src);
 }
 
-static void superp_tx_complete(struct superp_conn *c, void *cookie,
-			       int status, u32 err)
+void superp_tx_complete(struct superp_conn *c, void *cookie, int status,
+			u32 err)
 {
 	struct superp_xact_src *src = cookie;
 
 	if (src && src->ops->complete)
 		src->ops->complete(src, status, err);
 }
-
-const struct superp_engine_ops superp_conn_engine_ops = {
-	.xmit = superp_tx_xmit,
-	.arm_timer = superp_tx_arm_timer,
-	.event = superp_tx_event,
-	.hold = superp_tx_hold,
-	.release = superp_tx_release,
-	.target_pkt = superp_rc_target_pkt,
-	.target_request = superp_rc_target_request,
-	.target_done = superp_rc_target_done,
-	.tx_ready = superp_rc_tx_ready,
-	.initiator_pkt = superp_tx_initiator_pkt,
-	.placed = superp_tx_placed,
-	.complete = superp_tx_complete,
-};
 
 /**
  * superp_conn_submit() - start a transaction on a connection.

@@ -74,7 +74,23 @@ struct superp_xact_src {
 	const struct superp_xact_ops *ops;
 };
 
-extern const struct superp_engine_ops superp_conn_engine_ops;
+/*
+ * The transport's part of the engine's callbacks of a connection
+ * (struct superp_engine_ops): transmit, the deadline, held buffers, and
+ * handing the initiator's packets and completions to the transaction's
+ * owner. The device combines them with the QP types' and its own
+ * (superp_main.c).
+ */
+int superp_tx_xmit(struct superp_conn *c, const struct superp_pkt *p,
+		   void *cookie);
+void superp_tx_arm_timer(struct superp_conn *c, u64 expires);
+void *superp_tx_hold(struct superp_conn *c, void *buf);
+void superp_tx_release(struct superp_conn *c, void *held);
+void superp_tx_initiator_pkt(struct superp_conn *c, const struct superp_pkt *p,
+			     void *cookie, void *buf);
+void superp_tx_placed(struct superp_conn *c, void *cookie);
+void superp_tx_complete(struct superp_conn *c, void *cookie, int status,
+			u32 err);
 
 void superp_conn_timer_init(struct superp_conn_entry *e);
 void superp_conn_timer_cancel(struct superp_conn_entry *e);

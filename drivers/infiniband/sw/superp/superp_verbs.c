@@ -14,9 +14,11 @@
 #include <rdma/superp-abi.h>
 
 #include "superp.h"
-#include "superp_cq.h"
-#include "superp_mmap.h"
 #include "superp_ah.h"
+#include "superp_cq.h"
+#include "superp_dev.h"
+#include "superp_mmap.h"
+#include "superp_mr.h"
 #include "superp_qp.h"
 #include "superp_srq.h"
 
@@ -29,22 +31,6 @@ bool superp_port_active(const struct superp_dev *sdev)
 {
 	return netif_running(sdev->ndev) && netif_carrier_ok(sdev->ndev);
 }
-
-/*
- * The largest IB MTU whose payload fits in a packet of @netdev_mtu bytes
- * beside the largest header stack (SUPERP_MAX_HDR_STACK), as rxe derives
- * its own; IB_MTU_256 if none does.
- */
-enum ib_mtu superp_active_mtu(unsigned int netdev_mtu)
-{
-	enum ib_mtu mtu;
-
-	for (mtu = IB_MTU_4096; mtu > IB_MTU_256; mtu--)
-		if (ib_mtu_enum_to_int(mtu) + SUPERP_MAX_HDR_STACK <= netdev_mtu)
-			break;
-	return mtu;
-}
-EXPORT_SYMBOL_IF_KUNIT(superp_active_mtu);
 
 static int superp_query_device(struct ib_device *ibdev,
 			       struct ib_device_attr *attr,
