@@ -12,9 +12,8 @@
  * only after a grace period, so a reader that found one may use it until
  * it leaves its read-side section. Entries are immutable once published
  * except for the engine's state, which superp_conn_entry.lock guards (a
- * BH-safe spinlock taken inside superp_conns.lock, never the other way
- * round; the engine's event callback runs under it and only allocates with
- * GFP_ATOMIC).
+ * BH-safe spinlock; the engine's event callback runs under it and only
+ * allocates with GFP_ATOMIC). Lock order: the top of superp_rc_bind.c.
  *
  * An entry's engine callbacks and timer are superp_tx.c's; an entry is
  * freed only after it was unpublished (or its table was), a grace period
