@@ -2,7 +2,9 @@
 /*
  * Not a KUnit suite: a test instrument that delivers completions into a
  * CQ of an ib_superp device, so that selftests/verbs/user_cq.sh can check
- * a process's CQ ring (polling, ibv_cq_ex, resize) before user QPs exist.
+ * a process's CQ ring (polling, ibv_cq_ex, resize, overflow) with
+ * completions it knows field by field, failed ones among them, delivered
+ * when the test asks: a transfer between QPs gives neither as exactly.
  * See Documentation/testing.rst.
  *
  * Writing "DEV CQN COUNT FIRST" to /sys/module/superp_cq_probe/parameters/

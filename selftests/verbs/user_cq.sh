@@ -5,8 +5,9 @@
 # "Rings"), polls them without the kernel, arms them (with and without a
 # completion channel) and destroys them; sizes outside 1..max_cqe are
 # refused, mmap() of the uverbs file maps rings only, and nothing is left
-# behind. Until user QPs exist, the test module superp_cq_probe delivers
-# completions into a CQ's ring through the kernel's CQ path, for resize
+# behind. The test module superp_cq_probe delivers completions it
+# chooses (every field known, failed ones among them) into a CQ's ring
+# through the kernel's CQ path, for resize
 # (grow and shrink with completions waiting, refusals, resizes racing
 # deliveries from another process), ibv_create_cq_ex
 # (its poll API, a completion channel, refused wc_flags) and a CQ overflow

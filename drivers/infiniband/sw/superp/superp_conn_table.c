@@ -12,9 +12,8 @@
  * only after a grace period, so a reader that found one may use it until
  * it leaves its read-side section. Entries are immutable once published
  * except for the engine's state, which superp_conn_entry.lock guards (a
- * BH-safe spinlock taken inside superp_conns.lock, never the other way
- * round; the engine's event callback runs under it and only allocates with
- * GFP_ATOMIC).
+ * BH-safe spinlock; the engine's event callback runs under it and only
+ * allocates with GFP_ATOMIC). Lock order: the top of superp_rc_bind.c.
  *
  * An entry's engine callbacks are the device's (struct superp_conn_users:
  * superp_tx.c's, the QP types' and the device's own), its timer is

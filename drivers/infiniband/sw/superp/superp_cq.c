@@ -37,7 +37,7 @@
  * completion handler and the event handler are called with no CQ lock
  * held (they may poll or re-arm): producers that hold a lock of their own
  * use superp_cq_push() and call superp_cq_kick() after dropping it.
- * Lock order: a QP's queue lock, then cq->lock. The RDMA core may run two
+ * Lock order: the top of superp_rc_bind.c. The RDMA core may run two
  * resizes of one CQ at once (it holds the CQ only for reading): each
  * swaps its ring in under cq->lock, so the second copies from the first.
  */

@@ -10,8 +10,9 @@
  * connection's own BH-safe lock (no device-wide lock on the data path);
  * calls on different connections may run in parallel. From inside a
  * callback, only superp_submit(), superp_tal_reply(), superp_tal_error(),
- * superp_tal_done() and superp_conn_set_rwin() may be called, on the same
- * connection: they are queued and sent when the outermost event returns.
+ * superp_tal_done(), superp_cancel() and superp_conn_set_rwin() may be
+ * called, on the same connection: they are queued and sent when the
+ * outermost event returns.
  * superp_conn_rx(), superp_conn_timer() and superp_conn_window_open() called
  * from a callback of the same connection return -EDEADLK (a half-updated
  * connection); calling anything on another connection from a callback is

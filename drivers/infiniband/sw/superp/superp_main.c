@@ -17,8 +17,7 @@
  *    module exit. It is held across ib_register_device(), which takes RTNL,
  *    so the netdev notifier (under RTNL) never takes it.
  *  - superp_devs_lock guards superp_devs and each device's registered and
- *    ndev_gone flags. It nests inside RTNL (the notifier) and inside
- *    superp_link_mutex; nothing takes RTNL or the link mutex under it.
+ *    ndev_gone flags. Lock order: the top of superp_rc_bind.c.
  *  - sdev->port_active is written by the notifier only, under RTNL.
  *  - The netlink family (superp_netlink.c) finds devices by name in
  *    superp_devs under superp_devs_lock and keeps one only through

@@ -38,10 +38,10 @@
  * whole space has been used, so a late packet does not find a new QP.
  *
  * Locking: qp->mutex serialises modify, query and destroy (process
- * context). qp->state is written with both queue locks held (sq.lock, then
- * rq.lock; irqsave, as in superp_queue.c) so that either lock suffices to
- * read it. The QP table is an xarray with its own lock; lookups take none.
- * Events are raised with no lock held.
+ * context). qp->state is written with both queue locks held (irqsave, as
+ * in superp_queue.c) so that either lock suffices to read it. The QP table
+ * is an xarray with its own lock; lookups take none. Events are raised
+ * with no queue lock held. Lock order: the top of superp_rc_bind.c.
  */
 #include <kunit/visibility.h>
 #include <linux/slab.h>

@@ -56,9 +56,9 @@
  *
  * Locking: sq.lock guards the send ring and positions, rq.lock the receive
  * ring; both irqsave, because kernel ULPs post under irq-disabled locks of
- * their own and the data path runs in softirq. Order: sq.lock, rq.lock,
- * then a CQ's lock (superp_cq_push()); completion handlers and events are
- * called after every lock is dropped (superp_cq_kick()).
+ * their own and the data path runs in softirq. Completion handlers and
+ * events are called after the queue and CQ locks are dropped
+ * (superp_cq_kick()). Lock order: the top of superp_rc_bind.c.
  */
 #include <kunit/visibility.h>
 #include <linux/overflow.h>

@@ -23,12 +23,49 @@
  * at once; they stay bound until RESET, destroy or the connection's
  * deletion.
  *
- * Locking: superp_conns_lock() (the device's connection mutex) >
- * superp_conn_entry.lock (BH) > a QP's queue locks > a CQ's lock. QP
- * events and completion handlers may run under the entry's lock (from
- * superp_qp_error()): a kernel consumer's handler must not post to a QP of
- * the same connection synchronously (ib_alloc_cq()'s polling contexts
- * defer, which is fine).
+ * Lock order of ib_superp. This is the one place it is written; the
+ * other files and Documentation/superp-datapath.rst point here. It lives
+ * here because binding is where the connection's locks and the QP's
+ * locks first nest: a bound QP sits on its entry's list, and from then on
+ * the data path reaches the QP's queues and CQs under the entry's lock.
+ * Outermost first; "A > B" means B may be taken while A is held, never
+ * the other way round:
+ *
+ *   qp->mutex (superp_qp.c: modify, query, destroy)
+ *     > superp_conns.lock (mutex per device, superp_conns_lock())
+ *       > superp_conn_entry.lock (spinlock, BH)
+ *         > qp->sq.lock (irqsave)
+ *           > qp->rq.lock (irqsave; both are held to change qp->state)
+ *           > mr->fr_lock (irqsave; local WRs run under sq.lock)
+ *           > cq->lock (irqsave; also taken under rq.lock)
+ *         > srq->rq.lock (irqsave; never with a QP's queue lock held)
+ *         > sdev->loop_q's lock (superp_loop.c, from xmit)
+ *
+ *   superp_link_mutex (superp_main.c)
+ *     > RTNL (ib_register_device()) > superp_devs_lock (mutex)
+ *     > superp_rx_devs_lock (superp_rx.c; nothing nests inside it)
+ *     > superp_conns.lock (module exit unregisters devices, and
+ *       superp_dealloc_driver() deletes their connections)
+ *
+ * cq->lock, mr->fr_lock, the MR table's and the QP table's xarray locks
+ * are innermost: nothing is taken under them. superp_devs_lock is held
+ * only to find a device and take a reference (superp_netlink.c): no
+ * connection or QP lock is taken under it. Under the entry's lock the
+ * data path transmits through sunh.ko and the IP stack (sunh_output(),
+ * ip_local_out()), whose own locks are then taken inside it.
+ *
+ * Waits: del_timer_sync() of the RNR timer and cancel_work_sync() of the
+ * entry's kick_work are called with no driver spinlock held, since the
+ * callbacks they wait for take the entry's lock.
+ *
+ * Handlers: completion handlers and QP events run with no QP queue lock
+ * and no CQ lock held (superp_cq_kick() after the locks are dropped).
+ * Those the data path produces (completions, superp_qp_error()) run under
+ * the entry's lock: a kernel consumer's completion handler must not post
+ * to a QP of the same connection synchronously (ib_alloc_cq()'s polling
+ * contexts defer their work and are fine). A post made with interrupts
+ * disabled cannot take the entry's BH lock and goes through the entry's
+ * kick_work instead.
  */
 #include <kunit/visibility.h>
 #include <linux/slab.h>

@@ -34,8 +34,8 @@
  * packet never reaches target_pkt() (PDL and TAL drop it), so nothing
  * executes twice.
  *
- * Locking: every callback runs under the entry's lock (BH), the QP's
- * queue and CQ locks nest inside; QPs are found with superp_qp_get() (RCU)
+ * Locking: every callback runs under the entry's lock (BH; lock order:
+ * the top of superp_rc_bind.c); QPs are found with superp_qp_get() (RCU)
  * and their target state (qp->rc) is touched only under the lock of the
  * entry they are bound to, which is this one.
  */
