@@ -95,7 +95,7 @@ bench: setup
 # Needs no kernel tree (KDIR would build one): remove kbuild output by name.
 clean:
 	for t in $(TOOLS) $(PROVIDER); do $(MAKE) -C $$t clean; done
-	find include net drivers kunit \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
+	find include net drivers kunit probes \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
 		-o -name '*.mod.c' -o -name '.*.cmd' -o -name modules.order \) -delete
 	rm -f Module.symvers modules.order .*.cmd
 	rm -rf $(BUILD) results

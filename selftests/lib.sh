@@ -132,7 +132,7 @@ jq_true() {
 conn_show() { superp -j -s conn show dev superp0 lcid "$1"; }
 
 # nulls LCID N [TIMEOUT_MS]: N No-op transactions on LCID, all completed
-# (kunit/superp_null_probe.c).
+# (probes/superp_null_probe.c).
 nulls() {
 	modprobe superp_null_probe dev=superp0 lcid="$1" count="$2" \
 		timeout_ms="${3:-60000}" || { dmesg | grep superp_null_probe | tail -3; return 1; }

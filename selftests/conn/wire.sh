@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Connections on the wire between two guests: over SUNH, UDP/IPv4 and
-# UDP/IPv6, No-op transactions (kunit/superp_null_probe.c) flow both ways
+# UDP/IPv6, No-op transactions (probes/superp_null_probe.c) flow both ways
 # at once and all complete; the counters move (tx_new, rx_pkts, delivered)
 # with nothing dropped or lost; a soft shutdown on both ends (the spec's
 # Last NULL procedure) ends quiescent on both, and `superp monitor` shows

@@ -43,7 +43,7 @@ mkdir -p "$obj"
 (cd "$SUPERP_TOP" && tar -c --exclude='*.o' --exclude='*.ko' \
 	--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
 	--exclude='modules.order' --exclude='Module.symvers' \
-	Kbuild include net drivers kunit) | tar -x -C "$obj"
+	Kbuild include net drivers kunit probes) | tar -x -C "$obj"
 sparse=
 [ "$kernel" = test ] && sparse=C=1
 make -s -j"$(nproc)" -C "$kdir" M="$obj" W=1 $sparse modules >"$obj.log" 2>&1 ||

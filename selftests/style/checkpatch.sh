@@ -10,7 +10,7 @@
 
 checkpatch=$(test_kernel_dir)/src/scripts/checkpatch.pl
 cd "$SUPERP_TOP" || exit 1
-mapfile -t files < <(git ls-files -- 'net/*.[ch]' 'drivers/*.[ch]' 'kunit/*.[ch]' \
+mapfile -t files < <(git ls-files -- 'net/*.[ch]' 'drivers/*.[ch]' 'kunit/*.[ch]' 'probes/*.[ch]' \
 	'include/*.h' | LC_ALL=C sort)
 # User-space C in kernel style (the provider, test helpers): the same rules
 # minus the kernel-only ones (kernel integer types and attribute macros;

@@ -3,7 +3,7 @@
 # A hostile peer: guest 2 attacks two live connections of guest 1 with
 # FUZZ_COUNT packets from superp-gen --peer (half over SUNH through
 # AF_PACKET, half over UDP/IPv4 through a UDP socket; fixed seeds), while
-# RC traffic of the kernel probe (kunit/superp_rc_probe.c, data verified)
+# RC traffic of the kernel probe (probes/superp_rc_probe.c, data verified)
 # runs between the same guests on a third connection and must complete.
 # Afterwards guest 1's receive accounting identity holds exactly
 # (Documentation/superp-admin.rst, "Receive accounting"), the attack

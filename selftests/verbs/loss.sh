@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The loss matrix: the kernel RC probe (kunit/superp_rc_probe.c: SENDs,
+# The loss matrix: the kernel RC probe (probes/superp_rc_probe.c: SENDs,
 # WRITEs, READs and atomics, data verified by the probe) between two
 # guests on ib_superp over SUNH and over UDP/IPv4, once clean and once
 # under each netem case on both guests' eth0 (so both directions suffer;

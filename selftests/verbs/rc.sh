@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # RC queue pairs between two guests through kernel verbs only
-# (kunit/superp_rc_probe.c): SEND/RECV and SEND_WITH_IMM, RDMA WRITE and
+# (probes/superp_rc_probe.c): SEND/RECV and SEND_WITH_IMM, RDMA WRITE and
 # WRITE_WITH_IMM checked by the server, RDMA READ checked by the client,
 # completions in posted order, small WRITEs posted as one list (ib_superp
 # packs them; one of them refused), one SEND of RC_BIG_MB MiB on ib_superp

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Both ends of the kernel RC probe on one guest (kunit/superp_rc_probe.c as
+# Both ends of the kernel RC probe on one guest (probes/superp_rc_probe.c as
 # the client, its copy superp_rc_probe_peer as the server, meeting over
 # TCP on 127.0.0.1): in loopback, over superp0's connection to this node
 # itself, by SUNH and by UDP/IPv4 (superp_loop.c: no wire), and over a

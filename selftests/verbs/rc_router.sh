@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # RC queue pairs through a SUNH router: A (guest 2, 10.23.0.2, SUNH 2) and
 # B (guest 3, 10.23.1.3, SUNH 259) run the kernel verbs probe
-# (kunit/superp_rc_probe.c) over a SUNH connection that R (guest 1)
+# (probes/superp_rc_probe.c) over a SUNH connection that R (guest 1)
 # forwards; clean, then with netem (loss, reordering, duplication) on R's
 # two output ports. The host decodes both segments' captures with the
 # project's dissector afterwards (rc_router_capture).

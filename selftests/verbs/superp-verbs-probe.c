@@ -853,7 +853,7 @@ out:
 
 /*
  * Completions for user CQs come from the test module superp_cq_probe
- * (kunit/superp_cq_probe.c) until user QPs make them: this process's one
+ * (probes/superp_cq_probe.c) until user QPs make them: this process's one
  * CQ is found by its cqn in `rdma resource show cq`.
  */
 static int cq_number(const char *dev, unsigned int *cqn)

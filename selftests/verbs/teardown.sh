@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Teardown under traffic, on ib_superp over a SUNH connection
-# between two guests, with the kernel RC probe (kunit/superp_rc_probe.c)
+# between two guests, with the kernel RC probe (probes/superp_rc_probe.c)
 # moving verified data: the client's eth0 down for 2 s then up, and an MTU
 # change on both guests (9000 -> 1500 -> 9000), each while the probe runs
 # (the transfer completes, data checked); netdev unregister under a device
