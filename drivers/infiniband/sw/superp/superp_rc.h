@@ -82,7 +82,9 @@ void superp_rc_conn_unbind_all(struct superp_conn_entry *e);
 void superp_rc_conn_stop(struct superp_conn_entry *e);
 void superp_rc_conn_free(struct superp_conn_entry *e);
 void superp_rc_conn_broken(struct superp_conn_entry *e, int reason);
+#if IS_ENABLED(CONFIG_KUNIT)
 extern bool superp_rc_allow_unbound;
+#endif
 
 /* superp_rc_send.c */
 enum ib_wc_status superp_rc_status(int status, u32 err);

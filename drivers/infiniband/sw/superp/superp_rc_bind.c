@@ -76,12 +76,17 @@
 #include "superp_qp.h"
 #include "superp_rc.h"
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /*
- * KUnit only (superp_objects_test plays the data path by hand on QPs that
- * no connection serves): RTR without a connection binds nothing.
+ * superp_objects_test plays the data path by hand on QPs that no
+ * connection serves: RTR without a connection then binds nothing.
  */
 bool superp_rc_allow_unbound;
 EXPORT_SYMBOL_IF_KUNIT(superp_rc_allow_unbound);
+#define superp_rc_unbound_ok()	READ_ONCE(superp_rc_allow_unbound)
+#else
+#define superp_rc_unbound_ok()	false
+#endif
 
 int superp_rc_conn_init(struct superp_conn_entry *e, u32 tal_window)
 {
@@ -196,7 +201,7 @@ int superp_rc_qp_bind(struct superp_qp *qp)
 	}
 	superp_conns_lock(sdev);
 	e = superp_rc_pick(sdev, &qp->av);
-	if (!e && superp_rc_allow_unbound)
+	if (!e && superp_rc_unbound_ok())
 		goto out;
 	if (!e) {
 		ibdev_warn_ratelimited(&sdev->ibdev,
