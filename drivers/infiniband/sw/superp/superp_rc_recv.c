@@ -48,6 +48,7 @@
 #include "superp_op.h"
 #include "superp_qp.h"
 #include "superp_rc.h"
+#include "superp_rc_payload.h"
 
 static struct superp_conn_entry *superp_rc_entry(struct superp_conn *c)
 {
