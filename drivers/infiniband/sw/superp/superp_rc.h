@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ib_superp: RC QPs over connections (Documentation/superp-rc.rst):
- * binding (superp_rc_bind.c), the initiator (superp_rc_send.c) and the
- * target (superp_rc_recv.c). The locking rules are at the top of each.
+ * binding (superp_rc_bind.c), the initiator (superp_rc_send.c and the
+ * files superp_rc_int.h names) and the target (superp_rc_recv.c). The
+ * locking rules are at the top of each.
  */
 #ifndef SUPERP_RC_H
 #define SUPERP_RC_H
@@ -138,7 +139,11 @@ void superp_rc_conn_free(struct superp_conn_entry *e);
 void superp_rc_conn_broken(struct superp_conn_entry *e, int reason);
 extern bool superp_rc_allow_unbound;
 
-/* superp_rc_send.c */
+/*
+ * The initiator: superp_rc_send.c; superp_rc_status() is in
+ * superp_rc_reply.c, superp_rc_rnr_*() in superp_rc_rnr.c and
+ * superp_rc_qp_locked() in superp_rc_bind.c.
+ */
 enum ib_wc_status superp_rc_status(int status, u32 err);
 void superp_rc_kick(struct superp_qp *qp);
 void superp_rc_kick_later(struct superp_qp *qp);
