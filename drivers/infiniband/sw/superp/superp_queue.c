@@ -31,7 +31,7 @@
  *    it; after a flush or reset its slot may be reused, so the data path
  *    keeps wqe->idx and copies what it needs under its own rules.
  *    superp_qp_next_send_if(qp, match, arg) takes it only if match() says
- *    so: the packer's look at the next WR (superp_rc_send.c).
+ *    so: the packer's look at the next WR (superp_rc_pack.c).
  *  - superp_qp_send_done(qp, idx, status): the WR at idx finished; a status
  *    other than IB_WC_SUCCESS also moves the QP to ERR (RC: a failed WR
  *    breaks the QP).

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ib_superp: RC QPs over connections (Documentation/superp-rc.rst):
- * binding (superp_rc_bind.c), the initiator (superp_rc_send.c) and the
- * target (superp_rc_recv.c). The locking rules are at the top of each.
+ * binding (superp_rc_bind.c), the initiator (superp_rc_send.c and the
+ * files superp_rc_int.h names) and the target (superp_rc_recv.c). The
+ * locking rules are at the top of each.
  */
 #ifndef SUPERP_RC_H
 #define SUPERP_RC_H
@@ -17,7 +18,6 @@
 #include "superp_tx.h"
 
 struct superp_conn;
-struct superp_dev;
 
 /*
  * The target's per-transaction slots of a connection: tal_trans_window
@@ -39,7 +39,6 @@ static inline u32 superp_rc_slot_index(u32 slots, u16 xid)
 struct work_struct;
 struct superp_conn_entry;
 struct superp_mr;
-struct superp_op;
 struct superp_pkt;
 struct superp_qp;
 struct superp_recv_wqe;
@@ -86,7 +85,11 @@ void superp_rc_conn_broken(struct superp_conn_entry *e, int reason);
 extern bool superp_rc_allow_unbound;
 #endif
 
-/* superp_rc_send.c */
+/*
+ * The initiator: superp_rc_send.c; superp_rc_status() is in
+ * superp_rc_reply.c, superp_rc_rnr_*() in superp_rc_rnr.c and
+ * superp_rc_qp_locked() in superp_rc_bind.c.
+ */
 enum ib_wc_status superp_rc_status(int status, u32 err);
 void superp_rc_kick(struct superp_qp *qp);
 void superp_rc_kick_later(struct superp_qp *qp);
@@ -106,37 +109,5 @@ void superp_rc_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
 int superp_rc_target_request(struct superp_conn *c, u16 xid, u8 opcode);
 void superp_rc_target_done(struct superp_conn *c, u16 xid, void *cookie,
 			   int status);
-
-/* Shared by both sides: one operation header into a packet's tail. */
-int superp_rc_put_op(struct sk_buff *skb, u8 opcode,
-		     const struct superp_op *op);
-/* Shared by both sides: SGE lists as page pieces (superp_rc_send.c). */
-int superp_rc_sge_walk(struct superp_dev *sdev, struct ib_pd *pd,
-		       const struct ib_sge *sge, u32 nsge, u64 offset, u32 len,
-		       superp_seg_fn fn, void *arg);
-int superp_rc_piece_to_skb(void *arg, struct page *page, unsigned int off,
-			   unsigned int len);
-/* Small payloads are copied: a fragment costs more than the bytes. */
-#define SUPERP_RC_COPY_MAX	256
-
-/*
- * Payloads that superp_rc_skb_append() copies whatever their pages: small
- * ones, and padded ones (the zeros need linear room after them).
- */
-static inline bool superp_rc_copies(u32 len, u8 pad)
-{
-	return len <= SUPERP_RC_COPY_MAX || pad;
-}
-
-/* Visits a payload's pieces in order: superp_mr_walk() over some range. */
-typedef int (*superp_rc_walk_fn)(void *ctx, superp_seg_fn fn, void *arg);
-int superp_rc_skb_append(struct sk_buff *skb, u32 len, u8 pad,
-			 superp_rc_walk_fn walk, void *ctx);
-
-/* For superp_rc_piece_to_skb(): copy or attach. */
-struct superp_rc_skb_fill {
-	struct sk_buff		*skb;
-	bool			copy;
-};
 
 #endif /* SUPERP_RC_H */

@@ -24,7 +24,7 @@
  * request operation of the QP, the rest of that message included, is
  * refused RNR/UNSPEC without being run, so nothing overtakes the refused
  * message, until a QP Resume (27) for it arrives; the sender replays from
- * the refused WR (superp_rc_send.c). A message
+ * the refused WR (superp_rc_rnr.c). A message
  * longer than its receive: INVALID/TOO_LONG, the receive completes with
  * IB_WC_LOC_LEN_ERR and the target QP goes to ERR. Atomics (19, 20, one
  * operation per packet) are checked and executed once, when their packet
@@ -48,6 +48,7 @@
 #include "superp_op.h"
 #include "superp_qp.h"
 #include "superp_rc.h"
+#include "superp_rc_payload.h"
 
 static struct superp_conn_entry *superp_rc_entry(struct superp_conn *c)
 {
