@@ -29,7 +29,7 @@
  * initiator's kicks (superp_rc_send.c) or from superp_rc_rnr_timer(),
  * which takes it; superp_rc_bind.c has the lock order. The RNR timer
  * holds no QP reference: it takes the entry's lock and a reference only
- * while the QP is bound, and superp_qp_unbind() stops it before the QP
+ * while the QP is bound, and superp_rc_qp_unbind() stops it before the QP
  * goes.
  */
 #include <kunit/visibility.h>
