@@ -16,8 +16,8 @@
  * data path.
  */
 #include "superp.h"
-#include "superp_dev.h"
 #include "superp_conn_table.h"
+#include "superp_dev.h"
 
 enum superp_hw_stat {
 	SUPERP_HW_TX_PACKETS,

@@ -6,6 +6,10 @@
  * is described in include/uapi/rdma/superp_netlink.h and
  * Documentation/superp-admin.rst.
  *
+ * One file for the family, though it runs past 800 lines: the policy,
+ * the attribute parsers and the reply builders are shared by every
+ * command and by the events, and each command handler is short.
+ *
  * A device is found by name among ib_superp's own devices, and only when
  * the RDMA core lets the caller's network namespace see it. Changes need
  * CAP_NET_ADMIN (GENL_ADMIN_PERM). Every request is validated whole before
@@ -29,8 +33,8 @@
 #include <rdma/superp_netlink.h>
 
 #include "superp.h"
-#include "superp_dev.h"
 #include "superp_conn_table.h"
+#include "superp_dev.h"
 #include "superp_netlink.h"
 
 #define SUPERP_CID_MAX		4095	/* pdl_conn_per_xpu is at most 4096 */

@@ -4,6 +4,11 @@
  * tracking, ACK XID, replies, retirement, No-op, Last NULL, Transaction
  * Error and memory barriers. Step numbers refer to the spec's "Transaction
  * Layer" procedures.
+ *
+ * One file for the layer, though it runs near 1,000 lines: its procedures
+ * read and write the same windows of struct superp_conn, in the order of
+ * the spec's steps, and split they would each need the others' internal
+ * helpers; the KUnit suites and the simulator check them step by step.
  */
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
