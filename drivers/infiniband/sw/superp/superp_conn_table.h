@@ -16,9 +16,9 @@
 #include <net/dst_cache.h>
 
 #include "superp_engine.h"
+#include "superp_rc_conn.h"
 
 struct superp_dev;
-struct superp_rc_tgt;
 
 /* Where a connection's packets go: what CONN_ADD says, fixed for its life. */
 struct superp_conn_addr {
@@ -43,17 +43,7 @@ struct superp_conn_addr {
  * @timer: the engine's deadline and busy retries (superp_tx.c).
  * @deadline: the engine's deadline (ns), 0 for none.
  * @tx_busy: the device refused a packet: retry shortly.
- * @qps: RC QPs bound to this connection (struct superp_rc_qp.node), under
- *	@lock (superp_rc_bind.c).
- * @tgt: the target's per-transaction state, @tgt_slots entries indexed by
- *	XID modulo @tgt_slots, under @lock (superp_rc_recv.c).
- * @tgt_slots: the connection's tal_trans_window rounded up to a power of
- *	two (superp_rc_tgt_slots()).
- * @kick_work: runs the bound QPs' send queues for posts made with
- *	interrupts disabled (superp_rc_send.c).
- * @qps_waiting: a bound QP's transaction was refused for the window
- *	since the last round robin: other kicks leave their QP to the next,
- *	which tx_ready() runs (superp_rc_send.c), under @lock.
+ * @rc: RC's state of the connection (superp_rc_conn.h), under @lock.
  * @loop: the peer is this node: packets loop back (superp_loop.c).
  * @dst_cache: UDP connections: the route to the peer (superp_udp.c).
  */
@@ -65,11 +55,7 @@ struct superp_conn_entry {
 	struct hrtimer timer;
 	u64 deadline;
 	bool tx_busy;
-	struct list_head qps;
-	struct superp_rc_tgt *tgt;
-	u32 tgt_slots;
-	struct work_struct kick_work;
-	bool qps_waiting;
+	struct superp_rc_conn rc;
 	bool loop;
 	struct dst_cache dst_cache;
 };

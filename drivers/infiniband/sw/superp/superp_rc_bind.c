@@ -12,7 +12,7 @@
  * rate-limited line naming the fix.
  *
  * Lifetime (decision: unbind on delete, no reference on the entry). A
- * bound QP is on its entry's list (e->qps) and qp->conn points to the
+ * bound QP is on its entry's list (e->rc.qps) and qp->conn points to the
  * entry; both change only under the entry's lock. Deleting a connection
  * (or its device) unbinds every QP - list emptied, qp->conn NULL, QP moved
  * to ERR - after unpublishing the entry and *before* the grace period that
@@ -90,17 +90,17 @@ EXPORT_SYMBOL_IF_KUNIT(superp_rc_allow_unbound);
 
 int superp_rc_conn_init(struct superp_conn_entry *e, u32 tal_window)
 {
-	INIT_LIST_HEAD(&e->qps);
-	INIT_WORK(&e->kick_work, superp_rc_kick_work);
-	e->tgt_slots = superp_rc_tgt_slots(tal_window);
-	e->tgt = kvcalloc(e->tgt_slots, sizeof(*e->tgt), GFP_KERNEL);
-	return e->tgt ? 0 : -ENOMEM;
+	INIT_LIST_HEAD(&e->rc.qps);
+	INIT_WORK(&e->rc.kick_work, superp_rc_kick_work);
+	e->rc.tgt_slots = superp_rc_tgt_slots(tal_window);
+	e->rc.tgt = kvcalloc(e->rc.tgt_slots, sizeof(*e->rc.tgt), GFP_KERNEL);
+	return e->rc.tgt ? 0 : -ENOMEM;
 }
 
 /* Unreachable for a grace period: no post can queue the kick work again. */
 void superp_rc_conn_stop(struct superp_conn_entry *e)
 {
-	cancel_work_sync(&e->kick_work);
+	cancel_work_sync(&e->rc.kick_work);
 }
 
 /* The entry is unreachable and its engine released: drop what is left. */
@@ -108,13 +108,13 @@ void superp_rc_conn_free(struct superp_conn_entry *e)
 {
 	u32 i;
 
-	if (!e->tgt)
+	if (!e->rc.tgt)
 		return;
-	for (i = 0; i < e->tgt_slots; i++)
-		if (e->tgt[i].mr)
-			superp_mr_put(e->tgt[i].mr);
-	kvfree(e->tgt);
-	e->tgt = NULL;
+	for (i = 0; i < e->rc.tgt_slots; i++)
+		if (e->rc.tgt[i].mr)
+			superp_mr_put(e->rc.tgt[i].mr);
+	kvfree(e->rc.tgt);
+	e->rc.tgt = NULL;
 }
 
 /* Does @e lead to @av's destination? SUNH @addr valid when @sunh. */
@@ -232,7 +232,7 @@ int superp_rc_qp_bind(struct superp_qp *qp)
 		qp->rc.cancelled = false;
 		qp->rc.rvalid = false;
 		qp->rc.rerr = 0;
-		list_add_tail(&qp->rc.node, &e->qps);
+		list_add_tail(&qp->rc.node, &e->rc.qps);
 		WRITE_ONCE(qp->conn, e);
 	}
 	spin_unlock_bh(&e->lock);
@@ -313,7 +313,7 @@ void superp_rc_conn_unbind_all(struct superp_conn_entry *e)
 
 	for (;;) {
 		spin_lock_bh(&e->lock);
-		qp = list_first_entry_or_null(&e->qps, struct superp_qp,
+		qp = list_first_entry_or_null(&e->rc.qps, struct superp_qp,
 					      rc.node);
 		if (!qp) {
 			spin_unlock_bh(&e->lock);
@@ -344,7 +344,7 @@ void superp_rc_conn_broken(struct superp_conn_entry *e, int reason)
 	enum ib_wc_status status = superp_rc_status(reason, 0);
 	struct superp_qp *qp;
 
-	list_for_each_entry(qp, &e->qps, rc.node) {
+	list_for_each_entry(qp, &e->rc.qps, rc.node) {
 		if (!refcount_inc_not_zero(&qp->ref))
 			continue;
 		superp_qp_send_broke(qp, status);

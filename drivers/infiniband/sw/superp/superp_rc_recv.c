@@ -50,15 +50,10 @@
 #include "superp_rc.h"
 #include "superp_rc_payload.h"
 
-static struct superp_conn_entry *superp_rc_entry(struct superp_conn *c)
-{
-	return container_of(c, struct superp_conn_entry, conn);
-}
-
 static struct superp_rc_tgt *superp_rc_slot(struct superp_conn_entry *e,
 					    u16 xid)
 {
-	return &e->tgt[superp_rc_slot_index(e->tgt_slots, xid)];
+	return &e->rc.tgt[superp_rc_slot_index(e->rc.tgt_slots, xid)];
 }
 
 /* The receive of the current message completes with @status. */
@@ -349,7 +344,7 @@ static u32 superp_rc_target_ops(struct superp_conn_entry *e,
 void superp_rc_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
 			  void *buf)
 {
-	struct superp_conn_entry *e = superp_rc_entry(c);
+	struct superp_conn_entry *e = superp_entry(c);
 	struct superp_rc_tgt *slot = superp_rc_slot(e, p->xid);
 	const struct sk_buff *skb = buf;
 	u8 opnum;
@@ -481,7 +476,7 @@ static const struct superp_xact_ops superp_rc_terr_ops = {
  */
 int superp_rc_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 {
-	struct superp_conn_entry *e = superp_rc_entry(c);
+	struct superp_conn_entry *e = superp_entry(c);
 	struct superp_rc_tgt *slot = superp_rc_slot(e, xid);
 	u64 now = ktime_get_ns();
 	u32 mtu;
@@ -531,7 +526,7 @@ int superp_rc_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 void superp_rc_target_done(struct superp_conn *c, u16 xid, void *cookie,
 			   int status)
 {
-	struct superp_rc_tgt *slot = superp_rc_slot(superp_rc_entry(c), xid);
+	struct superp_rc_tgt *slot = superp_rc_slot(superp_entry(c), xid);
 
 	if (cookie == &slot->src && slot->mr) {
 		superp_mr_put(slot->mr);

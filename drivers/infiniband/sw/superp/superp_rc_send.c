@@ -215,7 +215,7 @@ static int superp_rc_submit(struct superp_conn_entry *e, struct superp_rc_wr *wr
  * Under e->lock: @qp's turn, at most one transaction of its work: its QP
  * Resume, or the next transaction of its WRs. WRs that fail or flush
  * without a transaction do not end the turn. A refusal for the window
- * sets e->qps_waiting.
+ * sets e->rc.qps_waiting.
  */
 static enum superp_rc_turn superp_rc_turn(struct superp_conn_entry *e,
 					  struct superp_qp *qp)
@@ -265,7 +265,7 @@ static enum superp_rc_turn superp_rc_turn(struct superp_conn_entry *e,
 	}
 out:
 	if (turn == SUPERP_RC_TURN_FULL)
-		e->qps_waiting = true;
+		e->rc.qps_waiting = true;
 	return turn;
 }
 
@@ -280,7 +280,7 @@ out:
 void superp_rc_kick_locked(struct superp_conn_entry *e,
 			   struct superp_qp *qp)
 {
-	if (e->qps_waiting && e->conn.state == SUPERP_ST_UP)
+	if (e->rc.qps_waiting && e->conn.state == SUPERP_ST_UP)
 		return;
 	while (superp_rc_turn(e, qp) == SUPERP_RC_TURN_WENT)
 		;
@@ -299,7 +299,7 @@ void superp_rc_kick(struct superp_qp *qp)
 	rcu_read_lock();
 	e = READ_ONCE(qp->conn);
 	if (e && irqs_disabled()) {
-		schedule_work(&e->kick_work);
+		schedule_work(&e->rc.kick_work);
 	} else if (e) {
 		spin_lock_bh(&e->lock);
 		if (qp->conn == e)
@@ -323,7 +323,7 @@ void superp_rc_kick_later(struct superp_qp *qp)
 	rcu_read_lock();
 	e = READ_ONCE(qp->conn);
 	if (e)
-		schedule_work(&e->kick_work);
+		schedule_work(&e->rc.kick_work);
 	rcu_read_unlock();
 }
 
@@ -339,10 +339,10 @@ static void superp_rc_kick_all(struct superp_conn_entry *e)
 	struct superp_qp *qp;
 	bool first = true, went;
 
-	e->qps_waiting = false;
+	e->rc.qps_waiting = false;
 	do {
 		went = false;
-		list_for_each_entry(qp, &e->qps, rc.node) {
+		list_for_each_entry(qp, &e->rc.qps, rc.node) {
 			if (!first && qp->rc.idle)
 				continue;
 			switch (superp_rc_turn(e, qp)) {
@@ -354,7 +354,7 @@ static void superp_rc_kick_all(struct superp_conn_entry *e)
 				went = true;
 				break;
 			case SUPERP_RC_TURN_FULL:
-				list_rotate_to_front(&qp->rc.node, &e->qps);
+				list_rotate_to_front(&qp->rc.node, &e->rc.qps);
 				return;
 			}
 		}
@@ -365,14 +365,14 @@ static void superp_rc_kick_all(struct superp_conn_entry *e)
 /* tx_ready(): the engine takes transactions again. */
 void superp_rc_tx_ready(struct superp_conn *c)
 {
-	superp_rc_kick_all(container_of(c, struct superp_conn_entry, conn));
+	superp_rc_kick_all(superp_entry(c));
 }
 
 void superp_rc_kick_work(struct work_struct *work)
 {
 	struct superp_conn_entry *e = container_of(work,
 						   struct superp_conn_entry,
-						   kick_work);
+						   rc.kick_work);
 
 	spin_lock_bh(&e->lock);
 	superp_rc_kick_all(e);
