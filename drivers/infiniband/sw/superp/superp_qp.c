@@ -3,8 +3,9 @@
  * ib_superp: RC queue pairs, their numbers and their state machine.
  *
  * Only IB_QPT_RC exists (no GSI/SMI: the port has neither MAD nor CM).
- * Work queues, posting and flushing are in superp_queue.c; the rings a
- * user QP shares with its process in superp_uqp.c.
+ * Work queues and flushing are in superp_queue.c, posting in
+ * superp_post.c; the rings a user QP shares with its process in
+ * superp_uqp.c.
  *
  * State machine. modify_qp accepts exactly the transitions and attribute
  * masks of the IB specification (ib_modify_qp_is_ok() for RC), validates

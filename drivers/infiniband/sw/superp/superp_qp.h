@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ib_superp: queue pairs (superp_qp.c: objects and state machine;
- * superp_queue.c: work queues, posting, flush and the data path's
- * interface). The rules are at the top of those files. What a QP's
- * transport service does (RC today) it reaches through its type's ops.
+ * superp_queue.c: work queues, flush and the data path's interface;
+ * superp_post.c: posting). The rules are at the top of those files. What
+ * a QP's transport service does (RC today) it reaches through its type's
+ * ops.
  */
 #ifndef SUPERP_QP_H
 #define SUPERP_QP_H
@@ -247,22 +248,24 @@ enum ib_wc_status superp_uwqe_to_wr(const struct superp_uwqe_send *u,
 				    struct superp_uwr *w);
 #endif
 
-/* superp_queue.c: verbs */
+/* superp_post.c: verbs */
 int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		     const struct ib_send_wr **bad_wr);
 int superp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		     const struct ib_recv_wr **bad_wr);
+
+/* superp_post.c: filling a queue, under its lock (superp_uqp.c, SRQs) */
+int superp_recv_post(struct ib_pd *pd, struct superp_wq *rq,
+		     const struct ib_recv_wr **wr);
+int superp_send_wqe_fill(struct superp_qp *qp, const struct ib_send_wr *wr,
+			 struct superp_send_wqe *wqe);
 
 /* superp_queue.c: queues, for superp_qp.c and the data path */
 int superp_wq_init(struct superp_wq *wq, u32 max_wr, size_t wqe_size);
 void superp_wq_free(struct superp_wq *wq);
 size_t superp_send_wqe_size(u32 max_sge, u32 max_inline);
 size_t superp_recv_wqe_size(u32 max_sge);
-int superp_recv_post(struct ib_pd *pd, struct superp_wq *rq,
-		     const struct ib_recv_wr **wr);
 int superp_recv_take(struct superp_wq *rq, struct superp_recv_wqe *wqe);
-int superp_send_wqe_fill(struct superp_qp *qp, const struct ib_send_wr *wr,
-			 struct superp_send_wqe *wqe);
 enum ib_wc_opcode superp_wc_opcode(u8 opcode);
 void superp_qp_flush(struct superp_qp *qp);
 void superp_qp_reset_queues(struct superp_qp *qp);
@@ -278,6 +281,15 @@ void superp_qp_send_broke(struct superp_qp *qp, enum ib_wc_status status);
 int superp_qp_send_rewind(struct superp_qp *qp, u32 idx);
 int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe);
 bool superp_qp_sq_idle(struct superp_qp *qp);
+
+/*
+ * superp_queue.c: for superp_post.c; the last three under sq.lock
+ * (superp_rq_flush() under rq.lock).
+ */
+bool superp_wr_is_local(u8 opcode);
+unsigned int superp_sq_run_local(struct superp_qp *qp, bool *failed);
+unsigned int superp_sq_flush(struct superp_qp *qp);
+unsigned int superp_rq_flush(struct superp_qp *qp);
 
 /* superp_ah.c: address vectors */
 int superp_av_from_attr(struct superp_dev *sdev,

@@ -3,8 +3,8 @@
  * ib_superp: the verbs device. Device and port queries, user contexts (for
  * the rdma-core provider), protection domains and user memory regions
  * (superp_mr.c), and the objects of kernel consumers: CQs (superp_cq.c),
- * RC QPs (superp_qp.c, superp_queue.c), SRQs (superp_srq.c) and AHs
- * (superp_ah.c). Documentation/superp-verbs.rst.
+ * RC QPs (superp_qp.c, superp_queue.c, superp_post.c), SRQs
+ * (superp_srq.c) and AHs (superp_ah.c). Documentation/superp-verbs.rst.
  */
 #include <kunit/visibility.h>
 #include <linux/etherdevice.h>
