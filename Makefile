@@ -115,6 +115,6 @@ bench: setup
 clean:
 	for t in $(TOOLS) $(PROVIDER); do $(MAKE) -C $$t clean; done
 	find include net drivers kunit probes \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
-		-o -name '*.mod.c' -o -name '.*.cmd' -o -name modules.order \) -delete
+		-o -name '*.mod.c' -o -name '.*.cmd' -o -name '.*.d' -o -name modules.order \) -delete
 	rm -f Module.symvers modules.order .*.cmd
 	rm -rf $(BUILD) results
