@@ -1,29 +1,40 @@
 # SPDX-License-Identifier: GPL-2.0
 # SUPERp for Linux: top-level build.
 #
-#   make            kernel modules (against $(KDIR)), tools, provider
+#   make            sunh.ko and ib_superp.ko for the running kernel, the
+#                   tools, the provider
+#   make install    those where Debian looks for them (DESTDIR=DIR: staged)
+#   make KDIR=DIR   the modules for the kernel tree DIR instead
+#   make SUPERP_TESTS=1   the KUnit suites and test probes too
 #   make check      every test, from a fresh machine (README's test command)
 #   make soak       the long forms of the tests (1M fuzz, loss figures, ...)
 #   make demo       two guests talking SUPERp (README's main command)
 #   make bench      SUPERp beside TCP, rxe and siw (QUICK=1: under 15 min)
 #   make test T=... one KUnit suite or selftest, e.g. T=kunit/superp_wire_test
-#   make KDIR=/lib/modules/$(uname -r)/build   build against another kernel
-#   make install    modules, tools and provider where Debian looks (DESTDIR)
+#   make kernel     the harness's test kernel (prints its tree)
 
 HARNESS := selftests/harness
 BUILD := build
-KDIR ?= $(shell $(HARNESS)/build-kernel.sh)
+# The running kernel's headers, as for any out-of-tree module: make &&
+# make install gives modules the running kernel loads. The harness builds
+# for its kernels with their trees (prepare.sh), never with this default.
+KDIR ?= /lib/modules/$(shell uname -r)/build
 TOOLS := $(patsubst %/Makefile,%,$(wildcard tools/*/Makefile))
 PROVIDER := providers/superp
 
 .PHONY: all modules userspace tools $(TOOLS) provider setup kernel check soak test demo bench clean \
 	install
 
-all: modules userspace
+all: modules tools provider
 
+# Without headers kbuild's own error names no package: say which one.
+NO_KDIR = no kernel build tree in $(KDIR): install linux-headers-$(shell uname -r) \
+	(Debian; or linux-headers-amd64) or name one with make KDIR=DIR
 modules:
+	$(if $(wildcard $(KDIR)/Makefile),,$(error $(NO_KDIR)))
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
+# The tools and provider, and the test programs the harness puts in guests.
 userspace: tools provider $(BUILD)/superp-barrier $(BUILD)/superp-verbs-probe \
 	$(BUILD)/superp-ring-garbage $(BUILD)/superp-stress
 
@@ -56,20 +67,28 @@ $(BUILD)/superp-stress: selftests/verbs/superp-stress.c
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -libverbs
 
-# make install [DESTDIR=DIR] [KDIR=...]: the two modules under
-# /lib/modules/VERSION/updates (VERSION: KDIR's kernel), the superp and
-# sunh tools in /usr/sbin, the provider and its driver file where Debian's
-# libibverbs looks for them. depmod runs for a real install only.
-KVER = $(shell $(MAKE) -s -C $(KDIR) kernelrelease)
-install: all
+# make install [DESTDIR=DIR] [KDIR=DIR]: sunh.ko and ib_superp.ko in
+# /lib/modules/RELEASE/updates, superp and sunh in /usr/sbin, superp-gen in
+# /usr/bin, the provider where Debian's libibverbs looks; no test code.
+# RELEASE is the modules' own (their vermagic), the directory modprobe
+# searches for the kernel they load into: a Debian headers tree's
+# kernelrelease is its source version (6.1.192), not the release its
+# kernel runs as (6.1.0-56-amd64). depmod runs for a real install only.
+# modinfo and depmod are in /sbin, which a user's PATH may lack.
+SBIN_PATH := PATH=$$PATH:/usr/sbin:/sbin
+KREL = $(firstword $(shell $(SBIN_PATH) modinfo -F vermagic \
+	drivers/infiniband/sw/superp/ib_superp.ko))
+install: modules tools/superp tools/sunh tools/superp-gen
+	$(if $(KREL),,$(error no kernel release in ib_superp.ko's vermagic))
 	install -D -m 0644 net/sunh/sunh.ko \
-		$(DESTDIR)/lib/modules/$(KVER)/updates/sunh.ko
+		$(DESTDIR)/lib/modules/$(KREL)/updates/sunh.ko
 	install -D -m 0644 drivers/infiniband/sw/superp/ib_superp.ko \
-		$(DESTDIR)/lib/modules/$(KVER)/updates/ib_superp.ko
+		$(DESTDIR)/lib/modules/$(KREL)/updates/ib_superp.ko
 	install -D -m 0755 tools/superp/superp $(DESTDIR)/usr/sbin/superp
 	install -D -m 0755 tools/sunh/sunh $(DESTDIR)/usr/sbin/sunh
+	install -D -m 0755 tools/superp-gen/superp-gen $(DESTDIR)/usr/bin/superp-gen
 	$(MAKE) -C $(PROVIDER) install DESTDIR=$(DESTDIR)
-	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
+	[ -n "$(DESTDIR)" ] || $(SBIN_PATH) depmod -a $(KREL)
 
 setup:
 	$(HARNESS)/setup.sh
@@ -92,10 +111,10 @@ demo: setup
 bench: setup
 	QUICK=$(QUICK) $(HARNESS)/bench.sh
 
-# Needs no kernel tree (KDIR would build one): remove kbuild output by name.
+# Needs no kernel tree (KDIR's may be gone): remove kbuild output by name.
 clean:
 	for t in $(TOOLS) $(PROVIDER); do $(MAKE) -C $$t clean; done
 	find include net drivers kunit probes \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
-		-o -name '*.mod.c' -o -name '.*.cmd' -o -name modules.order \) -delete
+		-o -name '*.mod.c' -o -name '.*.cmd' -o -name '.*.d' -o -name modules.order \) -delete
 	rm -f Module.symvers modules.order .*.cmd
 	rm -rf $(BUILD) results

@@ -32,9 +32,11 @@ stock)
 *) die "unknown kernel '$kernel'" ;;
 esac
 
-# The project's modules, built out of tree in a copy per kernel so that
-# builds for two kernels never share objects. Warnings are errors; on the
-# test kernel sparse checks every file compiled (C=1).
+# The project's modules with the KUnit suites and test probes
+# (SUPERP_TESTS=1; the top Kbuild leaves them out otherwise), built out of
+# tree in a copy per kernel so that builds for two kernels never share
+# objects. Warnings are errors; on the test kernel sparse checks every
+# file compiled (C=1).
 phase_begin "modules ($kernel kernel)"
 obj=$SUPERP_BUILD/modules-$kernel
 mkdir -p "$obj"
@@ -46,7 +48,7 @@ mkdir -p "$obj"
 	Kbuild include net drivers kunit probes) | tar -x -C "$obj"
 sparse=
 [ "$kernel" = test ] && sparse=C=1
-make -s -j"$(nproc)" -C "$kdir" M="$obj" W=1 $sparse modules >"$obj.log" 2>&1 ||
+make -s -j"$(nproc)" -C "$kdir" M="$obj" W=1 $sparse SUPERP_TESTS=1 modules >"$obj.log" 2>&1 ||
 	{ cat "$obj.log"; die "module build for the $kernel kernel failed"; }
 if grep -E 'warning:|error:' "$obj.log"; then
 	die "module build for the $kernel kernel has warnings"

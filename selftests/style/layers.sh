@@ -23,10 +23,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 # layer_table MAP DIR: "FILE LAYER NAME" for each .c/.h of DIR, the layer
 # of the first map line that names it (exactly or by glob); UNMAPPED for
-# none.
+# none. kbuild's generated *.mod.c is no source: make builds in the tree.
 layer_table() {
 	local map=$1 dir=$2 f line n name pat
-	for f in $(cd "$dir" && ls -- *.c *.h 2>/dev/null); do
+	for f in $(cd "$dir" && ls -- *.c *.h 2>/dev/null | grep -v '\.mod\.c$'); do
 		n=
 		while read -r line; do
 			case "$line" in '' | '#'*) continue ;; esac
