@@ -56,7 +56,7 @@ fi
 phase_end
 
 phase_begin "tools"
-make -s -C "$SUPERP_TOP" userspace
+make -s -C "$SUPERP_TOP" userspace BUILD="$SUPERP_BUILD"
 phase_end
 
 phase_begin "initramfs ($kernel kernel)"
