@@ -491,6 +491,36 @@ static int ctl_recv(struct probe *p, u32 *val)
 	return 0;
 }
 
+/* The peer's word for this step, whatever it says (go, or done). */
+static int ctl_await(struct probe *p)
+{
+	u32 v;
+
+	return ctl_recv(p, &v);
+}
+
+/* Server: says go, then waits for the client's word (its WRs ran). */
+static int ctl_go_wait(struct probe *p)
+{
+	int err;
+
+	err = ctl_send(p, 0);
+	return err ?: ctl_await(p);
+}
+
+/* Server first, then client: each tells the other @mine, *@theirs. */
+static int ctl_swap(struct probe *p, u32 mine, u32 *theirs)
+{
+	int err;
+
+	if (p->server) {
+		err = ctl_send(p, mine);
+		return err ?: ctl_recv(p, theirs);
+	}
+	err = ctl_recv(p, theirs);
+	return err ?: ctl_send(p, mine);
+}
+
 /* --- Device, GID, buffer ------------------------------------------------ */
 
 /* The RoCE v2 GID whose IPv4-mapped address is our end of the socket. */
@@ -814,6 +844,28 @@ static int expect_qp_err(struct ib_qp *qp, char *why, size_t whylen)
 	return 0;
 }
 
+/* WRs @first to @last complete in order, each with @status. */
+static bool expect_wc_range(struct probe *p, u64 first, u64 last,
+			    enum ib_wc_status status, char *why, size_t whylen)
+{
+	struct ib_wc wc;
+	u64 i;
+
+	for (i = first; i <= last; i++)
+		if (expect_wc(p, i, status, &wc, why, whylen))
+			return false;
+	return true;
+}
+
+/* WRs @first to @last of @qp flushed, in order, and @qp in ERR. */
+static bool flushed_in_err(struct probe *p, struct ib_qp *qp, u64 first,
+			   u64 last, char *why, size_t whylen)
+{
+	return expect_wc_range(p, first, last, IB_WC_WR_FLUSH_ERR, why,
+			       whylen) &&
+	       !expect_qp_err(qp, why, whylen);
+}
+
 /*
  * WR 1's completion after a NAK, @want, on a scratch pair (retry_cnt
  * PROBE_FEW_RETRIES). rxe's responder NAKs once and enters ERR, where it
@@ -835,14 +887,37 @@ static int expect_nak(struct probe *p, enum ib_wc_status want,
 	return 0;
 }
 
-static int post_recv(struct probe *p, struct ib_qp *qp, u64 wr_id,
-		     size_t off, u32 len)
+/* One SGE of @len bytes at @addr (the PD's local DMA lkey). */
+static struct ib_sge sge_at(struct probe *p, u64 addr, u32 len)
 {
 	struct ib_sge sge = {
-		.addr = p->dma + off,
+		.addr = addr,
 		.length = len,
 		.lkey = p->pd->local_dma_lkey,
 	};
+
+	return sge;
+}
+
+/* A send-queue WR @wr_id of @op over the one SGE @sge, with @flags. */
+static struct ib_send_wr send_wr(u64 wr_id, struct ib_sge *sge,
+				 enum ib_wr_opcode op, int flags)
+{
+	struct ib_send_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = sge,
+		.num_sge = 1,
+		.opcode = op,
+		.send_flags = flags,
+	};
+
+	return wr;
+}
+
+static int post_recv(struct probe *p, struct ib_qp *qp, u64 wr_id,
+		     size_t off, u32 len)
+{
+	struct ib_sge sge = sge_at(p, p->dma + off, len);
 	struct ib_recv_wr wr = {
 		.wr_id = wr_id,
 		.sg_list = &sge,
@@ -857,24 +932,14 @@ static int post_send(struct probe *p, struct ib_qp *qp, u64 wr_id,
 		     enum ib_wr_opcode op, size_t off, u32 len,
 		     size_t raddr_off, u32 rkey, u32 imm, bool signalled)
 {
-	struct ib_sge sge = {
-		.addr = p->dma + off,
-		.length = len,
-		.lkey = p->pd->local_dma_lkey,
-	};
+	struct ib_sge sge = sge_at(p, p->dma + off, len);
 	struct ib_rdma_wr wr = {
-		.wr = {
-			.wr_id = wr_id,
-			.sg_list = &sge,
-			.num_sge = 1,
-			.opcode = op,
-			.send_flags = signalled ? IB_SEND_SIGNALED : 0,
-			.ex.imm_data = cpu_to_be32(imm),
-		},
+		.wr = send_wr(wr_id, &sge, op, signalled ? IB_SEND_SIGNALED : 0),
 		.remote_addr = p->raddr + raddr_off,
 		.rkey = rkey,
 	};
 
+	wr.wr.ex.imm_data = cpu_to_be32(imm);
 	return ib_post_send(qp, &wr.wr, NULL);
 }
 
@@ -923,19 +988,9 @@ static int post_atomic(struct probe *p, struct ib_qp *qp, u64 wr_id,
 		       enum ib_wr_opcode op, size_t off, u64 raddr_off,
 		       u32 rkey, u64 compare_add, u64 swap, bool signalled)
 {
-	struct ib_sge sge = {
-		.addr = p->dma + off,
-		.length = sizeof(u64),
-		.lkey = p->pd->local_dma_lkey,
-	};
+	struct ib_sge sge = sge_at(p, p->dma + off, sizeof(u64));
 	struct ib_atomic_wr wr = {
-		.wr = {
-			.wr_id = wr_id,
-			.sg_list = &sge,
-			.num_sge = 1,
-			.opcode = op,
-			.send_flags = signalled ? IB_SEND_SIGNALED : 0,
-		},
+		.wr = send_wr(wr_id, &sge, op, signalled ? IB_SEND_SIGNALED : 0),
 		.remote_addr = p->raddr + raddr_off,
 		.compare_add = compare_add,
 		.swap = swap,
@@ -956,15 +1011,7 @@ static int finish(struct probe *p, const char *name, bool ok, const char *why)
 	u32 theirs = 0;
 	int err;
 
-	if (p->server) {
-		err = ctl_send(p, ok);
-		if (!err)
-			err = ctl_recv(p, &theirs);
-	} else {
-		err = ctl_recv(p, &theirs);
-		if (!err)
-			err = ctl_send(p, ok);
-	}
+	err = ctl_swap(p, ok, &theirs);
 	if (err) {
 		report(p, name, false, "%s; peer lost: %d", why, err);
 		return err;
@@ -972,6 +1019,27 @@ static int finish(struct probe *p, const char *name, bool ok, const char *why)
 	report(p, name, ok && theirs, "%s%s", why,
 	       theirs ? "" : " (peer failed)");
 	return 0;
+}
+
+/* A step's end: the verdicts exchanged, or, the peer lost, @err. */
+static int step_end(struct probe *p, const char *name, int err, bool ok,
+		    const char *why)
+{
+	if (!err)
+		return finish(p, name, ok, why);
+	report(p, name, false, "%d", err);
+	return err;
+}
+
+/* Server: a zeroed buffer, receive @wr_id of @len bytes at @off, go. */
+static int recv_ready(struct probe *p, struct ib_qp *qp, u64 wr_id,
+		      size_t off, u32 len)
+{
+	int err;
+
+	memset(p->buf, 0, p->buflen);
+	err = post_recv(p, qp, wr_id, off, len);
+	return err ?: ctl_send(p, 0);
 }
 
 static const char *size_name(u32 len, char *b, size_t blen)
@@ -985,194 +1053,160 @@ static const char *size_name(u32 len, char *b, size_t blen)
 	return b;
 }
 
-/* SEND (with @imm unless 0) of @len bytes; the server checks them. */
-static int step_send(struct probe *p, u32 len, bool with_imm)
+/* Server of send-*: @wc says the SEND of @len bytes (@imm?) arrived. */
+static bool send_received(struct probe *p, const struct ib_wc *wc, u32 len,
+			  bool with_imm, u32 imm, char *why, size_t whylen)
 {
-	struct ib_qp *qp = p->qp[0].qp;
-	char name[32], sz[16], why[128] = "";
-	u32 imm = PROBE_IMM | p->step;
-	struct ib_wc wc;
-	bool ok = false;
-	u32 v;
-	int err;
-
-	p->step++;
-	snprintf(why, sizeof(why), "%u bytes", len);
-	snprintf(name, sizeof(name), "%s-%s", with_imm ? "send-imm" : "send",
-		 size_name(len, sz, sizeof(sz)));
-	if (p->server) {
-		memset(p->buf, 0, p->buflen);
-		err = post_recv(p, qp, p->step, 0, size);
-		if (!err)
-			err = ctl_send(p, 0);
-		if (err)
-			goto lost;
-		if (expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why, sizeof(why)))
-			goto out;
-		if (wc.opcode != IB_WC_RECV || wc.byte_len != len) {
-			snprintf(why, sizeof(why), "opcode %d byte_len %u",
-				 wc.opcode, wc.byte_len);
-			goto out;
-		}
-		if (with_imm && (!(wc.wc_flags & IB_WC_WITH_IMM) ||
-				 be32_to_cpu(wc.ex.imm_data) != imm)) {
-			snprintf(why, sizeof(why), "flags %#x imm %#x, expected %#x",
-				 wc.wc_flags, be32_to_cpu(wc.ex.imm_data), imm);
-			goto out;
-		}
-		if (!with_imm && (wc.wc_flags & IB_WC_WITH_IMM)) {
-			snprintf(why, sizeof(why), "IB_WC_WITH_IMM on a SEND");
-			goto out;
-		}
-		if (!verify(p, 0, len, p->step, why, sizeof(why)))
-			goto out;
-		ok = true;
-	} else {
-		fill_pattern(p, 0, len, p->step);
-		err = ctl_recv(p, &v);
-		if (!err)
-			err = post_send(p, qp, p->step,
-					with_imm ? IB_WR_SEND_WITH_IMM : IB_WR_SEND,
-					0, len, 0, 0, imm, true);
-		if (err)
-			goto lost;
-		ok = !expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why,
-				sizeof(why));
+	if (wc->opcode != IB_WC_RECV || wc->byte_len != len) {
+		snprintf(why, whylen, "opcode %d byte_len %u", wc->opcode,
+			 wc->byte_len);
+		return false;
 	}
-out:
-	return finish(p, name, ok, why);
-lost:
-	report(p, name, false, "%d", err);
-	return err;
+	if (with_imm && (!(wc->wc_flags & IB_WC_WITH_IMM) ||
+			 be32_to_cpu(wc->ex.imm_data) != imm)) {
+		snprintf(why, whylen, "flags %#x imm %#x, expected %#x",
+			 wc->wc_flags, be32_to_cpu(wc->ex.imm_data), imm);
+		return false;
+	}
+	if (!with_imm && (wc->wc_flags & IB_WC_WITH_IMM)) {
+		snprintf(why, whylen, "IB_WC_WITH_IMM on a SEND");
+		return false;
+	}
+	return verify(p, 0, len, p->step, why, whylen);
 }
 
 /*
- * WRITE (with @imm if asked) of @len bytes at PROBE_OFF into the server's
- * buffer, on QP pair @qi; without immediate a 4-byte SEND follows so that
- * the server, when it sees that SEND, may check the data (RC ordering).
+ * Server of write-*: @wc says the WRITE of @len bytes (@imm?) is placed;
+ * it is, at PROBE_OFF, and nothing else is written.
  */
-static int step_write(struct probe *p, unsigned int qi, u32 len,
-		      bool with_imm, const char *prefix)
+static bool write_received(struct probe *p, const struct ib_wc *wc, u32 len,
+			   bool with_imm, u32 imm, char *why, size_t whylen)
 {
+	if (with_imm) {
+		/* byte_len: the length the WRITE placed. */
+		if (wc->opcode != IB_WC_RECV_RDMA_WITH_IMM ||
+		    !(wc->wc_flags & IB_WC_WITH_IMM) ||
+		    be32_to_cpu(wc->ex.imm_data) != imm ||
+		    wc->byte_len != len) {
+			snprintf(why, whylen,
+				 "opcode %d flags %#x imm %#x byte_len %u, expected RECV_RDMA_WITH_IMM %#x %u",
+				 wc->opcode, wc->wc_flags,
+				 be32_to_cpu(wc->ex.imm_data), wc->byte_len,
+				 imm, len);
+			return false;
+		}
+	} else if (wc->opcode != IB_WC_RECV || wc->byte_len != 4 ||
+		   le32_to_cpu(*(__le32 *)(p->buf + p->ctl_off)) != p->step) {
+		snprintf(why, whylen, "verify SEND: opcode %d byte_len %u",
+			 wc->opcode, wc->byte_len);
+		return false;
+	}
+	if (!verify(p, PROBE_OFF, len, p->step, why, whylen))
+		return false;
+	if (check_zero(p, 0, PROBE_OFF) >= 0 ||
+	    check_zero(p, PROBE_OFF + len, p->ctl_off - PROBE_OFF - len) >= 0) {
+		snprintf(why, whylen, "written outside [%u, %u)",
+			 PROBE_OFF, PROBE_OFF + len);
+		return false;
+	}
+	return true;
+}
+
+/* The operations of the data steps send-*, write-* and read-*. */
+enum probe_op { PROBE_SEND, PROBE_WRITE, PROBE_READ };
+
+/*
+ * Client: the WRs of @op over @len bytes (@imm if @with_imm): a SEND; a
+ * WRITE at PROBE_OFF into the server's buffer, without immediate followed
+ * by a 4-byte SEND so that the server, when it sees that SEND, may check
+ * the data (RC ordering); a READ.
+ */
+static int xfer_post(struct probe *p, struct ib_qp *qp, enum probe_op op,
+		     u32 len, bool with_imm, u32 imm)
+{
+	if (op == PROBE_SEND)
+		return post_send(p, qp, p->step,
+				 with_imm ? IB_WR_SEND_WITH_IMM : IB_WR_SEND,
+				 0, len, 0, 0, imm, true);
+	if (op == PROBE_READ)
+		return post_send(p, qp, p->step, IB_WR_RDMA_READ, 0, len, 0,
+				 p->rkey, 0, true);
+	if (with_imm)
+		return post_send(p, qp, p->step, IB_WR_RDMA_WRITE_WITH_IMM, 0,
+				 len, PROBE_OFF, p->rkey, imm, true);
+	return post_send(p, qp, 0, IB_WR_RDMA_WRITE, 0, len, PROBE_OFF,
+			 p->rkey, 0, false) ?:
+	       post_send(p, qp, p->step, IB_WR_SEND, p->ctl_off, 4, 0, 0, 0,
+			 true);
+}
+
+/* Client of read-*: @wc says the READ of @len bytes placed them. */
+static bool read_received(struct probe *p, const struct ib_wc *wc, u32 len,
+			  char *why, size_t whylen)
+{
+	if (wc->opcode != IB_WC_RDMA_READ) {
+		snprintf(why, whylen, "opcode %d", wc->opcode);
+		return false;
+	}
+	return verify(p, 0, len, p->step, why, whylen);
+}
+
+/*
+ * send-*: a SEND (with @imm if asked) of @len bytes, which the server
+ * checks. write-*: a WRITE (likewise) of @len bytes at PROBE_OFF into the
+ * server's buffer, on QP pair @qi, which the server checks. read-*: a
+ * READ of @len bytes from the server's buffer, which it filled; the
+ * client checks them.
+ */
+static int step_xfer(struct probe *p, enum probe_op op, unsigned int qi,
+		     u32 len, bool with_imm, const char *prefix)
+{
+	static const char *const ops[] = { "send", "write", "read" };
 	struct ib_qp *qp = p->qp[qi].qp;
 	char name[32], sz[16], why[128] = "";
 	u32 imm = PROBE_IMM | p->step;
 	struct ib_wc wc;
 	bool ok = false;
-	u32 v;
 	int err;
 
 	p->step++;
-	snprintf(why, sizeof(why), "%u bytes at offset %u", len, PROBE_OFF);
-	snprintf(name, sizeof(name), "%s%s-%s", prefix,
-		 with_imm ? "write-imm" : "write", size_name(len, sz, sizeof(sz)));
-	if (p->server) {
-		memset(p->buf, 0, p->buflen);
-		err = post_recv(p, qp, p->step, p->ctl_off, 64);
-		if (!err)
-			err = ctl_send(p, 0);
-		if (err)
-			goto lost;
-		if (expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why, sizeof(why)))
-			goto out;
-		if (with_imm) {
-			/* byte_len: the length the WRITE placed. */
-			if (wc.opcode != IB_WC_RECV_RDMA_WITH_IMM ||
-			    !(wc.wc_flags & IB_WC_WITH_IMM) ||
-			    be32_to_cpu(wc.ex.imm_data) != imm ||
-			    wc.byte_len != len) {
-				snprintf(why, sizeof(why),
-					 "opcode %d flags %#x imm %#x byte_len %u, expected RECV_RDMA_WITH_IMM %#x %u",
-					 wc.opcode, wc.wc_flags,
-					 be32_to_cpu(wc.ex.imm_data), wc.byte_len,
-					 imm, len);
-				goto out;
-			}
-		} else if (wc.opcode != IB_WC_RECV || wc.byte_len != 4 ||
-			   le32_to_cpu(*(__le32 *)(p->buf + p->ctl_off)) != p->step) {
-			snprintf(why, sizeof(why), "verify SEND: opcode %d byte_len %u",
-				 wc.opcode, wc.byte_len);
-			goto out;
-		}
-		if (!verify(p, PROBE_OFF, len, p->step, why, sizeof(why)))
-			goto out;
-		if (check_zero(p, 0, PROBE_OFF) >= 0 ||
-		    check_zero(p, PROBE_OFF + len, p->ctl_off - PROBE_OFF - len) >= 0) {
-			snprintf(why, sizeof(why), "written outside [%u, %u)",
-				 PROBE_OFF, PROBE_OFF + len);
-			goto out;
-		}
-		ok = true;
-	} else {
+	if (op == PROBE_WRITE)
+		snprintf(why, sizeof(why), "%u bytes at offset %u", len,
+			 PROBE_OFF);
+	else
+		snprintf(why, sizeof(why), "%u bytes", len);
+	snprintf(name, sizeof(name), "%s%s%s-%s", prefix, ops[op],
+		 with_imm ? "-imm" : "", size_name(len, sz, sizeof(sz)));
+	if (p->server && op == PROBE_READ) {
 		fill_pattern(p, 0, len, p->step);
-		*(__le32 *)(p->buf + p->ctl_off) = cpu_to_le32(p->step);
-		err = ctl_recv(p, &v);
-		if (err)
-			goto lost;
-		if (with_imm) {
-			err = post_send(p, qp, p->step, IB_WR_RDMA_WRITE_WITH_IMM,
-					0, len, PROBE_OFF, p->rkey, imm, true);
-		} else {
-			err = post_send(p, qp, 0, IB_WR_RDMA_WRITE, 0, len,
-					PROBE_OFF, p->rkey, 0, false);
-			if (!err)
-				err = post_send(p, qp, p->step, IB_WR_SEND,
-						p->ctl_off, 4, 0, 0, 0, true);
-		}
-		if (err)
-			goto lost;
-		ok = !expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why,
-				sizeof(why));
-	}
-out:
-	return finish(p, name, ok, why);
-lost:
-	report(p, name, false, "%d", err);
-	return err;
-}
-
-/* READ of `size` bytes from the server's buffer, which it filled. */
-static int step_read(struct probe *p)
-{
-	struct ib_qp *qp = p->qp[0].qp;
-	char name[32], sz[16], why[128] = "";
-	struct ib_wc wc;
-	bool ok = false;
-	u32 v;
-	int err;
-
-	p->step++;
-	snprintf(why, sizeof(why), "%u bytes", size);
-	snprintf(name, sizeof(name), "read-%s", size_name(size, sz, sizeof(sz)));
-	if (p->server) {
-		fill_pattern(p, 0, size, p->step);
 		err = ctl_send(p, 0);
-		if (err)
-			goto lost;
 		ok = true;	/* the client checks */
+	} else if (p->server) {
+		err = op == PROBE_SEND ? recv_ready(p, qp, p->step, 0, size) :
+		      recv_ready(p, qp, p->step, p->ctl_off, 64);
+		if (!err && !expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why,
+				       sizeof(why)))
+			ok = op == PROBE_SEND ?
+			     send_received(p, &wc, len, with_imm, imm, why,
+					   sizeof(why)) :
+			     write_received(p, &wc, len, with_imm, imm, why,
+					    sizeof(why));
 	} else {
-		memset(p->buf, 0, p->buflen);
-		err = ctl_recv(p, &v);
+		if (op == PROBE_READ)
+			memset(p->buf, 0, p->buflen);
+		else
+			fill_pattern(p, 0, len, p->step);
+		if (op == PROBE_WRITE)
+			*(__le32 *)(p->buf + p->ctl_off) = cpu_to_le32(p->step);
+		err = ctl_await(p);
 		if (!err)
-			err = post_send(p, qp, p->step, IB_WR_RDMA_READ, 0, size,
-					0, p->rkey, 0, true);
-		if (err)
-			goto lost;
-		if (expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why, sizeof(why)))
-			goto out;
-		if (wc.opcode != IB_WC_RDMA_READ) {
-			snprintf(why, sizeof(why), "opcode %d", wc.opcode);
-			goto out;
-		}
-		if (!verify(p, 0, size, p->step, why, sizeof(why)))
-			goto out;
-		ok = true;
+			err = xfer_post(p, qp, op, len, with_imm, imm);
+		if (!err && !expect_wc(p, p->step, IB_WC_SUCCESS, &wc, why,
+				       sizeof(why)))
+			ok = op != PROBE_READ ||
+			     read_received(p, &wc, len, why, sizeof(why));
 	}
-out:
-	return finish(p, name, ok, why);
-lost:
-	report(p, name, false, "%d", err);
-	return err;
+	return step_end(p, name, err, ok, why);
 }
 
 /*
@@ -1200,7 +1234,7 @@ static int step_order(struct probe *p)
 		if (!err)
 			err = ctl_send(p, 0);
 		if (err)
-			goto lost;
+			goto out;
 		for (i = 1; i < PROBE_BATCH; i += 2) {
 			if (expect_wc(p, i, IB_WC_SUCCESS, &wc, why, sizeof(why)))
 				goto out;
@@ -1237,7 +1271,7 @@ static int step_order(struct probe *p)
 						false);
 		}
 		if (err)
-			goto lost;
+			goto out;
 		for (i = 1; i < PROBE_BATCH; i += 2)
 			if (expect_wc(p, i, IB_WC_SUCCESS, &wc, why, sizeof(why)))
 				goto out;
@@ -1255,10 +1289,7 @@ out:
 	if (ok)
 		snprintf(why, sizeof(why), "%u WRs, %u signalled, in order",
 			 PROBE_BATCH, PROBE_BATCH / 2);
-	return finish(p, "order", ok, why);
-lost:
-	report(p, "order", false, "%d", err);
-	return err;
+	return step_end(p, "order", err, ok, why);
 }
 
 /* --- Big messages: one SEND, one WRITE, one READ ---------------------- */
@@ -1302,28 +1333,13 @@ struct probe_big {
 	u32 rkey;		/* the server PD's unsafe_global_rkey */
 };
 
-/* One SGE of @len bytes at kernel address @buf (local DMA lkey). */
-static struct ib_sge big_sge(struct probe *p, void *buf, size_t len)
-{
-	struct ib_sge sge = {
-		.addr = (uintptr_t)buf,
-		.length = len,
-		.lkey = p->pd->local_dma_lkey,
-	};
-
-	return sge;
-}
-
 /* Client: posts one WR over the whole buffer and waits for it. */
 static bool big_post(struct probe *p, struct probe_big *b, enum ib_wr_opcode op,
 		     char *why, size_t whylen)
 {
-	struct ib_sge sge = big_sge(p, b->buf, b->len);
+	struct ib_sge sge = sge_at(p, (uintptr_t)b->buf, b->len);
 	struct ib_rdma_wr wr = {
-		.wr = {
-			.wr_id = p->step, .sg_list = &sge, .num_sge = 1,
-			.opcode = op, .send_flags = IB_SEND_SIGNALED,
-		},
+		.wr = send_wr(p->step, &sge, op, IB_SEND_SIGNALED),
 		.remote_addr = b->raddr,
 		.rkey = b->rkey,
 	};
@@ -1348,15 +1364,13 @@ static bool big_post(struct probe *p, struct probe_big *b, enum ib_wr_opcode op,
  * send-<N>M: the server posts one receive over its whole buffer, the
  * client sends its own.
  */
-static int big_send(struct probe *p, struct probe_big *b, const char *name)
+static int big_send(struct probe *p, struct probe_big *b, bool *ok, char *why,
+		    size_t whylen)
 {
-	char why[128] = "";
-	bool ok = false;
-	u32 v;
 	int err;
 
 	if (p->server) {
-		struct ib_sge sge = big_sge(p, b->buf, b->len);
+		struct ib_sge sge = sge_at(p, (uintptr_t)b->buf, b->len);
 		struct ib_recv_wr wr = {
 			.wr_id = p->step, .sg_list = &sge, .num_sge = 1,
 		};
@@ -1369,22 +1383,22 @@ static int big_send(struct probe *p, struct probe_big *b, const char *name)
 		if (err)
 			return err;
 		if (!expect_wc_for(p, p->step, IB_WC_SUCCESS, &wc, why,
-				   sizeof(why), b->bound_ms)) {
+				   whylen, b->bound_ms)) {
 			if (wc.byte_len != b->len)
-				snprintf(why, sizeof(why), "byte_len %u of %zu",
+				snprintf(why, whylen, "byte_len %u of %zu",
 					 wc.byte_len, b->len);
 			else
-				ok = big_check(b->buf, b->n, p->step, why,
-					       sizeof(why));
+				*ok = big_check(b->buf, b->n, p->step, why,
+						whylen);
 		}
 	} else {
 		big_fill(b->buf, b->n, p->step);
-		err = ctl_recv(p, &v);
+		err = ctl_await(p);
 		if (err)
 			return err;
-		ok = big_post(p, b, IB_WR_SEND, why, sizeof(why));
+		*ok = big_post(p, b, IB_WR_SEND, why, whylen);
 	}
-	return finish(p, name, ok, why);
+	return 0;
 }
 
 /*
@@ -1392,10 +1406,9 @@ static int big_send(struct probe *p, struct probe_big *b, const char *name)
  * server PD's unsafe global rkey (the core's DMA MR), and says whether it
  * completed; the server checks every word.
  */
-static int big_write(struct probe *p, struct probe_big *b, const char *name)
+static int big_write(struct probe *p, struct probe_big *b, bool *ok,
+		     char *why, size_t whylen)
 {
-	char why[128] = "";
-	bool ok = false;
 	u32 v[3];
 	int err;
 
@@ -1411,9 +1424,9 @@ static int big_write(struct probe *p, struct probe_big *b, const char *name)
 		if (err)
 			return err;
 		if (v[0])
-			ok = big_check(b->buf, b->n, p->step, why, sizeof(why));
+			*ok = big_check(b->buf, b->n, p->step, why, whylen);
 		else
-			snprintf(why, sizeof(why), "the client's WRITE failed");
+			snprintf(why, whylen, "the client's WRITE failed");
 	} else {
 		big_fill(b->buf, b->n, p->step);
 		err = ctl_recv(p, &v[0]);
@@ -1425,20 +1438,16 @@ static int big_write(struct probe *p, struct probe_big *b, const char *name)
 			return err;
 		b->raddr = (u64)v[1] << 32 | v[0];
 		b->rkey = v[2];
-		ok = big_post(p, b, IB_WR_RDMA_WRITE, why, sizeof(why));
-		err = ctl_send(p, ok);
-		if (err)
-			return err;
+		*ok = big_post(p, b, IB_WR_RDMA_WRITE, why, whylen);
+		err = ctl_send(p, *ok);
 	}
-	return finish(p, name, ok, why);
+	return err;
 }
 
 /* read-<N>M: the server fills its buffer, the client reads and checks it. */
-static int big_read(struct probe *p, struct probe_big *b, const char *name)
+static int big_read(struct probe *p, struct probe_big *b, bool *ok, char *why,
+		    size_t whylen)
 {
-	char why[128] = "";
-	bool ok = false;
-	u32 v;
 	int err;
 
 	if (p->server) {
@@ -1446,17 +1455,17 @@ static int big_read(struct probe *p, struct probe_big *b, const char *name)
 		err = ctl_send(p, 0);
 		if (err)
 			return err;
-		ok = true;
-		snprintf(why, sizeof(why), "served");
+		*ok = true;
+		snprintf(why, whylen, "served");
 	} else {
 		memset(b->buf, 0, b->len);
-		err = ctl_recv(p, &v);
+		err = ctl_await(p);
 		if (err)
 			return err;
-		ok = big_post(p, b, IB_WR_RDMA_READ, why, sizeof(why)) &&
-		     big_check(b->buf, b->n, p->step, why, sizeof(why));
+		*ok = big_post(p, b, IB_WR_RDMA_READ, why, whylen) &&
+		      big_check(b->buf, b->n, p->step, why, whylen);
 	}
-	return finish(p, name, ok, why);
+	return 0;
 }
 
 /*
@@ -1482,7 +1491,7 @@ static void big_release(struct ib_qp *qp, void *buf, bool ok)
 static int step_big(struct probe *p)
 {
 	static int (*const steps[])(struct probe *, struct probe_big *,
-				    const char *) = {
+				    bool *, char *, size_t) = {
 		big_send, big_write, big_read,
 	};
 	static const char *const names[] = { "send", "write", "read" };
@@ -1494,6 +1503,7 @@ static int step_big(struct probe *p)
 	unsigned int failed = p->failed, i;
 	char name[32], why[128] = "";
 	u32 mine, theirs = 0;
+	bool ok;
 	int err;
 
 	b.n = b.len / sizeof(u64);
@@ -1513,15 +1523,7 @@ static int step_big(struct probe *p)
 	if (!b.buf && !why[0])
 		snprintf(why, sizeof(why), "no %zu bytes of vmalloc memory",
 			 b.len);
-	if (p->server) {
-		err = ctl_send(p, mine);
-		if (!err)
-			err = ctl_recv(p, &theirs);
-	} else {
-		err = ctl_recv(p, &theirs);
-		if (!err)
-			err = ctl_send(p, mine);
-	}
+	err = ctl_swap(p, mine, &theirs);
 	if (err || !mine || !theirs) {
 		if (!err)
 			report(p, name, false, "%s", mine ?
@@ -1537,7 +1539,11 @@ static int step_big(struct probe *p)
 	     p->failed == failed; i++) {
 		p->step++;
 		snprintf(name, sizeof(name), "%s-%uM", names[i], big_mb);
-		err = steps[i](p, &b, name);
+		ok = false;
+		why[0] = '\0';
+		err = steps[i](p, &b, &ok, why, sizeof(why));
+		if (!err)
+			err = finish(p, name, ok, why);
 	}
 	sock_timeouts(p->sock);
 	if (err && p->failed == failed)
@@ -1638,6 +1644,28 @@ static void fill_write_list(struct probe *p, const u32 *lens, unsigned int n,
 }
 
 /*
+ * Server of a step whose WRITEs the client checks: a zeroed buffer, go,
+ * and once the client's WRs completed, WRITE i of @lens in place at i *
+ * @stride for i < @placed and nothing else written; then @what, if
+ * given, is the line.
+ */
+static int server_placed(struct probe *p, const u32 *lens,
+			 unsigned int placed, size_t stride, const char *what,
+			 bool *ok, char *why, size_t whylen)
+{
+	int err;
+
+	memset(p->buf, 0, p->buflen);
+	err = ctl_go_wait(p);
+	if (err)
+		return err;
+	*ok = check_write_list(p, lens, placed, stride, why, whylen);
+	if (*ok && what)
+		snprintf(why, whylen, "%s", what);
+	return 0;
+}
+
+/*
  * Step @name: the client posts WRITEs of @lens (@n of them, @stride
  * apart) as one list on QP 0; each completes, in order, and the server
  * finds each in place and nothing between them. @what: their sizes, for
@@ -1648,44 +1676,28 @@ static int write_list_step(struct probe *p, const char *name, const u32 *lens,
 {
 	struct ib_qp *qp = p->qp[0].qp;
 	char why[128] = "";
-	struct ib_wc wc;
 	bool ok = false;
-	unsigned int i;
-	u32 v;
 	int err;
 
 	p->step++;
 	if (p->server) {
-		memset(p->buf, 0, p->buflen);
-		err = ctl_send(p, 0);
-		if (!err)
-			err = ctl_recv(p, &v);	/* every WRITE completed */
-		if (err)
-			goto lost;
-		ok = check_write_list(p, lens, n, stride, why, sizeof(why));
+		err = server_placed(p, lens, n, stride, NULL, &ok, why,
+				    sizeof(why));
 		goto out;
 	}
 	fill_write_list(p, lens, n, stride);
-	err = ctl_recv(p, &v);
+	err = ctl_await(p);
 	if (!err)
 		err = post_write_list(p, qp, lens, n, stride, n);
 	if (err)
-		goto lost;
-	for (i = 0; i < n; i++)
-		if (expect_wc(p, i + 1, IB_WC_SUCCESS, &wc, why, sizeof(why)))
-			break;
-	ok = i == n;
+		goto out;
+	ok = expect_wc_range(p, 1, n, IB_WC_SUCCESS, why, sizeof(why));
 	err = ctl_send(p, 0);
-	if (err)
-		goto lost;
 out:
 	if (ok)
 		snprintf(why, sizeof(why), "%u WRITEs of %s, in order, placed",
 			 n, what);
-	return finish(p, name, ok, why);
-lost:
-	report(p, name, false, "%d", err);
-	return err;
+	return step_end(p, name, err, ok, why);
 }
 
 static int step_packed_write(struct probe *p)
@@ -1738,7 +1750,6 @@ static int step_tput(struct probe *p, u32 len)
 	ktime_t t0, end;
 	bool ok = true;
 	int err = 0;
-	u32 v;
 
 	p->step++;
 	snprintf(name, sizeof(name), "tput-%s", size_name(len, sz, sizeof(sz)));
@@ -1776,7 +1787,7 @@ static int step_tput(struct probe *p, u32 len)
 		 div64_u64(done * USEC_PER_SEC, us), done,
 		 div64_u64(us, USEC_PER_MSEC), depth);
 	/* Tell the server we are done; it never fails this step. */
-	err = ctl_recv(p, &v);
+	err = ctl_await(p);
 	if (!err)
 		err = ctl_send(p, ok);
 	report(p, name, ok && !err, "%s", why);
@@ -1887,14 +1898,9 @@ static int step_fair(struct probe *p)
 	 * QPs are at RTR and its MR is registered (its setup, finished when
 	 * it says so), not as soon as its own setup is done.
 	 */
-	if (p->server) {
-		err = ctl_send(p, 0);
-		if (err) {
-			report(p, "fair-share", false, "%d", err);
-			return err;
-		}
-		return finish(p, "fair-share", true, "(client measures)");
-	}
+	if (p->server)
+		return step_end(p, "fair-share", ctl_send(p, 0), true,
+				"(client measures)");
 	err = ctl_recv(p, &v);
 	if (err) {
 		report(p, "fair-share", false, "%d", err);
@@ -1949,17 +1955,45 @@ static int expect_wcs(struct probe *p, const u64 *ids, unsigned int n,
 	return 0;
 }
 
-/* A receive completion of @len bytes on @qp whose data is @step's. */
-static bool check_recv(struct probe *p, const struct ib_wc *wc,
-		       struct ib_qp *qp, size_t off, u32 len,
-		       unsigned int step, char *why, size_t whylen)
+/*
+ * The next completion is receive @wr_id on @qp, of @len bytes at @off
+ * whose data is @step's.
+ */
+static bool recv_ok(struct probe *p, u64 wr_id, struct ib_qp *qp, size_t off,
+		    u32 len, unsigned int step, char *why, size_t whylen)
 {
-	if (wc->opcode != IB_WC_RECV || wc->byte_len != len || wc->qp != qp) {
+	struct ib_wc wc;
+
+	if (expect_wc(p, wr_id, IB_WC_SUCCESS, &wc, why, whylen))
+		return false;
+	if (wc.opcode != IB_WC_RECV || wc.byte_len != len || wc.qp != qp) {
 		snprintf(why, whylen, "opcode %d byte_len %u on QP %u",
-			 wc->opcode, wc->byte_len, wc->qp->qp_num);
+			 wc.opcode, wc.byte_len, wc.qp->qp_num);
 		return false;
 	}
 	return verify(p, off, len, step, why, whylen);
+}
+
+/*
+ * Client of rnr-send and rnr-other-qp, once the server says go: SEND
+ * @ids[0] of @la bytes at 0 on @qa, then SEND @ids[1] of @lb bytes at
+ * @offb on @qb (the step's pattern and the next step's).
+ */
+static int rnr_sends(struct probe *p, struct ib_qp *qa, struct ib_qp *qb,
+		     const u64 *ids, u32 la, size_t offb, u32 lb)
+{
+	int err;
+
+	fill_pattern(p, 0, la, p->step);
+	fill_pattern(p, offb, lb, p->step + 1);
+	err = ctl_await(p);
+	if (!err)
+		err = post_send(p, qa, ids[0], IB_WR_SEND, 0, la, 0, 0, 0,
+				true);
+	if (!err)
+		err = post_send(p, qb, ids[1], IB_WR_SEND, offb, lb, 0, 0, 0,
+				true);
+	return err;
 }
 
 /*
@@ -1971,58 +2005,41 @@ static int step_rnr_send(struct probe *p)
 	struct ib_qp *qp = p->qp[0].qp;
 	u32 la = min_t(u32, size / 2, SZ_64K), lb = 100;
 	size_t offb = size / 2 + SZ_4K;
-	u64 ida = p->step + 1, idb = (p->step + 1) | BIT_ULL(32);
+	u64 ids[2] = { p->step + 1, (p->step + 1) | BIT_ULL(32) };
 	char why[128] = "";
 	struct ib_wc wc;
 	bool ok = false;
-	u32 v;
 	int err;
 
 	p->step++;
 	if (p->server) {
 		memset(p->buf, 0, p->buflen);
-		err = ctl_send(p, 0);
+		err = ctl_go_wait(p);	/* both SENDs posted */
+		if (!err) {
+			msleep(PROBE_RNR_DELAY_MS);
+			err = post_recv(p, qp, ids[0], 0, la);
+		}
 		if (!err)
-			err = ctl_recv(p, &v);	/* both SENDs posted */
-		if (err)
-			goto lost;
-		msleep(PROBE_RNR_DELAY_MS);
-		err = post_recv(p, qp, ida, 0, la);
-		if (!err)
-			err = post_recv(p, qp, idb, offb, lb);
-		if (err)
-			goto lost;
-		if (expect_wc(p, ida, IB_WC_SUCCESS, &wc, why, sizeof(why)) ||
-		    !check_recv(p, &wc, qp, 0, la, p->step, why, sizeof(why)) ||
-		    expect_wc(p, idb, IB_WC_SUCCESS, &wc, why, sizeof(why)) ||
-		    !check_recv(p, &wc, qp, offb, lb, p->step + 1, why,
-				sizeof(why)))
-			goto out;
-		snprintf(why, sizeof(why), "%u and %u bytes after %u ms", la,
-			 lb, PROBE_RNR_DELAY_MS);
-		ok = true;
+			err = post_recv(p, qp, ids[1], offb, lb);
+		if (!err &&
+		    recv_ok(p, ids[0], qp, 0, la, p->step, why, sizeof(why)) &&
+		    recv_ok(p, ids[1], qp, offb, lb, p->step + 1, why,
+			    sizeof(why))) {
+			snprintf(why, sizeof(why), "%u and %u bytes after %u ms",
+				 la, lb, PROBE_RNR_DELAY_MS);
+			ok = true;
+		}
 	} else {
-		fill_pattern(p, 0, la, p->step);
-		fill_pattern(p, offb, lb, p->step + 1);
-		err = ctl_recv(p, &v);
-		if (!err)
-			err = post_send(p, qp, ida, IB_WR_SEND, 0, la, 0, 0, 0,
-					true);
-		if (!err)
-			err = post_send(p, qp, idb, IB_WR_SEND, offb, lb, 0, 0,
-					0, true);
+		err = rnr_sends(p, qp, qp, ids, la, offb, lb);
 		if (!err)
 			err = ctl_send(p, 0);
-		if (err)
-			goto lost;
-		ok = !expect_wc(p, ida, IB_WC_SUCCESS, &wc, why, sizeof(why)) &&
-		     !expect_wc(p, idb, IB_WC_SUCCESS, &wc, why, sizeof(why));
+		if (!err)
+			ok = !expect_wc(p, ids[0], IB_WC_SUCCESS, &wc, why,
+					sizeof(why)) &&
+			     !expect_wc(p, ids[1], IB_WC_SUCCESS, &wc, why,
+					sizeof(why));
 	}
-out:
-	return finish(p, "rnr-send", ok, why);
-lost:
-	report(p, "rnr-send", false, "%d", err);
-	return err;
+	return step_end(p, "rnr-send", err, ok, why);
 }
 
 /* QP 0 waits on RNR; QP 1, on the same connection, moves data meanwhile. */
@@ -2032,52 +2049,42 @@ static int step_rnr_other_qp(struct probe *p)
 	size_t offb = size / 2;
 	u64 ids[2] = { p->step + 1, (p->step + 1) | BIT_ULL(32) };
 	char why[128] = "";
-	struct ib_wc wc;
 	bool ok = false;
-	u32 v;
 	int err;
 
 	p->step++;
 	if (p->server) {
-		memset(p->buf, 0, p->buflen);
-		err = post_recv(p, qb, ids[1], offb, SZ_4K);
-		if (!err)
-			err = ctl_send(p, 0);
-		if (err)
-			goto lost;
-		if (expect_wc(p, ids[1], IB_WC_SUCCESS, &wc, why, sizeof(why)) ||
-		    !check_recv(p, &wc, qb, offb, SZ_4K, p->step + 1, why,
-				sizeof(why)))
+		err = recv_ready(p, qb, ids[1], offb, SZ_4K);
+		if (err || !recv_ok(p, ids[1], qb, offb, SZ_4K, p->step + 1,
+				    why, sizeof(why)))
 			goto out;
 		msleep(PROBE_RNR_DELAY_MS / 2);	/* QP 0 still refused */
 		err = post_recv(p, qa, ids[0], 0, SZ_4K);
-		if (err)
-			goto lost;
-		if (expect_wc(p, ids[0], IB_WC_SUCCESS, &wc, why, sizeof(why)) ||
-		    !check_recv(p, &wc, qa, 0, SZ_4K, p->step, why,
-				sizeof(why)))
-			goto out;
-		snprintf(why, sizeof(why), "QP 1 received while QP 0 waited");
-		ok = true;
+		if (!err &&
+		    recv_ok(p, ids[0], qa, 0, SZ_4K, p->step, why, sizeof(why))) {
+			snprintf(why, sizeof(why), "QP 1 received while QP 0 waited");
+			ok = true;
+		}
 	} else {
-		fill_pattern(p, 0, SZ_4K, p->step);
-		fill_pattern(p, offb, SZ_4K, p->step + 1);
-		err = ctl_recv(p, &v);
+		err = rnr_sends(p, qa, qb, ids, SZ_4K, offb, SZ_4K);
 		if (!err)
-			err = post_send(p, qa, ids[0], IB_WR_SEND, 0, SZ_4K, 0,
-					0, 0, true);
-		if (!err)
-			err = post_send(p, qb, ids[1], IB_WR_SEND, offb, SZ_4K,
-					0, 0, 0, true);
-		if (err)
-			goto lost;
-		ok = !expect_wcs(p, ids, 2, IB_WC_SUCCESS, why, sizeof(why));
+			ok = !expect_wcs(p, ids, 2, IB_WC_SUCCESS, why,
+					 sizeof(why));
 	}
 out:
-	return finish(p, "rnr-other-qp", ok, why);
-lost:
-	report(p, "rnr-other-qp", false, "%d", err);
-	return err;
+	return step_end(p, "rnr-other-qp", err, ok, why);
+}
+
+/* The QPs of @q[0] to @q[@n - 1] that are still there go. */
+static void destroy_qps(struct probe_qp *q, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (q[i].qp)
+			ib_destroy_qp(q[i].qp);
+		q[i].qp = NULL;
+	}
 }
 
 /*
@@ -2112,27 +2119,45 @@ static int scratch_open(struct probe *p, struct probe_qp *q)
 	return err ?: connect_qp(p, q);
 }
 
-/* A QP pair of its own; rnr_retry 0 on both sides if @once, else 7. */
-static int rnr_pair(struct probe *p, struct probe_qp *q, bool once)
+/*
+ * Step @name on the scratch pair @q (its retry settings given): once the
+ * pair is connected, @server or @client runs (0 with its verdict, or an
+ * error: the peer lost), the client then tells the server it is done,
+ * and the pair goes before the verdicts are exchanged.
+ */
+static int scratch_step(struct probe *p, const char *name, struct probe_qp *q,
+			int (*server)(struct probe *p, struct probe_qp *q,
+				      bool *ok, char *why, size_t whylen),
+			int (*client)(struct probe *p, struct probe_qp *q,
+				      bool *ok, char *why, size_t whylen))
 {
-	q->rnr_once = once;
-	return scratch_open(p, q);
+	char why[128] = "";
+	bool ok = false;
+	int err;
+
+	p->step++;
+	err = scratch_open(p, q);
+	if (!err && p->server)
+		err = server(p, q, &ok, why, sizeof(why));
+	else if (!err)
+		err = client(p, q, &ok, why, sizeof(why));
+	if (!err && !p->server)
+		err = ctl_send(p, 0);
+	destroy_qps(q, 1);
+	return step_end(p, name, err, ok, why);
 }
 
 /*
  * The server of rnr-retry-0 and rnr-destroy: posts no receive, says go,
  * and once the client is done, no completion may have come.
  */
-static int rnr_server_idle(struct probe *p, bool *ok, char *why,
-			   size_t whylen)
+static int rnr_server_idle(struct probe *p, struct probe_qp *q, bool *ok,
+			   char *why, size_t whylen)
 {
 	struct ib_wc wc;
-	u32 v;
 	int err;
 
-	err = ctl_send(p, 0);
-	if (!err)
-		err = ctl_recv(p, &v);
+	err = ctl_go_wait(p);
 	if (err)
 		return err;
 	*ok = !ib_poll_cq(p->cq, 1, &wc);
@@ -2142,105 +2167,125 @@ static int rnr_server_idle(struct probe *p, bool *ok, char *why,
 	return 0;
 }
 
+/* The client of rnr-retry-0 and rnr-destroy: a SEND (WR 1) of 4 KiB. */
+static int rnr_client_send(struct probe *p, struct probe_qp *q)
+{
+	int err;
+
+	fill_pattern(p, 0, SZ_4K, p->step);
+	err = ctl_await(p);
+	if (!err)
+		err = post_send(p, q->qp, 1, IB_WR_SEND, 0, SZ_4K, 0, 0, 0,
+				true);
+	return err;
+}
+
+static int rnr_retry0_client(struct probe *p, struct probe_qp *q, bool *ok,
+			     char *why, size_t whylen)
+{
+	struct ib_wc wc;
+	int err;
+
+	err = rnr_client_send(p, q);
+	if (!err)
+		err = post_send(p, q->qp, 2, IB_WR_SEND, 0, 4, 0, 0, 0, true);
+	if (err)
+		return err;
+	if (!expect_wc(p, 1, IB_WC_RNR_RETRY_EXC_ERR, &wc, why, whylen) &&
+	    flushed_in_err(p, q->qp, 2, 2, why, whylen)) {
+		*ok = true;
+		snprintf(why, whylen, "RNR_RETRY_EXC_ERR, 1 flushed, QP in ERR");
+	}
+	return 0;
+}
+
 /* rnr_retry 0, no receive ever: the SEND fails RNR, the QP breaks. */
 static int step_rnr_retry0(struct probe *p)
 {
-	struct probe_qp q = {};
-	char why[128] = "";
+	struct probe_qp q = { .rnr_once = true };
+
+	return scratch_step(p, "rnr-retry-0", &q, rnr_server_idle,
+			    rnr_retry0_client);
+}
+
+static int rnr_destroy_client(struct probe *p, struct probe_qp *q, bool *ok,
+			      char *why, size_t whylen)
+{
 	struct ib_wc wc;
-	bool ok = false;
-	u32 v;
+	ktime_t t0;
+	s64 ms;
 	int err;
 
-	p->step++;
-	err = rnr_pair(p, &q, true);
+	err = rnr_client_send(p, q);
 	if (err)
-		goto lost;
-	if (p->server) {
-		err = rnr_server_idle(p, &ok, why, sizeof(why));
-		if (err)
-			goto lost;
-		goto out;
-	}
-	fill_pattern(p, 0, SZ_4K, p->step);
-	err = ctl_recv(p, &v);
-	if (!err)
-		err = post_send(p, q.qp, 1, IB_WR_SEND, 0, SZ_4K, 0, 0, 0, true);
-	if (!err)
-		err = post_send(p, q.qp, 2, IB_WR_SEND, 0, 4, 0, 0, 0, true);
-	if (err)
-		goto lost;
-	if (expect_wc(p, 1, IB_WC_RNR_RETRY_EXC_ERR, &wc, why, sizeof(why)) ||
-	    expect_wc(p, 2, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
-		goto send_done;
-	if (expect_qp_err(q.qp, why, sizeof(why)))
-		goto send_done;
-	ok = true;
-	snprintf(why, sizeof(why), "RNR_RETRY_EXC_ERR, 1 flushed, QP in ERR");
-send_done:
-	err = ctl_send(p, 0);
-	if (err)
-		goto lost;
-out:
-	ib_destroy_qp(q.qp);
-	return finish(p, "rnr-retry-0", ok, why);
-lost:
-	if (q.qp)
-		ib_destroy_qp(q.qp);
-	report(p, "rnr-retry-0", false, "%d", err);
-	return err;
+		return err;
+	msleep(PROBE_RNR_DELAY_MS / 4);
+	t0 = ktime_get();
+	ib_destroy_qp(q->qp);
+	q->qp = NULL;
+	ms = ktime_ms_delta(ktime_get(), t0);
+	/* A flush completion of the destroyed QP's WR may come: not ours. */
+	while (ib_poll_cq(p->cq, 1, &wc) > 0)
+		;
+	*ok = ms < 1000;
+	snprintf(why, whylen, "destroy took %lld ms", ms);
+	return 0;
 }
 
 /* Destroying a QP whose SEND waits on RNR does not wait for the peer. */
 static int step_rnr_destroy(struct probe *p)
 {
 	struct probe_qp q = {};
-	char why[128] = "";
-	struct ib_wc wc;
-	bool ok = false;
-	ktime_t t0;
-	s64 ms;
-	u32 v;
+
+	return scratch_step(p, "rnr-destroy", &q, rnr_server_idle,
+			    rnr_destroy_client);
+}
+
+static int qp_gone_server(struct probe *p, struct probe_qp *q, bool *ok,
+			  char *why, size_t whylen)
+{
 	int err;
 
-	p->step++;
-	err = rnr_pair(p, &q, false);
+	ib_destroy_qp(q->qp);
+	q->qp = NULL;
+	err = ctl_go_wait(p);
 	if (err)
-		goto lost;
-	if (p->server) {
-		err = rnr_server_idle(p, &ok, why, sizeof(why));
-		if (err)
-			goto lost;
-		goto out;
-	}
-	fill_pattern(p, 0, SZ_4K, p->step);
-	err = ctl_recv(p, &v);
-	if (!err)
-		err = post_send(p, q.qp, 1, IB_WR_SEND, 0, SZ_4K, 0, 0, 0, true);
-	if (err)
-		goto lost;
-	msleep(PROBE_RNR_DELAY_MS / 4);
+		return err;
+	*ok = true;
+	snprintf(why, whylen, "QP destroyed before the WRITE");
+	return 0;
+}
+
+static int qp_gone_client(struct probe *p, struct probe_qp *q, bool *ok,
+			  char *why, size_t whylen)
+{
+	s64 budget_ms = div_u64((4096ULL << PROBE_QP_TIMEOUT) *
+				(PROBE_FEW_RETRIES + 1), NSEC_PER_MSEC);
+	struct ib_wc wc;
+	ktime_t t0;
+	s64 ms;
+	int err;
+
+	err = ctl_await(p);
 	t0 = ktime_get();
-	ib_destroy_qp(q.qp);
-	q.qp = NULL;
-	ms = ktime_ms_delta(ktime_get(), t0);
-	/* A flush completion of the destroyed QP's WR may come: not ours. */
-	while (ib_poll_cq(p->cq, 1, &wc) > 0)
-		;
-	ok = ms < 1000;
-	snprintf(why, sizeof(why), "destroy took %lld ms", ms);
-	err = ctl_send(p, 0);
+	if (!err)
+		err = post_send(p, q->qp, 1, IB_WR_RDMA_WRITE, 0, SZ_4K, 0,
+				p->rkey, 0, true);
+	if (!err)
+		err = post_send(p, q->qp, 2, IB_WR_RDMA_WRITE, 0, SZ_4K, 0,
+				p->rkey, 0, true);
 	if (err)
-		goto lost;
-out:
-	if (q.qp)
-		ib_destroy_qp(q.qp);
-	return finish(p, "rnr-destroy", ok, why);
-lost:
-	if (q.qp)
-		ib_destroy_qp(q.qp);
-	report(p, "rnr-destroy", false, "%d", err);
-	return err;
+		return err;
+	if (expect_wc(p, 1, IB_WC_RETRY_EXC_ERR, &wc, why, whylen))
+		return 0;
+	ms = ktime_ms_delta(ktime_get(), t0);
+	if (!flushed_in_err(p, q->qp, 2, 2, why, whylen))
+		return 0;
+	*ok = ms >= budget_ms - budget_ms / 10;
+	snprintf(why, whylen,
+		 "RETRY_EXC_ERR after %lld ms (retry budget %lld ms), 1 flushed, QP in ERR",
+		 ms, budget_ms);
+	return 0;
 }
 
 /*
@@ -2250,68 +2295,40 @@ lost:
  */
 static int step_qp_gone(struct probe *p)
 {
-	s64 budget_ms = div_u64((4096ULL << PROBE_QP_TIMEOUT) *
-				(PROBE_FEW_RETRIES + 1), NSEC_PER_MSEC);
-	struct probe_qp q = {};
-	char why[128] = "";
-	struct ib_wc wc;
-	bool ok = false;
-	ktime_t t0;
-	s64 ms = 0;
-	u32 v;
+	struct probe_qp q = { .retry_few = true };
+
+	return scratch_step(p, "qp-gone", &q, qp_gone_server, qp_gone_client);
+}
+
+static int bad_rkey_server(struct probe *p, struct probe_qp *q, bool *ok,
+			   char *why, size_t whylen)
+{
+	return server_placed(p, NULL, 0, 0, "buffer untouched", ok, why,
+			     whylen);
+}
+
+static int bad_rkey_client(struct probe *p, struct probe_qp *q, bool *ok,
+			   char *why, size_t whylen)
+{
+	const char *nak;
+	unsigned int i;
 	int err;
 
-	p->step++;
-	q.retry_few = true;
-	err = scratch_open(p, &q);
+	fill_pattern(p, 0, 4096, p->step);
+	err = ctl_await(p);
+	if (!err)
+		err = post_send(p, q->qp, 1, IB_WR_RDMA_WRITE, 0, 4096, PROBE_OFF,
+				p->rkey ^ 0x80, 0, true);
+	for (i = 2; i <= 3 && !err; i++)
+		err = post_send(p, q->qp, i, IB_WR_SEND, 0, 4, 0, 0, 0, true);
 	if (err)
-		goto lost;
-	if (p->server) {
-		ib_destroy_qp(q.qp);
-		q.qp = NULL;
-		err = ctl_send(p, 0);
-		if (!err)
-			err = ctl_recv(p, &v);
-		if (err)
-			goto lost;
-		ok = true;
-		snprintf(why, sizeof(why), "QP destroyed before the WRITE");
-		goto out;
+		return err;
+	if (!expect_nak(p, IB_WC_REM_ACCESS_ERR, &nak, why, whylen) &&
+	    flushed_in_err(p, q->qp, 2, 3, why, whylen)) {
+		*ok = true;
+		snprintf(why, whylen, "%s, 2 flushed, QP in ERR", nak);
 	}
-	err = ctl_recv(p, &v);
-	t0 = ktime_get();
-	if (!err)
-		err = post_send(p, q.qp, 1, IB_WR_RDMA_WRITE, 0, SZ_4K, 0,
-				p->rkey, 0, true);
-	if (!err)
-		err = post_send(p, q.qp, 2, IB_WR_RDMA_WRITE, 0, SZ_4K, 0,
-				p->rkey, 0, true);
-	if (err)
-		goto lost;
-	if (expect_wc(p, 1, IB_WC_RETRY_EXC_ERR, &wc, why, sizeof(why)))
-		goto send_done;
-	ms = ktime_ms_delta(ktime_get(), t0);
-	if (expect_wc(p, 2, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
-		goto send_done;
-	if (expect_qp_err(q.qp, why, sizeof(why)))
-		goto send_done;
-	ok = ms >= budget_ms - budget_ms / 10;
-	snprintf(why, sizeof(why),
-		 "RETRY_EXC_ERR after %lld ms (retry budget %lld ms), 1 flushed, QP in ERR",
-		 ms, budget_ms);
-send_done:
-	err = ctl_send(p, 0);
-	if (err)
-		goto lost;
-out:
-	if (q.qp)
-		ib_destroy_qp(q.qp);
-	return finish(p, "qp-gone", ok, why);
-lost:
-	if (q.qp)
-		ib_destroy_qp(q.qp);
-	report(p, "qp-gone", false, "%d", err);
-	return err;
+	return 0;
 }
 
 /*
@@ -2323,127 +2340,60 @@ lost:
 static int step_bad_rkey(struct probe *p)
 {
 	struct probe_qp q = { .retry_few = true };
-	char why[128] = "";
-	const char *nak;
+
+	return scratch_step(p, "bad-rkey", &q, bad_rkey_server,
+			    bad_rkey_client);
+}
+
+/* packed-bad-rkey's WRITEs, one list; the fourth (index 3) refused. */
+static const u32 probe_bad_lens[] = { 32, 32, 32, 32, 32, 32 };
+
+static int packed_bad_rkey_server(struct probe *p, struct probe_qp *q,
+				  bool *ok, char *why, size_t whylen)
+{
+	return server_placed(p, probe_bad_lens, 3, PROBE_PACK_STRIDE,
+			     "3 WRITEs placed, nothing else", ok, why, whylen);
+}
+
+static int packed_bad_rkey_client(struct probe *p, struct probe_qp *q,
+				  bool *ok, char *why, size_t whylen)
+{
 	struct ib_wc wc;
-	bool ok = false;
-	unsigned int i;
-	u32 v;
+	const char *nak;
 	int err;
 
-	p->step++;
-	err = scratch_open(p, &q);
-	if (err)
-		goto lost;
-	if (p->server) {
-		memset(p->buf, 0, p->buflen);
-		err = ctl_send(p, 0);
-		if (!err)
-			err = ctl_recv(p, &v);	/* the client has its errors */
-		if (err)
-			goto lost;
-		ok = check_write_list(p, NULL, 0, 0, why, sizeof(why));
-		if (ok)
-			snprintf(why, sizeof(why), "buffer untouched");
-		goto out;
-	}
-	fill_pattern(p, 0, 4096, p->step);
-	err = ctl_recv(p, &v);
+	fill_write_list(p, probe_bad_lens, ARRAY_SIZE(probe_bad_lens),
+			PROBE_PACK_STRIDE);
+	err = ctl_await(p);
 	if (!err)
-		err = post_send(p, q.qp, 1, IB_WR_RDMA_WRITE, 0, 4096, PROBE_OFF,
-				p->rkey ^ 0x80, 0, true);
-	for (i = 2; i <= 3 && !err; i++)
-		err = post_send(p, q.qp, i, IB_WR_SEND, 0, 4, 0, 0, 0, true);
+		err = post_write_list(p, q->qp, probe_bad_lens,
+				      ARRAY_SIZE(probe_bad_lens),
+				      PROBE_PACK_STRIDE, 3);
 	if (err)
-		goto lost;
-	if (expect_nak(p, IB_WC_REM_ACCESS_ERR, &nak, why, sizeof(why)))
-		goto done;
-	for (i = 2; i <= 3; i++)
-		if (expect_wc(p, i, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
-			goto done;
-	if (expect_qp_err(q.qp, why, sizeof(why)))
-		goto done;
-	ok = true;
-	snprintf(why, sizeof(why), "%s, 2 flushed, QP in ERR", nak);
-done:
-	err = ctl_send(p, 0);
-	if (err)
-		goto lost;
-out:
-	ib_destroy_qp(q.qp);
-	return finish(p, "bad-rkey", ok, why);
-lost:
-	if (q.qp)
-		ib_destroy_qp(q.qp);
-	report(p, "bad-rkey", false, "%d", err);
-	return err;
+		return err;
+	if (!expect_wc_range(p, 1, 3, IB_WC_SUCCESS, why, whylen))
+		return 0;
+	/* expect_nak() waits for wr_id 1: ours is 4 */
+	if (expect_wc(p, 4, IB_WC_REM_ACCESS_ERR, &wc, why, whylen) &&
+	    !(lossy_naks && wc.wr_id == 4 &&
+	      wc.status == IB_WC_RETRY_EXC_ERR))
+		return 0;
+	nak = ib_wc_status_msg(wc.status);
+	if (flushed_in_err(p, q->qp, 5, 6, why, whylen)) {
+		*ok = true;
+		snprintf(why, whylen, "3 succeeded, %s, 2 flushed, QP in ERR",
+			 nak);
+	}
+	return 0;
 }
 
 /* Six WRITEs in one list, the fourth refused: three ran, two flushed. */
 static int step_packed_bad_rkey(struct probe *p)
 {
-	static const u32 lens[] = { 32, 32, 32, 32, 32, 32 };
 	struct probe_qp q = { .retry_few = true };
-	char why[128] = "";
-	const char *nak;
-	struct ib_wc wc;
-	bool ok = false;
-	unsigned int i;
-	u32 v;
-	int err;
 
-	p->step++;
-	err = scratch_open(p, &q);
-	if (err)
-		goto lost;
-	if (p->server) {
-		memset(p->buf, 0, p->buflen);
-		err = ctl_send(p, 0);
-		if (!err)
-			err = ctl_recv(p, &v);	/* the client has its errors */
-		if (err)
-			goto lost;
-		ok = check_write_list(p, lens, 3, PROBE_PACK_STRIDE, why,
-				      sizeof(why));
-		if (ok)
-			snprintf(why, sizeof(why), "3 WRITEs placed, nothing else");
-		goto out;
-	}
-	fill_write_list(p, lens, ARRAY_SIZE(lens), PROBE_PACK_STRIDE);
-	err = ctl_recv(p, &v);
-	if (!err)
-		err = post_write_list(p, q.qp, lens, ARRAY_SIZE(lens),
-				      PROBE_PACK_STRIDE, 3);
-	if (err)
-		goto lost;
-	for (i = 1; i <= 3; i++)
-		if (expect_wc(p, i, IB_WC_SUCCESS, &wc, why, sizeof(why)))
-			goto done;
-	/* expect_nak() waits for wr_id 1: ours is 4 */
-	if (expect_wc(p, 4, IB_WC_REM_ACCESS_ERR, &wc, why, sizeof(why)) &&
-	    !(lossy_naks && wc.wr_id == 4 &&
-	      wc.status == IB_WC_RETRY_EXC_ERR))
-		goto done;
-	nak = ib_wc_status_msg(wc.status);
-	for (i = 5; i <= 6; i++)
-		if (expect_wc(p, i, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
-			goto done;
-	if (expect_qp_err(q.qp, why, sizeof(why)))
-		goto done;
-	ok = true;
-	snprintf(why, sizeof(why), "3 succeeded, %s, 2 flushed, QP in ERR", nak);
-done:
-	err = ctl_send(p, 0);
-	if (err)
-		goto lost;
-out:
-	ib_destroy_qp(q.qp);
-	return finish(p, "packed-bad-rkey", ok, why);
-lost:
-	if (q.qp)
-		ib_destroy_qp(q.qp);
-	report(p, "packed-bad-rkey", false, "%d", err);
-	return err;
+	return scratch_step(p, "packed-bad-rkey", &q, packed_bad_rkey_server,
+			    packed_bad_rkey_client);
 }
 
 /* --- Atomics ------------------------------------------------------------ */
@@ -2462,12 +2412,9 @@ static bool server_word(struct probe *p, u64 init, u64 want, char *why,
 {
 	size_t w = p->ctl_off + PROBE_AT_WORD;
 	u64 got;
-	u32 v;
 
 	WRITE_ONCE(*probe_word(p, w), init);
-	*errp = ctl_send(p, 0);
-	if (!*errp)
-		*errp = ctl_recv(p, &v);
+	*errp = ctl_go_wait(p);
 	if (*errp)
 		return false;
 	got = READ_ONCE(*probe_word(p, w));
@@ -2480,62 +2427,79 @@ static bool server_word(struct probe *p, u64 init, u64 want, char *why,
 }
 
 /*
+ * Step @name on the word at PROBE_AT_WORD of the server's control page,
+ * @init before and @want after: the server checks it; the client clears
+ * @reslen bytes for the originals, runs @client once the server says go,
+ * and says whether it passed.
+ */
+static int atomic_step(struct probe *p, const char *name, u64 init, u64 want,
+		       size_t reslen,
+		       bool (*client)(struct probe *p, u64 init, char *why,
+				      size_t whylen))
+{
+	char why[128] = "";
+	bool ok = false;
+	int err;
+
+	if (p->server) {
+		ok = server_word(p, init, want, why, sizeof(why), &err);
+	} else {
+		memset(p->buf + p->ctl_off + PROBE_AT_RES, 0, reslen);
+		err = ctl_await(p);
+		if (!err) {
+			ok = client(p, init, why, sizeof(why));
+			err = ctl_send(p, ok);
+		}
+	}
+	return step_end(p, name, err, ok, why);
+}
+
+/*
+ * Client of atomic-cas: both CMP_AND_SWPs complete, and return the word
+ * as it was.
+ */
+static bool cas_client(struct probe *p, u64 init, char *why, size_t whylen)
+{
+	struct ib_qp *qp = p->qp[0].qp;
+	size_t w = p->ctl_off + PROBE_AT_WORD, res = p->ctl_off + PROBE_AT_RES;
+	struct ib_wc wc;
+	u64 got[2];
+	int err, i;
+
+	for (i = 0; i < 2; i++) {
+		err = post_atomic(p, qp, p->step + i, IB_WR_ATOMIC_CMP_AND_SWP,
+				  res + i * 8, w, p->rkey, init,
+				  i ? 42 : ~init, true);
+		if (err) {
+			snprintf(why, whylen, "post CAS %d: %d", i, err);
+			return false;
+		}
+		if (expect_wc(p, p->step + i, IB_WC_SUCCESS, &wc, why, whylen))
+			return false;
+		if (wc.opcode != IB_WC_COMP_SWAP) {
+			snprintf(why, whylen, "opcode %d", wc.opcode);
+			return false;
+		}
+	}
+	got[0] = READ_ONCE(*probe_word(p, res));
+	got[1] = READ_ONCE(*probe_word(p, res + 8));
+	snprintf(why, whylen, "originals %#llx %#llx, expected %#llx %#llx",
+		 got[0], got[1], init, ~init);
+	return got[0] == init && got[1] == ~init;
+}
+
+/*
  * CMP_AND_SWP that matches (the word becomes ~init), then one with the
  * same compare value, which no longer matches: both return the word as
  * it was, and the server's word is ~init.
  */
 static int step_atomic_cas(struct probe *p)
 {
-	struct ib_qp *qp = p->qp[0].qp;
-	size_t w = p->ctl_off + PROBE_AT_WORD, res = p->ctl_off + PROBE_AT_RES;
-	char why[128] = "";
-	u64 init, got[2];
-	struct ib_wc wc;
-	bool ok = false;
-	int err, i;
-	u32 v;
+	u64 init;
 
 	p->step++;
 	init = PROBE_AT_INIT ^ p->step;
-	if (p->server) {
-		ok = server_word(p, init, ~init, why, sizeof(why), &err);
-		if (err)
-			goto lost;
-		return finish(p, "atomic-cas", ok, why);
-	}
-	memset(p->buf + res, 0, 16);
-	err = ctl_recv(p, &v);
-	if (err)
-		goto lost;
-	for (i = 0; i < 2; i++) {
-		err = post_atomic(p, qp, p->step + i, IB_WR_ATOMIC_CMP_AND_SWP,
-				  res + i * 8, w, p->rkey, init,
-				  i ? 42 : ~init, true);
-		if (err) {
-			snprintf(why, sizeof(why), "post CAS %d: %d", i, err);
-			goto done;
-		}
-		if (expect_wc(p, p->step + i, IB_WC_SUCCESS, &wc, why,
-			      sizeof(why)))
-			goto done;
-		if (wc.opcode != IB_WC_COMP_SWAP) {
-			snprintf(why, sizeof(why), "opcode %d", wc.opcode);
-			goto done;
-		}
-	}
-	got[0] = READ_ONCE(*probe_word(p, res));
-	got[1] = READ_ONCE(*probe_word(p, res + 8));
-	ok = got[0] == init && got[1] == ~init;
-	snprintf(why, sizeof(why), "originals %#llx %#llx, expected %#llx %#llx",
-		 got[0], got[1], init, ~init);
-done:
-	err = ctl_send(p, ok);
-	if (err)
-		goto lost;
-	return finish(p, "atomic-cas", ok, why);
-lost:
-	report(p, "atomic-cas", false, "%d", err);
-	return err;
+	return atomic_step(p, "atomic-cas", init, ~init, 16, cas_client);
 }
 
 /* Signalled FETCH_AND_ADDs of the atomic-fadd step. */
@@ -2577,6 +2541,39 @@ static bool fadd_reap(struct probe *p, u64 init, u32 *reaped, char *why,
 }
 
 /*
+ * Client of atomic-fadd: the FETCH_AND_ADDs, at most 48 WRs outstanding,
+ * and the original value each signalled one returned.
+ */
+static bool fadd_client(struct probe *p, u64 init, char *why, size_t whylen)
+{
+	struct ib_qp *qp = p->qp[0].qp;
+	size_t w = p->ctl_off + PROBE_AT_WORD, res = p->ctl_off + PROBE_AT_RES;
+	u32 i, reaped = 0;
+	bool ok = true;
+	int err;
+
+	for (i = 0; i < atomics && ok; i++) {
+		while (ok && i - reaped >= PROBE_SQ - 16)
+			ok = fadd_reap(p, init, &reaped, why, whylen);
+		if (!ok)
+			break;
+		err = post_atomic(p, qp, i, IB_WR_ATOMIC_FETCH_AND_ADD,
+				  res + (i % 256) * 8, w, p->rkey, i + 1, 0,
+				  fadd_signalled(i));
+		if (err) {
+			snprintf(why, whylen, "post FADD %u: %d", i, err);
+			ok = false;
+		}
+	}
+	while (ok && reaped < atomics)
+		ok = fadd_reap(p, init, &reaped, why, whylen);
+	if (ok)
+		snprintf(why, whylen, "%u FADDs, %u signalled, originals right",
+			 atomics, DIV_ROUND_UP(atomics, 8));
+	return ok;
+}
+
+/*
  * `atomics` FETCH_AND_ADDs, the i-th adding i + 1, every 8th signalled;
  * at most 48 WRs outstanding. Each signalled one returns the sum of those
  * before it (each executed once, in posted order: retransmissions under
@@ -2584,53 +2581,12 @@ static bool fadd_reap(struct probe *p, u64 init, u32 *reaped, char *why,
  */
 static int step_atomic_fadd(struct probe *p)
 {
-	struct ib_qp *qp = p->qp[0].qp;
-	size_t w = p->ctl_off + PROBE_AT_WORD, res = p->ctl_off + PROBE_AT_RES;
-	char why[128] = "";
-	u32 i, reaped = 0;
-	bool ok = true;
 	u64 init;
-	int err;
-	u32 v;
 
 	p->step++;
 	init = (1ULL << 40) + p->step;
-	if (p->server) {
-		ok = server_word(p, init, fadd_before(init, atomics), why,
-				 sizeof(why), &err);
-		if (err)
-			goto lost;
-		return finish(p, "atomic-fadd", ok, why);
-	}
-	memset(p->buf + res, 0, 256 * 8);
-	err = ctl_recv(p, &v);
-	if (err)
-		goto lost;
-	for (i = 0; i < atomics && ok; i++) {
-		while (ok && i - reaped >= PROBE_SQ - 16)
-			ok = fadd_reap(p, init, &reaped, why, sizeof(why));
-		if (!ok)
-			break;
-		err = post_atomic(p, qp, i, IB_WR_ATOMIC_FETCH_AND_ADD,
-				  res + (i % 256) * 8, w, p->rkey, i + 1, 0,
-				  fadd_signalled(i));
-		if (err) {
-			snprintf(why, sizeof(why), "post FADD %u: %d", i, err);
-			ok = false;
-		}
-	}
-	while (ok && reaped < atomics)
-		ok = fadd_reap(p, init, &reaped, why, sizeof(why));
-	if (ok)
-		snprintf(why, sizeof(why), "%u FADDs, %u signalled, originals right",
-			 atomics, DIV_ROUND_UP(atomics, 8));
-	err = ctl_send(p, ok);
-	if (err)
-		goto lost;
-	return finish(p, "atomic-fadd", ok, why);
-lost:
-	report(p, "atomic-fadd", false, "%d", err);
-	return err;
+	return atomic_step(p, "atomic-fadd", init, fadd_before(init, atomics),
+			   256 * 8, fadd_client);
 }
 
 /* Server: an MR over our buffer without remote atomic access, on @qp. */
@@ -2664,23 +2620,13 @@ static int step_atomic_refused(struct probe *p, bool unaligned)
 	enum ib_wc_status want = unaligned ? IB_WC_REM_INV_REQ_ERR :
 					     IB_WC_REM_ACCESS_ERR;
 	size_t w = p->ctl_off + PROBE_AT_WORD, res = p->ctl_off + PROBE_AT_RES;
-	struct ib_sge sge = {
-		.addr = p->dma + p->ctl_off,
-		.length = 4,
-		.lkey = p->pd->local_dma_lkey,
-	};
-	struct ib_send_wr send = {
-		.wr_id = 2,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED | IB_SEND_FENCE,
-	};
+	struct ib_sge sge = sge_at(p, p->dma + p->ctl_off, 4);
+	struct ib_send_wr send = send_wr(2, &sge, IB_WR_SEND,
+					 IB_SEND_SIGNALED | IB_SEND_FENCE);
 	struct probe_qp q = { .retry_few = true };
 	struct ib_mr *mr = NULL;
 	char why[128] = "";
 	const char *nak;
-	struct ib_wc wc;
 	bool ok = false;
 	long bad;
 	u32 key = 0, v;
@@ -2737,9 +2683,7 @@ static int step_atomic_refused(struct probe *p, bool unaligned)
 		goto done;
 	}
 	if (expect_nak(p, want, &nak, why, sizeof(why)) ||
-	    expect_wc(p, 2, IB_WC_WR_FLUSH_ERR, &wc, why, sizeof(why)))
-		goto done;
-	if (expect_qp_err(q.qp, why, sizeof(why)))
+	    !flushed_in_err(p, q.qp, 2, 2, why, sizeof(why)))
 		goto done;
 	ok = true;
 	snprintf(why, sizeof(why), "%s, SEND flushed, QP in ERR", nak);
@@ -2763,32 +2707,26 @@ free:
 /* Everything of the device, and our reference to it; may run twice. */
 static void release_device(struct probe *p)
 {
-	unsigned int i;
-
-	for (i = 0; p->qp && i < qps; i++)
-		if (p->qp[i].qp)
-			ib_destroy_qp(p->qp[i].qp);
+	if (!p->ibdev)
+		return;		/* none found, or released already */
+	if (p->qp)
+		destroy_qps(p->qp, qps);
 	kfree(p->qp);
 	p->qp = NULL;
 	if (p->mr)
 		ib_dereg_mr(p->mr);
-	p->mr = NULL;
 	if (p->nents)
 		ib_dma_unmap_sg(p->ibdev, p->sgt.sgl, p->sgt.orig_nents,
 				DMA_BIDIRECTIONAL);
-	p->nents = 0;
 	sg_free_table(&p->sgt);
 	if (p->pages)
 		__free_pages(p->pages, p->order);
-	p->pages = NULL;
+	p->pages = NULL;	/* canary_check() looks */
 	if (p->cq)
 		ib_free_cq(p->cq);
-	p->cq = NULL;
 	if (p->pd)
 		ib_dealloc_pd(p->pd);
-	p->pd = NULL;
-	if (p->ibdev)
-		ib_device_put(p->ibdev);
+	ib_device_put(p->ibdev);
 	p->ibdev = NULL;
 }
 
@@ -2796,24 +2734,18 @@ static void release_device(struct probe *p)
 static int gone_server(struct probe *p, struct probe_qp *q, char *why,
 		       size_t whylen, bool *ok)
 {
-	unsigned int i;
 	long left;
 	ktime_t t0;
-	u32 v;
 	int err;
 
-	err = ctl_recv(p, &v);		/* the client's WRITEs run */
+	err = ctl_await(p);		/* the client's WRITEs run */
 	if (err)
 		return err;
 	pr_info(PFX "gone-ready\n");
 	t0 = ktime_get();
 	left = wait_event_timeout(probe_gone_wq, READ_ONCE(p->gone),
 				  msecs_to_jiffies(timeout_ms));
-	for (i = 0; i < PROBE_GONE_QPS; i++) {
-		if (q[i].qp)
-			ib_destroy_qp(q[i].qp);
-		q[i].qp = NULL;
-	}
+	destroy_qps(q, PROBE_GONE_QPS);
 	release_device(p);
 	*ok = left > 0;
 	snprintf(why, whylen, "device %s %lld ms after gone-ready",
@@ -2956,11 +2888,9 @@ static int step_gone(struct probe *p)
 	for (i = 0; i < PROBE_GONE_QPS && !err; i++)
 		err = scratch_open(p, &q[i]);
 	if (err)
-		goto lost;
+		goto out;
 	if (p->server) {
 		err = gone_server(p, q, why, sizeof(why), &ok);
-		if (err)
-			goto lost;
 		goto out;
 	}
 	for (i = 1; i <= n && !err; i++)
@@ -2971,7 +2901,7 @@ static int step_gone(struct probe *p)
 	if (!err)
 		err = ctl_recv(p, &v);	/* the server's device went */
 	if (err)
-		goto lost;
+		goto out;
 	t_gone = ktime_get();
 	if (!v) {
 		snprintf(why, sizeof(why), "the server's device did not go");
@@ -2996,34 +2926,25 @@ static int step_gone(struct probe *p)
 		 n, bad_wr - 1, ib_wc_status_msg(bad), done_ms, d_ms,
 		 gone_ms / 4, ib_wc_status_msg(fail), fail_ms, gone_ms);
 out:
-	for (i = 0; i < PROBE_GONE_QPS; i++)
-		if (q[i].qp)
-			ib_destroy_qp(q[i].qp);
-	return finish(p, "peer-gone", ok, why);
-lost:
-	for (i = 0; i < PROBE_GONE_QPS; i++)
-		if (q[i].qp)
-			ib_destroy_qp(q[i].qp);
-	report(p, "peer-gone", false, "%d", err);
-	return err;
+	destroy_qps(q, PROBE_GONE_QPS);
+	return step_end(p, "peer-gone", err, ok, why);
 }
 
 static int run_steps(struct probe *p)
 {
 	u32 sizes[] = { 1, SZ_4K, size };
+	enum probe_op op;
 	unsigned int i;
 	int err = 0;
 
-	for (i = 0; i < ARRAY_SIZE(sizes) && !err; i++)
-		err = step_send(p, sizes[i], false);
+	for (op = PROBE_SEND; op <= PROBE_WRITE && !err; op++) {
+		for (i = 0; i < ARRAY_SIZE(sizes) && !err; i++)
+			err = step_xfer(p, op, 0, sizes[i], false, "");
+		if (!err)
+			err = step_xfer(p, op, 0, SZ_4K, true, "");
+	}
 	if (!err)
-		err = step_send(p, SZ_4K, true);
-	for (i = 0; i < ARRAY_SIZE(sizes) && !err; i++)
-		err = step_write(p, 0, sizes[i], false, "");
-	if (!err)
-		err = step_write(p, 0, SZ_4K, true, "");
-	if (!err)
-		err = step_read(p);
+		err = step_xfer(p, PROBE_READ, 0, size, false, "");
 	if (!err && big_mb)
 		err = step_big(p);
 	if (!err)
@@ -3048,7 +2969,8 @@ static int run_steps(struct probe *p)
 		char prefix[16];
 
 		snprintf(prefix, sizeof(prefix), "qp%u-", i);
-		err = step_write(p, i, min_t(u32, size, SZ_64K), false, prefix);
+		err = step_xfer(p, PROBE_WRITE, i, min_t(u32, size, SZ_64K),
+				false, prefix);
 	}
 	if (err || !error_steps)
 		return err;
