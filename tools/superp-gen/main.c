@@ -203,12 +203,26 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static void die(const char *fmt, const char *arg)
+/* Exit statuses as the other tools have them: 2 usage, 1 failure. */
+static void __attribute__((noreturn)) error_exit(int status, const char *fmt,
+						 const char *arg)
 {
 	fprintf(stderr, "superp-gen: ");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\n");
-	exit(2);
+	exit(status);
+}
+
+/* A usage error: options that are wrong, or do not go together. */
+static void __attribute__((noreturn)) die(const char *fmt, const char *arg)
+{
+	error_exit(2, fmt, arg);
+}
+
+/* A failed operation: a file or socket that does not work. */
+static void __attribute__((noreturn)) fail(const char *fmt, const char *arg)
+{
+	error_exit(1, fmt, arg);
 }
 
 static uint64_t num(const char *s, uint64_t max)
@@ -526,6 +540,11 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
+	/* superp-gen help, as sunh help and superp help. */
+	if (optind == argc - 1 && !strcmp(argv[optind], "help")) {
+		fputs(help, stdout);
+		return 0;
+	}
 	if (optind < argc)
 		die("unexpected argument: %s", argv[optind]);
 	if (!wfile && !ifname && !dump && !udp)
@@ -537,10 +556,10 @@ int main(int argc, char **argv)
 	if (learn) {
 		c = gen_learn(learn, &f);
 		if (c < 0)
-			die("not a pcap of Ethernet frames: %s", learn);
+			fail("not a pcap of Ethernet frames: %s", learn);
 		if (!c)
-			die("the capture shows nothing of the connection: %s",
-			    learn);
+			fail("the capture shows nothing of the connection: %s",
+			     learn);
 		if (verbose)
 			printf("learned psn %u ack-psn %u xid %u ack-xid %u\n",
 			       f.psn, f.ack_psn, f.xid, f.ack_xid);
@@ -551,11 +570,11 @@ int main(int argc, char **argv)
 	if (!f.sport)
 		f.sport = 49152 + f.flow_label;
 	if (wfile && out_pcap_open(wfile, append, &fp))
-		die("cannot write %s", wfile);
+		fail("cannot write %s", wfile);
 	if (ifname && out_packet_open(ifname, &fd, &ifindex))
-		die("cannot open an AF_PACKET socket on %s", ifname);
+		fail("cannot open an AF_PACKET socket on %s", ifname);
 	if (udp && out_udp_open(&f, &fd))
-		die("cannot open a UDP socket from port %s", "--sport");
+		fail("cannot open a UDP socket from port %s", "--sport");
 	base = f;
 
 	for (n = 0; n < count; n++) {
@@ -585,13 +604,13 @@ int main(int argc, char **argv)
 		if (dump)
 			hexdump(buf, r.len);
 		if (fp && out_pcap_write(fp, buf, r.len))
-			die("cannot write %s", wfile);
+			fail("cannot write %s", wfile);
 		if (fd >= 0 && udp &&
 		    out_udp_send(fd, &f, buf + r.superp_off,
 				 r.len - r.superp_off))
-			die("cannot send to %s", "--dst-ip");
+			fail("cannot send to %s", "--dst-ip");
 		if (fd >= 0 && !udp && out_packet_send(fd, ifindex, buf, r.len))
-			die("cannot send on %s", ifname);
+			fail("cannot send on %s", ifname);
 		if (peer)
 			continue;
 		if (f.opcode != SUPERP_OP_PURE_ACK)
@@ -599,6 +618,6 @@ int main(int argc, char **argv)
 		f.seqno++;
 	}
 	if (fp && fclose(fp))
-		die("cannot write %s", wfile);
+		fail("cannot write %s", wfile);
 	return 0;
 }
