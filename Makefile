@@ -69,7 +69,9 @@ $(BUILD)/superp-stress: selftests/verbs/superp-stress.c
 
 # make install [DESTDIR=DIR] [KDIR=DIR]: sunh.ko and ib_superp.ko in
 # /lib/modules/RELEASE/updates, superp and sunh in /usr/sbin, superp-gen in
-# /usr/bin, the provider where Debian's libibverbs looks; no test code.
+# /usr/bin, their manual pages (gzip -9n, as Debian ships them: no name or
+# time in the header) in /usr/share/man/man8, the provider where Debian's
+# libibverbs looks; no test code.
 # RELEASE is the modules' own (their vermagic), the directory modprobe
 # searches for the kernel they load into: a Debian headers tree's
 # kernelrelease is its source version (6.1.192), not the release its
@@ -78,6 +80,7 @@ $(BUILD)/superp-stress: selftests/verbs/superp-stress.c
 SBIN_PATH := PATH=$$PATH:/usr/sbin:/sbin
 KREL = $(firstword $(shell $(SBIN_PATH) modinfo -F vermagic \
 	drivers/infiniband/sw/superp/ib_superp.ko))
+MAN_PAGES := tools/superp/superp.8 tools/sunh/sunh.8 tools/superp-gen/superp-gen.8
 install: modules tools/superp tools/sunh tools/superp-gen
 	$(if $(KREL),,$(error no kernel release in ib_superp.ko's vermagic))
 	install -D -m 0644 net/sunh/sunh.ko \
@@ -87,6 +90,11 @@ install: modules tools/superp tools/sunh tools/superp-gen
 	install -D -m 0755 tools/superp/superp $(DESTDIR)/usr/sbin/superp
 	install -D -m 0755 tools/sunh/sunh $(DESTDIR)/usr/sbin/sunh
 	install -D -m 0755 tools/superp-gen/superp-gen $(DESTDIR)/usr/bin/superp-gen
+	install -d $(DESTDIR)/usr/share/man/man8
+	for m in $(MAN_PAGES); do \
+		gzip -9n < $$m > $(DESTDIR)/usr/share/man/man8/$${m##*/}.gz && \
+		chmod 0644 $(DESTDIR)/usr/share/man/man8/$${m##*/}.gz || exit 1; \
+	done
 	$(MAKE) -C $(PROVIDER) install DESTDIR=$(DESTDIR)
 	[ -n "$(DESTDIR)" ] || $(SBIN_PATH) depmod -a $(KREL)
 

@@ -29,32 +29,24 @@
 
 #include "../lib/genl.h"
 #include "../lib/netns.h"
+#include "sunh-help.h"
+
+#ifndef SUPERP_VERSION
+#error "SUPERP_VERSION: the Makefile passes it (tools/lib/tool.mk)"
+#endif
 
 /* Looked up at the first request: help and usage errors need no module. */
 static uint16_t family_id;
 static bool json;
 static char buf[32768];
 
+/*
+ * The usage is the manual's SYNOPSIS, generated from sunh.8.rst at build
+ * time (tools/lib/rst2help.awk) so that --help and sunh(8) never differ.
+ */
 static void __attribute__((noreturn)) usage_to(FILE *f, int status)
 {
-	fprintf(f,
-		"Usage: sunh [-j] [-n NETNS] OBJECT COMMAND\n"
-		"       sunh [-j] [-n NETNS] -batch FILE   (commands one a line; - is stdin)\n"
-		"  sunh subnet set PREFIX/LEN [bits 8..16]\n"
-		"  sunh subnet show\n"
-		"  sunh subnet del\n"
-		"  sunh set [hoplimit N] [forwarding on|off] [learning on|off]\n"
-		"           [ageing SECONDS] [udpport PORT] [echorate PER_SECOND]\n"
-		"  sunh forwarding on|off\n"
-		"  sunh route add|replace ADDR dev IFNAME lladdr MAC\n"
-		"  sunh route del ADDR\n"
-		"  sunh route flush [all]\n"
-		"  sunh route show [ADDR]\n"
-		"  sunh ping ADDR [-c COUNT] [-i SECONDS] [-W SECONDS] [-t HOPLIMIT]\n"
-		"                 [-Q TCLASS] [-s SIZE]\n"
-		"  sunh stats\n"
-		"  sunh inject dev IFNAME lladdr MAC [ethertype N] HEXBYTES\n"
-		"  sunh help, sunh OBJECT help: this text\n");
+	fputs(help_text, f);
 	exit(status);
 }
 
@@ -898,6 +890,11 @@ int main(int argc, char **argv)
 			   !strcmp(argv[1], "-help") ||
 			   !strcmp(argv[1], "--help")) {
 			usage_to(stdout, 0);
+		} else if (!strcmp(argv[1], "-V") ||
+			   !strcmp(argv[1], "-version") ||
+			   !strcmp(argv[1], "--version")) {
+			printf("sunh (SUPERp) %s\n", SUPERP_VERSION);
+			return 0;
 		} else if (!strcmp(argv[1], "-b") ||
 			   !strcmp(argv[1], "-batch")) {
 			if (argc < 3)

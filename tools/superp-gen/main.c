@@ -8,138 +8,16 @@
 #include <arpa/inet.h>
 #include "gen.h"
 
-static const char help[] =
-"NAME\n"
-"    superp-gen - craft SUPERp frames (SUNH, SUPERp-lite, UDP/IPv4, UDP/IPv6)\n"
-"\n"
-"SYNOPSIS\n"
-"    superp-gen [OPTION]... -w FILE.pcap [--append]\n"
-"    superp-gen [OPTION]... -i IFNAME\n"
-"    superp-gen [OPTION]... --peer SEED -n N -i IFNAME | --udp | -w FILE\n"
-"    superp-gen --describe\n"
-"\n"
-"DESCRIPTION\n"
-"    Builds one Ethernet frame (or --count frames) in the wire format of\n"
-"    <linux/sunh.h> and <rdma/superp_wire.h> (Documentation/wire-format.rst)\n"
-"    and writes it to a pcap file or sends it through an AF_PACKET socket\n"
-"    (needs CAP_NET_RAW). Numbers are decimal, 0x hex or 0 octal. Fields not\n"
-"    given are zero, except where a default is shown. Malformed frames are\n"
-"    made on purpose with the options under DAMAGE.\n"
-"\n"
-"OUTPUT\n"
-"    -w, --write FILE     write a pcap file (truncated unless --append)\n"
-"    -a, --append         append to FILE (a header is written if it is empty)\n"
-"    -i, --iface IFNAME   send on this interface\n"
-"    -n, --count N        N frames, PSN and seqno +1 each (default 1)\n"
-"    -v, --verbose        print length, data offset and block size\n"
-"    -x, --hexdump        print the frame in hex\n"
-"        --udp            send the SUPERp part of each frame (ipv4, ipv6)\n"
-"                         through a UDP socket from --sport to --dst-ip\n"
-"                         --dport: the kernel adds IP and UDP headers\n"
-"        --describe       print the header layout (constants, opcodes and\n"
-"                         struct fields: offset size) and exit\n"
-"\n"
-"ETHERNET\n"
-"    --encap sunh|lite|ipv4|ipv6   encapsulation (default sunh); lite is\n"
-"                         SUNH without PDL, next header 253 as SUPERp (a\n"
-"                         per-connection mode, not marked on the wire)\n"
-"    --dmac MAC --smac MAC (default 02:00:00:00:00:02, 02:00:00:00:00:01)\n"
-"    --vlan VID           add an 802.1Q tag\n"
-"    --ethertype N        override the EtherType (default 0x88b5 for SUNH)\n"
-"\n"
-"SUNH (and traffic class / flow label of IP)\n"
-"    --saddr N --daddr N  16-bit SUNH addresses (default 1, 2)\n"
-"    --tclass N           DSCP << 2 | ECN\n"
-"    --nexthdr N          default 253 (also for lite; 254 is the SUNH echo)\n"
-"    --hop-limit N        0..15 (default 15)\n"
-"    --flow-label N       0..4095 (also the IPv6 flow label)\n"
-"\n"
-"UDP/IP\n"
-"    --src-ip ADDR --dst-ip ADDR  default 10.23.0.1, 10.23.0.2 or\n"
-"                         fd00:23::1, fd00:23::2\n"
-"    --sport N            default 49152 + flow label\n"
-"    --dport N            default 7777\n"
-"    --ttl N              TTL / hop limit (default 64)\n"
-"    --no-udp-csum        leave the IPv4 UDP checksum 0 (IPv6 always has one)\n"
-"\n"
-"PDL (absent with --encap lite)\n"
-"    --dcid N --rwin N --psn N --ack-psn N --sack N\n"
-"                         ack-psn defaults to 0xffffffff (nothing received)\n"
-"\n"
-"TAL\n"
-"    --opcode NAME|N      the spec's: noop last-null terr read write\n"
-"                         read-resp send send-qp; this project's: ack\n"
-"                         send-qp-imm write-complete cas fadd atomic-resp\n"
-"                         rd-send rdma-write rdma-read send-qp-off; or any\n"
-"                         number 0..255\n"
-"    --eom                set end of message\n"
-"    --xid N --seqno N\n"
-"    --ack-xid N          default 0xffff (nothing acknowledged)\n"
-"\n"
-"OPERATIONS (repeat --op, up to 15)\n"
-"    --op FIELD=N[,FIELD=N]...   one operation header of --opcode; fields:\n"
-"         terr           seqno opnum major minor rsvd\n"
-"         read           addr length\n"
-"         write          addr payload\n"
-"         read-resp      seqno opnum offset rsvd payload\n"
-"         send           key offset payload\n"
-"         send-qp        qpn rsvd payload\n"
-"         send-qp-imm    qpn offset imm pad payload\n"
-"         write-complete qpn imm length write_xid rsvd\n"
-"         cas            qpn rkey addr compare swap\n"
-"         fadd           qpn rkey addr add\n"
-"         atomic-resp    seqno opnum orig rsvd\n"
-"         rd-send        qpn sqpn flags qkey imm pad payload\n"
-"         rdma-write     qpn rkey addr pad payload\n"
-"         rdma-read      qpn rkey addr length rsvd\n"
-"         send-qp-off    qpn offset pad payload\n"
-"         payload=N is the number of payload bytes of the op's data block\n"
-"         (the rest of the block is zero); pad, in the extension opcodes\n"
-"         that have one, defaults to block - payload.\n"
-"    --pattern incr|BYTE  payload bytes (default incr: op * 16 + index + 1)\n"
-"\n"
-"DAMAGE\n"
-"    --num-ops N          write N into the TAL whatever the number of --op\n"
-"    --block N            force the block size (may be < 16, or cut payloads)\n"
-"    --raw-op-len N       header size used for an unknown opcode (default 16)\n"
-"    --tal-rsvd N         set the reserved TAL bits (0..7)\n"
-"    --extra N            append N bytes 0xee after the data (oversized)\n"
-"    --truncate N         cut the frame to N bytes (short frame)\n"
-"    --no-pad             do not zero-pad frames shorter than 60 bytes\n"
-"    An unknown --opcode and --hop-limit 0 need no extra option.\n"
-"    --fuzz SEED          hostile variants of the frame, one per --count,\n"
-"                         reproducible from SEED: the Ethernet header is\n"
-"                         kept; after it a few bytes changed, a cut, or\n"
-"                         random bytes of random length\n"
-"\n"
-"HOSTILE PEER\n"
-"    --peer SEED          speak as the peer of a live connection, one\n"
-"                         frame per --count, reproducible from SEED. The\n"
-"                         options above give the connection: addresses,\n"
-"                         --dcid (the victim's local CID), --psn (the next\n"
-"                         PSN it expects), --ack-psn (the last PSN it sent),\n"
-"                         --xid (the next XID its target expects), --ack-xid\n"
-"                         (the last XID it started). Each frame draws PSNs\n"
-"                         and ACK PSNs in, at the edge of and outside the\n"
-"                         window, SACK bits, seqnos, eom, XIDs, every\n"
-"                         opcode, operation fields (keys, addresses,\n"
-"                         offsets, lengths, QPNs), block sizes below 16 or\n"
-"                         not dividing the data; one in ten is cut at a\n"
-"                         header boundary, one in ten has random bytes\n"
-"                         after the encapsulation header. Frames longer\n"
-"                         than --mtu (default 1500) are cut to it.\n"
-"    --mtu N              the link's MTU for --peer\n"
-"    --learn FILE.pcap    take --psn, --ack-psn, --xid and --ack-xid from a\n"
-"                         capture of the link (classic pcap, Ethernet): the\n"
-"                         frames the victim (--daddr, --dst-ip) sent to the\n"
-"                         peer (--saddr, --src-ip) and those on --dcid to it;\n"
-"                         -v prints what was learned\n"
-"\n"
-"EXAMPLES\n"
-"    superp-gen -w w.pcap --opcode rdma-write --psn 7 --eom \\\n"
-"        --op qpn=17,rkey=0x1234,addr=0x10000,payload=1\n"
-"    superp-gen -i eth0 --encap ipv4 --dst-ip 10.23.0.2 --opcode ack \\\n"
-"        --ack-psn 41 --sack 0x5\n";
+/*
+ * The usage is the manual's SYNOPSIS, generated from superp-gen.8.rst at
+ * build time (tools/lib/rst2help.awk) so that --help and superp-gen(8)
+ * never differ; the manual describes each option.
+ */
+#include "superp-gen-help.h"
+
+#ifndef SUPERP_VERSION
+#error "SUPERP_VERSION: the Makefile passes it (tools/lib/tool.mk)"
+#endif
 
 enum {
 	O_ENCAP = 256, O_DMAC, O_SMAC, O_VLAN, O_ETHERTYPE, O_SADDR, O_DADDR,
@@ -158,6 +36,7 @@ static const struct option longopts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "hexdump", no_argument, NULL, 'x' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{ "describe", no_argument, NULL, O_DESCRIBE },
 	{ "encap", required_argument, NULL, O_ENCAP },
 	{ "dmac", required_argument, NULL, O_DMAC },
@@ -445,7 +324,7 @@ static void frame_opt(struct gen_frame *f, int c, const char *a)
 		f->no_pad = 1;
 		break;
 	default:
-		fputs(help, stderr);
+		fputs(help_text, stderr);
 		exit(2);
 	}
 }
@@ -488,7 +367,7 @@ int main(int argc, char **argv)
 	FILE *fp = NULL;
 
 	defaults(&f);
-	while ((c = getopt_long(argc, argv, "w:ai:n:vxh", longopts,
+	while ((c = getopt_long(argc, argv, "w:ai:n:vxhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'w':
@@ -510,7 +389,10 @@ int main(int argc, char **argv)
 			dump = 1;
 			break;
 		case 'h':
-			fputs(help, stdout);
+			fputs(help_text, stdout);
+			return 0;
+		case 'V':
+			printf("superp-gen (SUPERp) %s\n", SUPERP_VERSION);
 			return 0;
 		case O_DESCRIBE:
 			gen_describe(stdout);
@@ -542,7 +424,7 @@ int main(int argc, char **argv)
 	}
 	/* superp-gen help, as sunh help and superp help. */
 	if (optind == argc - 1 && !strcmp(argv[optind], "help")) {
-		fputs(help, stdout);
+		fputs(help_text, stdout);
 		return 0;
 	}
 	if (optind < argc)

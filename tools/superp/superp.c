@@ -21,64 +21,17 @@
 #include "../lib/genl.h"
 #include "../lib/netns.h"
 #include "superp.h"
+#include "superp-help.h"
+
+#ifndef SUPERP_VERSION
+#error "SUPERP_VERSION: the Makefile passes it (tools/lib/tool.mk)"
+#endif
 
 /* Looked up at the first request: help and usage errors need no module. */
 static uint16_t family_id;
 static uint32_t events_group;
 char buf[16384];
 static bool json, stats;
-
-static const char help[] =
-"NAME\n"
-"    superp - SUPERp connections of ib_superp devices\n"
-"\n"
-"SYNOPSIS\n"
-"    superp [-j] [-s] [-n NETNS] OBJECT COMMAND [ARGUMENTS]\n"
-"\n"
-"    superp conn add dev DEV lcid CID rcid CID encap sunh|udp4|udp6\n"
-"                    local ADDR remote ADDR [sport PORT] [SETTING]...\n"
-"    superp conn del dev DEV lcid CID\n"
-"    superp conn show [dev DEV [lcid CID]]\n"
-"    superp conn shutdown dev DEV lcid CID soft|hard\n"
-"    superp dev show [DEV]\n"
-"    superp dev set DEV [mem_limit BYTES] [PARAM VALUE]...\n"
-"    superp monitor\n"
-"    superp mesh up|down FILE [dev DEV] [--self NAME]\n"
-"    superp help, superp OBJECT help: this text\n"
-"\n"
-"    SETTING := tclass N | ordered rx|tx|both|none | PARAM VALUE\n"
-"\n"
-"DESCRIPTION\n"
-"    A connection joins this node to a peer: its local CID (lcid) is the\n"
-"    DCID of the packets it receives, below the device's pdl_conn_per_xpu;\n"
-"    rcid is the peer's. ADDR is a SUNH address (0..65535) for encap sunh,\n"
-"    an IPv4 or IPv6 address for udp4 or udp6. sport is the UDP source\n"
-"    port (flow entropy; derived from the CIDs and addresses by default).\n"
-"    ordered rx: this node delivers the peer's packets in PSN order;\n"
-"    ordered tx: the peer delivers ours in order.\n"
-"\n"
-"    PARAM is one of the spec's parameters; connections take the device's\n"
-"    defaults (superp dev show) for those not given:\n"
-"%s"
-"\n"
-"    conn shutdown hard fails pending work and leaves the connection\n"
-"    broken until it is deleted; soft (the spec's Last NULL procedure)\n"
-"    stops new work and ends quiescent on both sides once the peer's Last\n"
-"    NULL retired too. dev show -s (and -j) adds the device's counts of\n"
-"    received packets that reached no connection, by reason: short,\n"
-"    malformed, unknown_dcid, wrong_peer, wrong_encap. monitor prints\n"
-"    engine events as they come. mesh up installs this node's connections\n"
-"    to every other node of FILE (format and CID rule:\n"
-"    Documentation/superp-admin.rst); mesh down removes them.\n"
-"\n"
-"OPTIONS\n"
-"    -j  JSON output     -s  with counters (conn show, dev show)\n"
-"    -n NETNS  in the network namespace NETNS (ip netns add)\n"
-"    -h  this text\n"
-"\n"
-"EXIT STATUS\n"
-"    0 on success, 1 on error (the kernel's errno and message are shown),\n"
-"    2 on a usage error.\n";
 
 static const struct param {
 	const char *name;
@@ -157,16 +110,34 @@ static const char *const attr_names[SUPERP_A_MAX + 1] = {
 	[SUPERP_A_SHUTDOWN] = "shutdown",
 };
 
+/*
+ * The usage is the manual's SYNOPSIS, generated from superp.8.rst at build
+ * time (tools/lib/rst2help.awk) so that --help and superp(8) never differ,
+ * then the parameters from the table above, which is the one the commands
+ * parse (selftests/tools/help.sh checks the manual lists the same).
+ */
+#define HELP_WIDTH	79
+#define PARAM_INDENT	"                "
+
 static void __attribute__((noreturn)) usage_to(FILE *f, int status)
 {
-	char list[2048] = "";
-	size_t i, n = 0;
+	size_t i, col = strlen(PARAM_INDENT), len;
 
-	for (i = 0; i < NPARAMS; i++)
-		n += snprintf(list + n, sizeof(list) - n, "%s%s%s",
-			      i % 3 ? " " : "        ", params[i].name,
-			      i % 3 == 2 || i == NPARAMS - 1 ? "\n" : "");
-	fprintf(f, help, list);
+	fputs(help_text, f);
+	fputs("\n       PARAM := ", f);
+	for (i = 0; i < NPARAMS; i++) {
+		len = strlen(params[i].name);
+		if (i && col + 3 + len > HELP_WIDTH) {
+			fputs(" |\n" PARAM_INDENT, f);
+			col = strlen(PARAM_INDENT);
+		} else if (i) {
+			fputs(" | ", f);
+			col += 3;
+		}
+		fputs(params[i].name, f);
+		col += len;
+	}
+	fputs("\n", f);
 	exit(status);
 }
 
@@ -770,6 +741,11 @@ int main(int argc, char **argv)
 			stats = true;
 		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 			usage_to(stdout, 0);
+		} else if (!strcmp(argv[1], "-V") ||
+			   !strcmp(argv[1], "-version") ||
+			   !strcmp(argv[1], "--version")) {
+			printf("superp (SUPERp) %s\n", SUPERP_VERSION);
+			return 0;
 		} else if ((taken = netns_option(argc, argv))) {
 			if (taken < 0)
 				usage();
