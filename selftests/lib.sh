@@ -12,6 +12,7 @@
 #   SUPERP_TEST      the test's name in the plan (selftests/AREA/NAME.sh)
 #   SUPERP_BOOT      1, then 2, ... after a test rebooted the guest
 #   SUPERP_SOAK      1 under make soak: tests run their long form (soak_or)
+#   SUPERP_TIME_SCALE  the harness's time scale, percent (scaled_s)
 
 # soak_or LONG SHORT: a setting's value under make soak, or in make check.
 soak_or() { if [ "${SUPERP_SOAK:-}" = 1 ]; then echo "$1"; else echo "$2"; fi; }
@@ -154,8 +155,28 @@ wait_state() {
 # The address of guest N on segment S (default 0): 10.23.S.N.
 guest_ip() { echo "10.23.${2:-0}.$1"; }
 
-# barrier NAME [TIMEOUT_S]: wait until every guest of the topology reaches
-# NAME (superp-barrier's own bound, 300 s, unless TIMEOUT_S says).
-barrier() { superp-barrier "$(guest_ip 1)" "$SUPERP_ID" "$SUPERP_NGUESTS" "$@"; }
+# scaled_s SECONDS: a wait's bound on this machine, SECONDS times the
+# harness's time scale (SUPERP_TIME_SCALE, percent, never below 100): a
+# slower machine gets as long as the test's own timeout does.
+scaled_s() { echo $(($1 * ${SUPERP_TIME_SCALE:-100} / 100)); }
+
+# barrier_try NAME [TIMEOUT_S]: wait until every guest of the topology
+# reaches NAME, for at most TIMEOUT_S (300 unless given) scaled; its exit
+# status says whether all came, and nothing else is reported. A test that
+# moved eth0 into a network namespace names it in SUPERP_BARRIER_NETNS.
+barrier_try() {
+	${SUPERP_BARRIER_NETNS:+ip netns exec "$SUPERP_BARRIER_NETNS"} \
+		superp-barrier "$(guest_ip 1)" "$SUPERP_ID" "$SUPERP_NGUESTS" \
+		"$1" "$(scaled_s "${2:-300}")"
+}
+
+# barrier NAME [TIMEOUT_S]: barrier_try within a test, where a guest that
+# gave up waiting is out of step with its peers: the test fails there (a
+# not-ok line), whatever it checks afterwards.
+barrier() {
+	barrier_try "$@" && return 0
+	not_ok "barrier $1: not every guest came within $(scaled_s "${2:-300}") s"
+	return 1
+}
 
 is_coordinator() { [ "${SUPERP_ID:-1}" = 1 ]; }

@@ -93,7 +93,7 @@ while read -r kind name timeout; do
 		[ "$name" = "$resume" ] || continue
 		resume=
 		tap_resume=${SUPERP_RESUME#*:}
-	elif ! barrier "begin $name" </dev/null; then
+	elif ! barrier_try "begin $name" </dev/null; then
 		echo "@@SUPERP-END $name rc=125 (barrier failed)"
 		continue
 	else

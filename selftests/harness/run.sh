@@ -417,7 +417,7 @@ boot_guest() {
 			qemu-system-x86_64 -machine pc -accel tcg -cpu max,la57=off -smp "$smp" -m "$mem" \
 			-nodefaults -display none -no-reboot \
 			-kernel "$SUPERP_BUILD/vmlinuz-$kernel" -initrd "$dir/initrd.cpio" \
-			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check unknown_nmi_panic panic_print=0x41 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume${SUPERP_SOAK:+ superp.soak=1} $append" \
+			-append "console=ttyS0 pci=noacpi panic=-1 loglevel=6 lpj=4000000 no_timer_check unknown_nmi_panic panic_print=0x41 superp.id=$i superp.n=$n superp.topo=$topo superp.kernel=$kernel superp.boot=$boot$resume superp.scale=$SUPERP_TIME_SCALE${SUPERP_SOAK:+ superp.soak=1} $append" \
 			-chardev "file,id=con,path=$dir/guest$i.console,append=on" -serial chardev:con \
 			-chardev "file,id=out,path=$dir/guest$i.out,append=on" -serial chardev:out \
 			-d guest_errors,cpu_reset -D "$dir/guest$i.qemu-log" \

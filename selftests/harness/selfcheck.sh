@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Prove the harness can fail: a failing test or capture check, a kernel WARN,
+# Prove the harness can fail: a failing test or capture check, a barrier
+# that times out, a kernel WARN,
 # a hung guest, a test its guest cannot stop, a guest that never boots and
 # one whose kernel never restarts after a reboot must each turn a run red,
 # for the reason expected; a boot that stalls after a reboot must be
@@ -54,7 +55,7 @@ red_judge() {
 
 s=selftests/harness/selfcheck
 echo "TAP version 13"
-echo "1..14"
+echo "1..15"
 # The hung guest, the stuck test, the guest that never boots and the
 # reboots wait most of their time: they run beside the failures' boot (one
 # guest each, four at most at once).
@@ -65,7 +66,7 @@ echo "1..14"
 red_run stuck-test "$s/stuck-test.sh" SUPERP_TEST_SLACK=20 &
 red_run reboots "$s/reboot-stall.sh $s/no-restart.sh" SUPERP_REBOOT_LIMIT=30 \
 	SUPERP_REBOOT_APPEND="rdinit=/usr/bin/sleep -- 100000" &
-red_run failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/starts-clean.sh $s/capture-check.sh kunit/harness_selfcheck_test $s/kernel-warning.sh"
+red_run failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/starts-clean.sh $s/capture-check.sh $s/barrier-alone.sh kunit/harness_selfcheck_test $s/kernel-warning.sh"
 wait
 red_judge failures \
 	"failing-test=^not ok .*failing-test.sh" \
@@ -73,6 +74,7 @@ red_judge failures \
 	"left-behind=^not ok .*left-behind.sh .*stopped at its superp-timeout" \
 	"starts-clean (not red: the test after it passes)=^ok .*starts-clean.sh \(4 passed, 0 failed" \
 	"capture-check=^not ok .*capture-check.sh \(2 passed, 1 failed, 0 skipped[,)]" \
+	"barrier-alone=^not ok .*barrier-alone.sh \(2 passed, 1 failed" \
 	"harness_selfcheck_test=^not ok .*kunit/harness_selfcheck_test \(1 passed, 1 failed" \
 	"kernel-warning=^not ok .*test-single guest 1 \(kernel reported a problem\)"
 red_judge hung-guest "hung-guest=^not ok .*guest 1 \(timed out"

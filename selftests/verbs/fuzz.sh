@@ -15,7 +15,7 @@
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 900
-# superp-soak-timeout: 3600
+# superp-soak-timeout: 5400
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 
@@ -101,7 +101,7 @@ if ! is_coordinator; then
 fi
 # The attack outlasts the probe; its pace is about 1,000 packets a second
 # under TCG, so the wait for it grows with FUZZ_COUNT (the longer run).
-barrier fuzz-attack-done $((300 + FUZZ_COUNT / 500))
+barrier fuzz-attack-done $((300 + FUZZ_COUNT / 250))
 
 # At most 64 MiB more than before at any sample.
 if is_coordinator; then

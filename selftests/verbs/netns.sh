@@ -26,11 +26,6 @@ tap_begin
 
 sp() { ip netns exec "$NS" "$@"; }
 
-# The guests meet over eth0: once it is in the namespace, so are the
-# barriers (lib.sh's barrier() with the same arguments).
-barrier_ns() {
-	sp superp-barrier "$(guest_ip 1)" "$SUPERP_ID" "$SUPERP_NGUESTS" "$@"
-}
 
 enter() {
 	ip netns add "$NS" &&
@@ -42,7 +37,10 @@ enter() {
 
 check "rdma system set netns exclusive" rdma system set netns exclusive
 check "eth0 into namespace $NS" enter
-barrier_ns netns-entered
+# The guests meet over eth0: once it is in the namespace, so are the
+# barriers.
+SUPERP_BARRIER_NETNS=$NS
+barrier netns-entered
 check "modules" sh -c 'modprobe sunh && modprobe ib_superp'
 check "$NS: rdma link add superp0 on its eth0" \
 	sp rdma link add superp0 type superp netdev eth0
@@ -82,11 +80,11 @@ pp() {
 		sp timeout 120 "$@" > "$log" 2>&1 &
 		pid=$!
 		sp sh -c ". $SUPERP_ROOT/selftests/verbs/rc.inc; wait_listening $port"
-		barrier_ns "netns-$name"
+		barrier "netns-$name"
 		wait "$pid"
 		rc=$?
 	else
-		barrier_ns "netns-$name"
+		barrier "netns-$name"
 		sp timeout 120 "$@" "$(guest_ip 1)" > "$log" 2>&1
 		rc=$?
 	fi
@@ -100,17 +98,17 @@ pp() {
 }
 # SUNH is the route inside the subnet: the QP binds to connection 1.
 pp sunh 1
-barrier_ns netns-sunh-done
+barrier netns-sunh-done
 # Without the subnet the same address means UDP/IPv4: connection 2.
 check "$NS: SUNH connection and subnet deleted" sp sh -c \
 	'superp conn del dev superp0 lcid 1 && sunh subnet del'
 pp udp4 2
-barrier_ns netns-udp4-done
+barrier netns-udp4-done
 
 check "$NS: connection 2 deleted" sp superp conn del dev superp0 lcid 2
 check "$NS: nothing left of superp0" \
 	sp sh -c '! rdma resource show superp0 | grep -Eq " (qp|mr|pd) [1-9]"'
-barrier_ns netns-done
+barrier netns-done
 
 # The namespace goes with superp0 in it: eth0 comes back, superp0 goes.
 back() {
@@ -124,6 +122,7 @@ back() {
 	done
 }
 check "deleting $NS: eth0 back, superp0 gone with it" back
+SUPERP_BARRIER_NETNS=
 check "eth0 set up again" sh -c "ip link set eth0 mtu 9000 up &&
 	ip addr add $(guest_ip "$me")/24 dev eth0"
 check "modules unloaded" sh -c 'rmmod ib_superp && rmmod sunh'
