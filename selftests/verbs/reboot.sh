@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # One guest reboots mid-transfer and the pair recovers, on
 # ib_superp over a SUNH connection with the kernel RC probe
-# (probes/superp_rc_probe.c). Guest 2 (the client) reboots with reboot -f
-# while its WRITEs stream into guest 1 (the survivor, which coordinates the
+# (probes/superp_rc_probe.c). Guest 2 (the client) restarts at once
+# (guest_reboot: SysRq b) while its WRITEs stream into guest 1 (the survivor, which coordinates the
 # barriers and keeps its state); the harness boots it again and this test
 # resumes there (guest_reboot, selftests/lib.sh):
 #   cut       the survivor's probe run ends in failed steps within a bound,
