@@ -79,6 +79,8 @@ struct superp_cq_ring {
 /* superp_cqe.wc_flags */
 #define SUPERP_CQE_WITH_IMM	(1U << 0)	/* imm_data is valid */
 #define SUPERP_CQE_WITH_INV	(1U << 1)	/* imm_data is the invalidated rkey */
+/* UD receive: the buffer's first 40 bytes hold the GRH (IBV_WC_GRH) */
+#define SUPERP_CQE_WITH_GRH	(1U << 2)
 
 /*
  * One completion. status and opcode use the values of enum ibv_wc_status
@@ -199,6 +201,11 @@ struct superp_usge {
  * to the error state. imm_data is in network byte order. With
  * IBV_SEND_INLINE, inline_len bytes of data follow the header instead of
  * num_sge struct superp_usge.
+ *
+ * A UD QP's WQE (SEND and SEND_WITH_IMM only) names its destination in
+ * ud instead: the address handle by the ah_num the kernel gave at create
+ * (struct superp_create_ah_resp; an AH of another PD, or none, completes
+ * the WQE with IBV_WC_LOC_QP_OP_ERR), the destination QP and its Q_Key.
  */
 struct superp_uwqe_send {
 	__aligned_u64 wr_id;
@@ -208,9 +215,20 @@ struct superp_uwqe_send {
 	__u32 inline_len;
 	__u32 imm_data;			/* or the rkey to invalidate */
 	__u32 rkey;
-	__aligned_u64 remote_addr;
-	__aligned_u64 compare_add;	/* atomics */
-	__aligned_u64 swap;
+	union {
+		struct {
+			__aligned_u64 remote_addr;
+			__aligned_u64 compare_add;	/* atomics */
+			__aligned_u64 swap;
+		};
+		struct {
+			__u32 ah_num;
+			__u32 remote_qpn;
+			__u32 remote_qkey;
+			__u32 reserved0;
+			__aligned_u64 reserved1;
+		} ud;
+	};
 	/* struct superp_usge sge[num_sge], or inline data */
 };
 
@@ -218,6 +236,20 @@ struct superp_uwqe_send {
 struct superp_uwqe_recv {
 	__aligned_u64 wr_id;
 	__u32 num_sge;
+	__u32 reserved;
+};
+
+/*
+ * Address handles. A user AH is made by the kernel (CREATE_AH, which
+ * resolves the destination as for a kernel AH) and named in UD send WQEs
+ * by ah_num, valid until the AH is destroyed. As verbs requires, an AH
+ * outlives the work requests that name it: the kernel looks ah_num up
+ * when it takes the WQE from the ring, and a WQE whose AH is gone by
+ * then completes with IBV_WC_LOC_QP_OP_ERR.
+ */
+struct superp_create_ah_resp {
+	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
+	__u32 ah_num;			/* names the AH in a UD send WQE */
 	__u32 reserved;
 };
 
