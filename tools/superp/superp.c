@@ -428,6 +428,11 @@ static const char *const drop_names[__SUPERP_DROP_MAX] = {
 	[SUPERP_DROP_UNKNOWN_DCID] = "unknown_dcid",
 	[SUPERP_DROP_WRONG_PEER] = "wrong_peer",
 	[SUPERP_DROP_WRONG_ENCAP] = "wrong_encap",
+	[SUPERP_DROP_DGRAM_MALFORMED] = "dgram_malformed",
+	[SUPERP_DROP_DGRAM_SENDER] = "dgram_sender",
+	[SUPERP_DROP_DGRAM_QP] = "dgram_qp",
+	[SUPERP_DROP_DGRAM_QKEY] = "dgram_qkey",
+	[SUPERP_DROP_DGRAM_NO_RECV] = "dgram_no_recv",
 };
 
 /* A u64 attribute of the message parsed last, 0 when absent or malformed. */

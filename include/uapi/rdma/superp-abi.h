@@ -246,10 +246,14 @@ struct superp_uwqe_recv {
  * outlives the work requests that name it: the kernel looks ah_num up
  * when it takes the WQE from the ring, and a WQE whose AH is gone by
  * then completes with IBV_WC_LOC_QP_OP_ERR.
+ *
+ * The response has no comp_mask, unlike the others: it follows the core's
+ * 4-byte CREATE_AH response, where an 8-byte field would not be aligned.
+ * A field added later goes into reserved and is announced by a nonzero
+ * value there, never by a larger structure.
  */
 struct superp_create_ah_resp {
-	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
-	__u32 ah_num;			/* names the AH in a UD send WQE */
+	__u32 ah_num;			/* from 1; 0 is never an AH */
 	__u32 reserved;
 };
 

@@ -344,6 +344,13 @@ enum superp_conn_stat {
  * @SUPERP_DROP_WRONG_PEER: the source address is not the connection's peer
  * @SUPERP_DROP_WRONG_ENCAP: the packet came by another encapsulation than
  *	the connection's (SUNH, UDP/IPv4, UDP/IPv6)
+ * @SUPERP_DROP_DGRAM_MALFORMED: a datagram (SUPERP_DCID_DATAGRAM) that is
+ *	not one Datagram Send operation with its data
+ * @SUPERP_DROP_DGRAM_SENDER: a datagram whose sender has no IP address to
+ *	report (a SUNH source outside the namespace's SUPERp subnet)
+ * @SUPERP_DROP_DGRAM_QP: a datagram for no UD QP able to receive
+ * @SUPERP_DROP_DGRAM_QKEY: a datagram with another Q_Key than its QP's
+ * @SUPERP_DROP_DGRAM_NO_RECV: a datagram that found no receive posted
  * @__SUPERP_DROP_MAX: internal
  */
 enum superp_drop_reason {
@@ -352,6 +359,11 @@ enum superp_drop_reason {
 	SUPERP_DROP_UNKNOWN_DCID,
 	SUPERP_DROP_WRONG_PEER,
 	SUPERP_DROP_WRONG_ENCAP,
+	SUPERP_DROP_DGRAM_MALFORMED,
+	SUPERP_DROP_DGRAM_SENDER,
+	SUPERP_DROP_DGRAM_QP,
+	SUPERP_DROP_DGRAM_QKEY,
+	SUPERP_DROP_DGRAM_NO_RECV,
 
 	__SUPERP_DROP_MAX
 };

@@ -70,6 +70,15 @@ enum superp_opcode {
 };
 
 #define SUPERP_ACK_PSN_NONE	0xffffffffU	/* nothing received yet */
+
+/*
+ * The DCID of a datagram (UD and GSI QPs): a packet outside every
+ * connection, with its other PDL fields and its TAL XIDs and seqno zero,
+ * one Datagram Send operation (22) with eom set, then the data block. A
+ * receiver that knows no datagrams drops it as a packet of an unknown
+ * connection; CIDs of connections stay below it.
+ */
+#define SUPERP_DCID_DATAGRAM	0xffff
 #define SUPERP_ACK_XID_NONE	0xffffU
 
 /*

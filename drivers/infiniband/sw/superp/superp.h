@@ -102,7 +102,9 @@ struct superp_mr_table {
 };
 
 struct superp_conns;
+struct superp_pkt;
 struct superp_qp_type_ops;
+struct superp_rx_src;
 
 struct superp_dev {
 	struct ib_device	ibdev;
@@ -121,17 +123,30 @@ struct superp_dev {
 	atomic_t		srq_count;	/* up to SUPERP_MAX_SRQ */
 	atomic_t		ah_count;	/* up to SUPERP_MAX_AH */
 	struct xarray		qps;		/* QPN -> QP (superp_qp.c) */
+	struct xarray		ahs;		/* user AHs by number (superp_ah.c) */
 	u32			qpn_next;	/* cyclic allocation hint */
 	struct superp_mr_table	mrs;
 	struct superp_conns	*conns;		/* superp_conn_table.c */
-	/* what an RC QP's type does (struct superp_qp_type_ops) */
+	/* what an RC and a UD QP's type does (struct superp_qp_type_ops) */
 	const struct superp_qp_type_ops *qp_rc;
+	const struct superp_qp_type_ops *qp_ud;
 	/* superp_rx.c: the receive path's netdev -> device list (RCU) */
 	struct hlist_node	rx_node;
 	/* packets that reached no connection, by enum superp_drop_reason */
 	atomic64_t		rx_drops[__SUPERP_DROP_MAX];
 	/* every packet the receive path took for this device (identity) */
 	atomic64_t		rx_packets;
+	/*
+	 * Datagrams (UD and GSI QPs): what the receive path hands to the QP
+	 * type that takes them (set by the device, superp_layers.c), the
+	 * datagrams it took, and those sent or lost on the way out.
+	 */
+	void (*dgram_rx)(struct superp_dev *sdev, struct sk_buff *skb,
+			 const struct superp_rx_src *src,
+			 const struct superp_pkt *p);
+	atomic64_t		rx_datagrams;
+	atomic64_t		tx_datagrams;
+	atomic64_t		tx_dgram_drops;
 	/* packets of connections to this node, on their way up (superp_loop.c) */
 	struct sk_buff_head	loop_q;
 	struct work_struct	loop_work;

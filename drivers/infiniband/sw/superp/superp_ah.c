@@ -7,13 +7,18 @@
  * into the IP address the data path maps to a connection.
  *
  * Address handles keep the resolved AV beside the attributes as created
- * (for query_ah); only kernel consumers create them.
+ * (for query_ah). A user AH also gets a number in the device's AH table,
+ * which its process's UD send WQEs name (include/uapi/rdma/superp-abi.h).
  *
- * No locks: an AV is built by its creator and read-only afterwards.
+ * Locking: an AV is built by its creator and read-only afterwards. The
+ * AH table's xarray lock is innermost: destroy_ah erases an AH under it
+ * before the core frees it, and a user send WQE's AV is copied under it
+ * (superp_uqp.c), so a copy never reads a freed AH.
  */
 #include <kunit/visibility.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
+#include <net/sunh.h>
 
 #include "superp.h"
 #include "superp_ah.h"
@@ -52,6 +57,7 @@ int superp_av_from_attr(struct superp_dev *sdev,
 	type = rdma_gid_attr_network_type(sgid);
 	/* The whole union: an IPv6 address is larger than a sockaddr. */
 	rdma_gid2ip((struct sockaddr *)&new.daddr, &grh->dgid);
+	rdma_gid2ip((struct sockaddr *)&new.saddr, &sgid->gid);
 	if (!((type == RDMA_NETWORK_IPV4 && new.daddr.sa.sa_family == AF_INET) ||
 	      (type == RDMA_NETWORK_IPV6 && new.daddr.sa.sa_family == AF_INET6))) {
 		ibdev_dbg(&sdev->ibdev, "AV: destination %pI6 of another family than GID %u\n",
@@ -69,10 +75,66 @@ int superp_av_from_attr(struct superp_dev *sdev,
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_av_from_attr);
 
+/* @ip's SUNH address, when it lies in @s (of the same family). */
+static bool superp_sa_sunh(const struct sunh_subnet *s,
+			   const struct sockaddr *ip, u16 *addr)
+{
+	if (ip->sa_family == AF_INET && s->family == AF_INET)
+		return !sunh_ip4_to_addr(s, ((struct sockaddr_in *)ip)->sin_addr.s_addr,
+					 addr);
+	if (ip->sa_family == AF_INET6 && s->family == AF_INET6)
+		return !sunh_ip6_to_addr(s, &((struct sockaddr_in6 *)ip)->sin6_addr,
+					 addr);
+	return false;
+}
+
+/**
+ * superp_av_sunh - the SUNH addresses of @av's ends
+ * @sdev: the device
+ * @av: the address vector
+ * @daddr: its destination's SUNH address
+ * @saddr: NULL, or its source's
+ *
+ * SUNH carries the packets toward a destination IP address in the
+ * namespace's SUPERp subnet (`sunh subnet`), UDP those toward any other.
+ *
+ * Return: whether the destination (and, with @saddr, the source) lies in
+ * the subnet.
+ */
+bool superp_av_sunh(struct superp_dev *sdev, const struct superp_av *av,
+		    u16 *daddr, u16 *saddr)
+{
+	struct sunh_subnet s;
+
+	if (sunh_subnet_get(dev_net(sdev->ndev), &s))
+		return false;
+	return superp_sa_sunh(&s, &av->daddr.sa, daddr) &&
+	       (!saddr || superp_sa_sunh(&s, &av->saddr.sa, saddr));
+}
+
+/* A user AH's number, in the AH table and in the response. */
+static int superp_ah_publish(struct superp_dev *sdev, struct superp_ah *ah,
+			     struct ib_udata *udata)
+{
+	struct superp_create_ah_resp resp = {};
+	int err;
+
+	err = xa_alloc(&sdev->ahs, &ah->num, ah, XA_LIMIT(1, SUPERP_MAX_AH),
+		       GFP_KERNEL);
+	if (err)
+		return err;
+	resp.ah_num = ah->num;
+	err = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (err) {
+		xa_erase(&sdev->ahs, ah->num);
+		ah->num = 0;
+	}
+	return err;
+}
+
 /*
- * Address handles: kernel consumers only (user space needs them for UD,
- * which does not exist yet). Any context: create may be called atomic
- * (without RDMA_CREATE_AH_SLEEPABLE), and nothing here sleeps.
+ * Any context for kernel AHs: create may be called atomic (without
+ * RDMA_CREATE_AH_SLEEPABLE), and nothing here sleeps but a user AH's.
  */
 int superp_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		     struct ib_udata *udata)
@@ -81,10 +143,6 @@ int superp_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	struct superp_ah *ah = to_sah(ibah);
 	int err;
 
-	if (udata) {
-		ibdev_dbg(ibah->device, "create_ah: no user AHs (no UD QPs yet)\n");
-		return -EOPNOTSUPP;
-	}
 	err = superp_av_from_attr(sdev, init->ah_attr, &ah->av);
 	if (err)
 		return err;
@@ -94,7 +152,12 @@ int superp_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	}
 	ah->attr = *init->ah_attr;
 	ah->attr.grh.sgid_attr = NULL;	/* the core holds it for the AH */
-	return 0;
+	if (udata) {
+		err = superp_ah_publish(sdev, ah, udata);
+		if (err)
+			atomic_dec(&sdev->ah_count);
+	}
+	return err;
 }
 
 int superp_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
@@ -105,6 +168,11 @@ int superp_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 
 int superp_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
-	atomic_dec(&to_sdev(ibah->device)->ah_count);
+	struct superp_dev *sdev = to_sdev(ibah->device);
+	struct superp_ah *ah = to_sah(ibah);
+
+	if (ah->num)
+		xa_erase(&sdev->ahs, ah->num);
+	atomic_dec(&sdev->ah_count);
 	return 0;
 }

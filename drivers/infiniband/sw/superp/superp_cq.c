@@ -358,6 +358,8 @@ static bool superp_cq_uring_add(struct superp_cq *cq, const struct ib_wc *wc)
 		e->imm_data = wc->ex.invalidate_rkey;
 		e->wc_flags |= SUPERP_CQE_WITH_INV;
 	}
+	if (wc->wc_flags & IB_WC_GRH)
+		e->wc_flags |= SUPERP_CQE_WITH_GRH;
 	cq->uprod = prod + 1;
 	/* The entry is visible before the index that hands it over. */
 	smp_store_release(&cq->uring->producer, cq->uprod);

@@ -7,7 +7,8 @@
  * folded in when a connection was deleted, and the receive path's per
  * device counters (every packet it took, and those that reached no
  * connection): rx_packets = rx_processed + rx_duplicates + rx_holding +
- * every rx_drop_* (Documentation/superp-admin.rst, "Receive accounting").
+ * rx_datagrams + every rx_drop_* (Documentation/superp-admin.rst,
+ * "Receive accounting").
  * The verbs objects keep atomic device counters of their own (user send
  * queues' doorbells and WQEs, CQ overflows).
  *
@@ -37,6 +38,11 @@ enum superp_hw_stat {
 	SUPERP_HW_DROP_UNKNOWN_DCID,
 	SUPERP_HW_DROP_WRONG_PEER,
 	SUPERP_HW_DROP_WRONG_ENCAP,
+	SUPERP_HW_DROP_DGRAM_MALFORMED,
+	SUPERP_HW_DROP_DGRAM_SENDER,
+	SUPERP_HW_DROP_DGRAM_QP,
+	SUPERP_HW_DROP_DGRAM_QKEY,
+	SUPERP_HW_DROP_DGRAM_NO_RECV,
 	SUPERP_HW_RX_PROCESSED,
 	SUPERP_HW_RX_HOLDING,
 	SUPERP_HW_DROP_PSN_WINDOW,
@@ -59,6 +65,9 @@ enum superp_hw_stat {
 	SUPERP_HW_RX_RNR,
 	SUPERP_HW_CQ_OVERFLOWS,
 	SUPERP_HW_TX_BUSY,
+	SUPERP_HW_TX_DATAGRAMS,
+	SUPERP_HW_TX_DGRAM_DROPS,
+	SUPERP_HW_RX_DATAGRAMS,
 	__SUPERP_HW_MAX
 };
 
@@ -80,6 +89,11 @@ static const struct rdma_stat_desc superp_hw_descs[] = {
 	[SUPERP_HW_DROP_UNKNOWN_DCID] = { .name = "rx_drop_unknown_dcid" },
 	[SUPERP_HW_DROP_WRONG_PEER] = { .name = "rx_drop_wrong_peer" },
 	[SUPERP_HW_DROP_WRONG_ENCAP] = { .name = "rx_drop_wrong_encap" },
+	[SUPERP_HW_DROP_DGRAM_MALFORMED] = { .name = "rx_drop_dgram_malformed" },
+	[SUPERP_HW_DROP_DGRAM_SENDER] = { .name = "rx_drop_dgram_sender" },
+	[SUPERP_HW_DROP_DGRAM_QP] = { .name = "rx_drop_dgram_qp" },
+	[SUPERP_HW_DROP_DGRAM_QKEY] = { .name = "rx_drop_dgram_qkey" },
+	[SUPERP_HW_DROP_DGRAM_NO_RECV] = { .name = "rx_drop_dgram_no_recv" },
 	[SUPERP_HW_RX_PROCESSED] = { .name = "rx_processed" },
 	[SUPERP_HW_RX_HOLDING] = { .name = "rx_holding" },
 	[SUPERP_HW_DROP_PSN_WINDOW] = { .name = "rx_drop_psn_window" },
@@ -102,6 +116,9 @@ static const struct rdma_stat_desc superp_hw_descs[] = {
 	[SUPERP_HW_RX_RNR] = { .name = "rx_rnr_naks" },
 	[SUPERP_HW_CQ_OVERFLOWS] = { .name = "cq_overflows" },
 	[SUPERP_HW_TX_BUSY] = { .name = "tx_busy" },
+	[SUPERP_HW_TX_DATAGRAMS] = { .name = "tx_datagrams" },
+	[SUPERP_HW_TX_DGRAM_DROPS] = { .name = "tx_dgram_drops" },
+	[SUPERP_HW_RX_DATAGRAMS] = { .name = "rx_datagrams" },
 };
 
 static struct rdma_hw_stats *superp_alloc_hw_port_stats(struct ib_device *ibdev,
@@ -138,8 +155,8 @@ static int superp_get_hw_stats(struct ib_device *ibdev,
 	v[SUPERP_HW_PACKED_OPS] = s.tx_packed_ops;
 	for (i = 0; i < __SUPERP_DROP_MAX; i++)
 		v[SUPERP_HW_DROP_SHORT + i] = atomic64_read(&sdev->rx_drops[i]);
-	BUILD_BUG_ON(SUPERP_HW_DROP_WRONG_ENCAP - SUPERP_HW_DROP_SHORT !=
-		     SUPERP_DROP_WRONG_ENCAP);
+	BUILD_BUG_ON(SUPERP_HW_DROP_DGRAM_NO_RECV - SUPERP_HW_DROP_SHORT !=
+		     SUPERP_DROP_DGRAM_NO_RECV);
 	BUILD_BUG_ON(SUPERP_HW_RX_PROCESSED - SUPERP_HW_DROP_SHORT !=
 		     __SUPERP_DROP_MAX);
 	v[SUPERP_HW_RX_PROCESSED] = s.rx_processed;
@@ -164,6 +181,9 @@ static int superp_get_hw_stats(struct ib_device *ibdev,
 	v[SUPERP_HW_RX_RNR] = s.rx_rnr;
 	v[SUPERP_HW_CQ_OVERFLOWS] = atomic64_read(&sdev->cq_overflows);
 	v[SUPERP_HW_TX_BUSY] = s.tx_busy;
+	v[SUPERP_HW_TX_DATAGRAMS] = atomic64_read(&sdev->tx_datagrams);
+	v[SUPERP_HW_TX_DGRAM_DROPS] = atomic64_read(&sdev->tx_dgram_drops);
+	v[SUPERP_HW_RX_DATAGRAMS] = atomic64_read(&sdev->rx_datagrams);
 	return __SUPERP_HW_MAX;
 }
 

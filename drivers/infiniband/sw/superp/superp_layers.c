@@ -11,7 +11,8 @@
  *  - what the connection table does with the QP types' state of a
  *    connection (struct superp_conn_users);
  *  - what a QP's type does for the verbs objects (struct
- *    superp_qp_type_ops, RC's own: superp_rc_qp_type).
+ *    superp_qp_type_ops: RC's superp_rc_qp_type, UD's superp_ud_qp_type);
+ *  - where the receive path hands datagrams (UD's superp_ud_rx()).
  *
  * Locking: none of its own; every callback runs under the locks its caller
  * documents (superp_tx.c for the engine's).
@@ -24,6 +25,7 @@
 #include "superp_netlink.h"
 #include "superp_rc.h"
 #include "superp_tx.h"
+#include "superp_ud.h"
 
 /* Listeners hear every event; a broken connection's QPs go to ERR. */
 static void superp_dev_conn_event(struct superp_conn *c, enum superp_event ev,
@@ -67,5 +69,7 @@ EXPORT_SYMBOL_IF_KUNIT(superp_dev_conn_users);
 int superp_dev_layers_init(struct superp_dev *sdev)
 {
 	sdev->qp_rc = &superp_rc_qp_type;
+	sdev->qp_ud = &superp_ud_qp_type;
+	sdev->dgram_rx = superp_ud_rx;
 	return superp_conns_init(sdev, &superp_dev_conn_users);
 }

@@ -54,9 +54,9 @@ bool superp_loop_conn(const struct superp_conn_addr *a)
 	}
 }
 
-int superp_loop_xmit(struct superp_conn_entry *e, struct sk_buff *skb)
+int superp_loop_xmit(struct superp_dev *sdev, const struct superp_conn_addr *a,
+		     struct sk_buff *skb)
 {
-	struct superp_dev *sdev = e->sdev;
 	struct superp_rx_src *src;
 
 	if (skb_queue_len(&sdev->loop_q) >= SUPERP_LOOP_QLEN) {
@@ -65,16 +65,20 @@ int superp_loop_xmit(struct superp_conn_entry *e, struct sk_buff *skb)
 	}
 	src = &superp_loop_cb(skb)->src;
 	memset(src, 0, sizeof(*src));
-	src->encap = e->addr.encap;
-	switch (e->addr.encap) {
+	src->encap = a->encap;
+	/* The same address both ways: it is a connection to this node. */
+	switch (a->encap) {
 	case SUPERP_ENCAP_SUNH:
-		src->addr.sunh = e->addr.local.sunh;
+		src->addr.sunh = a->local.sunh;
+		src->dst.sunh = a->local.sunh;
 		break;
 	case SUPERP_ENCAP_UDP4:
-		src->addr.ip4 = e->addr.local.ip4;
+		src->addr.ip4 = a->local.ip4;
+		src->dst.ip4 = a->local.ip4;
 		break;
 	default:
-		src->addr.ip6 = e->addr.local.ip6;
+		src->addr.ip6 = a->local.ip6;
+		src->dst.ip6 = a->local.ip6;
 		break;
 	}
 	skb->dev = sdev->ndev;

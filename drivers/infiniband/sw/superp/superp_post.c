@@ -24,6 +24,7 @@
 #include <linux/overflow.h>
 
 #include "superp.h"
+#include "superp_ah.h"
 #include "superp_cq.h"
 #include "superp_mr.h"
 #include "superp_qp.h"
@@ -169,6 +170,17 @@ int superp_send_wqe_fill(struct superp_qp *qp, const struct ib_send_wr *wr,
 		return -EINVAL;
 	}
 
+	if (qp->ibqp.qp_type != IB_QPT_RC) {
+		/* UD and GSI: sends only, each to the address of its AH. */
+		if ((wr->opcode != IB_WR_SEND &&
+		     wr->opcode != IB_WR_SEND_WITH_IMM) || !ud_wr(wr)->ah) {
+			ibdev_dbg(ibdev, "post_send: a UD QP sends to an AH only\n");
+			return -EINVAL;
+		}
+		wqe->ud.av = to_sah(ud_wr(wr)->ah)->av;
+		wqe->ud.remote_qpn = ud_wr(wr)->remote_qpn & SUPERP_QPN_MASK;
+		wqe->ud.remote_qkey = ud_wr(wr)->remote_qkey;
+	}
 	wqe->wr_id = wr->wr_id;
 	wqe->opcode = wr->opcode;
 	wqe->send_flags = wr->send_flags;

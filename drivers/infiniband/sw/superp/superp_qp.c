@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ib_superp: RC queue pairs, their numbers and their state machine.
+ * ib_superp: queue pairs, their numbers and their state machine.
  *
- * Only IB_QPT_RC exists (no GSI/SMI: the port has neither MAD nor CM).
- * Work queues and flushing are in superp_queue.c, posting in
+ * RC QPs (superp_rc_*.c), UD QPs and QP1, the GSI QP of the IB core's MAD
+ * layer (superp_ud.c); no SMI (QP0), which RoCE-style ports lack. Work
+ * queues and flushing are in superp_queue.c, posting in
  * superp_post.c; the rings a user QP shares with its process in
  * superp_uqp.c.
  *
  * State machine. modify_qp accepts exactly the transitions and attribute
  * masks of the IB specification (ib_modify_qp_is_ok() for RC), validates
- * every attribute before it changes anything, then applies them all:
+ * every attribute before it changes anything, then applies them all
+ * (the masks of the QP's own type: UD and GSI QPs have a Q_Key and no
+ * path or PSN to the peer):
  *
  *   RESET -> INIT -> RTR -> RTS <-> SQD;  any -> RESET, any -> ERR.
  *
@@ -35,7 +38,7 @@
  *  - the send and receive queue functions of superp_queue.c.
  *
  * QP numbers come from a per-device xarray, cyclically in [2, 2^24): never
- * 0 or 1 (the special QPs of IB), and a number comes back only after the
+ * 0 or 1 (the special QPs of IB; QP1 is the GSI QP's), and a number comes back only after the
  * whole space has been used, so a late packet does not find a new QP.
  *
  * Locking: qp->mutex serialises modify, query and destroy (process
@@ -98,11 +101,14 @@ int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	u32 qpn;
 	int err;
 
-	if (init->qp_type != IB_QPT_RC) {
-		ibdev_dbg(ibqp->device, "create_qp: QP type %d not supported (RC only)\n",
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
+	    init->qp_type != IB_QPT_GSI) {
+		ibdev_dbg(ibqp->device, "create_qp: QP type %d not supported (RC, UD and GSI)\n",
 			  init->qp_type);
 		return -EOPNOTSUPP;
 	}
+	if (init->qp_type == IB_QPT_GSI && udata)
+		return -EINVAL;
 	if (init->create_flags) {
 		ibdev_dbg(ibqp->device, "create_qp: unsupported create_flags 0x%x\n",
 			  init->create_flags);
@@ -138,22 +144,32 @@ int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	cap->max_inline_data = qp->sq.max_inline;
 
 	mutex_init(&qp->mutex);
-	qp->type = sdev->qp_rc;
+	qp->type = init->qp_type == IB_QPT_RC ? sdev->qp_rc : sdev->qp_ud;
 	qp->state = IB_QPS_RESET;
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->srq = init->srq ? to_ssrq(init->srq) : NULL;
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->unused);
-	if (udata) {
-		err = superp_uqp_create(qp, udata);
+	if (qp->type->create) {
+		err = qp->type->create(qp);
 		if (err)
 			goto err_rq;
 	}
+	if (udata) {
+		err = superp_uqp_create(qp, udata);
+		if (err)
+			goto err_type;
+	}
 
 	/* Published complete: lookups may find it from here on. */
-	err = xa_alloc_cyclic(&sdev->qps, &qpn, qp,
-			      XA_LIMIT(SUPERP_QPN_MIN, SUPERP_QPN_MAX),
-			      &sdev->qpn_next, GFP_KERNEL);
+	if (init->qp_type == IB_QPT_GSI) {
+		qpn = 1;
+		err = xa_insert(&sdev->qps, qpn, qp, GFP_KERNEL);
+	} else {
+		err = xa_alloc_cyclic(&sdev->qps, &qpn, qp,
+				      XA_LIMIT(SUPERP_QPN_MIN, SUPERP_QPN_MAX),
+				      &sdev->qpn_next, GFP_KERNEL);
+	}
 	if (err < 0)
 		goto err_uqp;
 	ibqp->qp_num = qpn;
@@ -161,6 +177,9 @@ int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 err_uqp:
 	superp_uqp_destroy(qp);
+err_type:
+	if (qp->type->destroy)
+		qp->type->destroy(qp);
 err_rq:
 	superp_wq_free(&qp->rq);
 err_sq:
@@ -311,6 +330,9 @@ static void superp_qp_store_attr(struct superp_qp *qp,
 
 	if (mask & IB_QP_ACCESS_FLAGS)
 		a->qp_access_flags = attr->qp_access_flags;
+	/* QP1's is IB_QP1_QKEY, whatever the MAD layer sets. */
+	if ((mask & IB_QP_QKEY) && qp->ibqp.qp_type != IB_QPT_GSI)
+		WRITE_ONCE(a->qkey, attr->qkey);
 	if (mask & IB_QP_PKEY_INDEX)
 		a->pkey_index = attr->pkey_index;
 	if (mask & IB_QP_PORT)
@@ -351,7 +373,7 @@ int superp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	struct superp_qp *qp = to_sqp(ibqp);
 	enum ib_qp_state cur, new;
 	bool flush = false, drained = false;
-	struct superp_av av;
+	struct superp_av av = {};
 	unsigned long flags;
 	int err;
 
@@ -366,7 +388,7 @@ int superp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		goto out;
 	}
 	new = mask & IB_QP_STATE ? attr->qp_state : cur;
-	if (!ib_modify_qp_is_ok(cur, new, IB_QPT_RC, mask)) {
+	if (!ib_modify_qp_is_ok(cur, new, ibqp->qp_type, mask)) {
 		ibdev_dbg(ibqp->device, "modify_qp: %d -> %d with mask 0x%x not allowed\n",
 			  cur, new, mask);
 		err = -EINVAL;
@@ -447,7 +469,7 @@ int superp_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	init->srq = ibqp->srq;
 	init->cap = attr->cap;
 	init->sq_sig_type = qp->sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
-	init->qp_type = IB_QPT_RC;
+	init->qp_type = ibqp->qp_type;
 	init->port_num = SUPERP_PORT;
 	mutex_unlock(&qp->mutex);
 	return 0;
@@ -480,6 +502,8 @@ int superp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mutex_unlock(&qp->mutex);
 
 	superp_uqp_destroy(qp);
+	if (qp->type->destroy)
+		qp->type->destroy(qp);
 	superp_wq_free(&qp->rq);
 	superp_wq_free(&qp->sq);
 	mutex_destroy(&qp->mutex);

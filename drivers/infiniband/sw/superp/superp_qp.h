@@ -18,6 +18,7 @@
 
 #include "superp_mmap.h"
 #include "superp_rc_qp.h"
+#include "superp_ud_qp.h"
 
 struct superp_dev;
 struct superp_mr;
@@ -41,6 +42,12 @@ struct superp_av {
 		struct sockaddr_in	sin;
 		struct sockaddr_in6	sin6;
 	} daddr;
+	/* the source GID's IP address: a datagram's local address */
+	union {
+		struct sockaddr		sa;
+		struct sockaddr_in	sin;
+		struct sockaddr_in6	sin6;
+	} saddr;
 };
 
 /*
@@ -81,6 +88,11 @@ struct superp_send_wqe {
 		struct {
 			u32	key;
 		} inv;
+		struct {
+			struct superp_av av;	/* copied: an AH may go */
+			u32	remote_qpn;
+			u32	remote_qkey;
+		} ud;
 	};
 	u64		data[];		/* struct ib_sge[] or inline bytes */
 };
@@ -145,6 +157,7 @@ struct superp_uwr {
 		struct ib_send_wr	wr;
 		struct ib_rdma_wr	rdma;
 		struct ib_atomic_wr	atomic;
+		struct ib_ud_wr		ud;
 	};
 	struct ib_sge			inline_sge;
 };
@@ -157,8 +170,10 @@ struct superp_uwq_geom {
 
 /**
  * struct superp_qp_type_ops - what a QP's transport service (its type:
- * RC today) does for the verbs objects, which name no type. The device
- * chooses it at create (superp_dev.qp_rc).
+ * RC, or UD for UD and GSI QPs) does for the verbs objects, which name no
+ * type. The device chooses it at create (superp_dev.qp_rc, qp_ud).
+ * @create: optional: the type's state of a new QP; 0 or an errno.
+ * @destroy: optional: frees it, after @unbind.
  * @bind: INIT->RTR with qp->av resolved: attach to the way toward the
  *	destination; 0 or an errno (the reason in the debug log).
  * @unbind: RESET or destroy: let go of it (after @cancel).
@@ -168,6 +183,8 @@ struct superp_uwq_geom {
  * @kick_later: the same from a caller with interrupts disabled.
  */
 struct superp_qp_type_ops {
+	int (*create)(struct superp_qp *qp);
+	void (*destroy)(struct superp_qp *qp);
 	int (*bind)(struct superp_qp *qp);
 	void (*unbind)(struct superp_qp *qp);
 	void (*cancel)(struct superp_qp *qp);
@@ -199,6 +216,7 @@ struct superp_qp {
 	 */
 	void			*conn;
 	struct superp_rc_qp	rc;		/* under conn's lock */
+	struct superp_ud_qp	ud;		/* UD and GSI QPs */
 	refcount_t		ref;		/* the QP table's, plus lookups */
 	struct completion	unused;
 	struct superp_uqp_ring	usq;		/* user QPs only */

@@ -69,9 +69,9 @@
  */
 #include <kunit/visibility.h>
 #include <linux/slab.h>
-#include <net/sunh.h>
 
 #include "superp.h"
+#include "superp_ah.h"
 #include "superp_conn_table.h"
 #include "superp_qp.h"
 #include "superp_rc.h"
@@ -138,22 +138,6 @@ static bool superp_rc_conn_matches(const struct superp_conn_entry *e,
 	return false;
 }
 
-/* The SUNH address of @av's destination, when it is in the subnet. */
-static bool superp_rc_av_sunh(struct superp_dev *sdev,
-			      const struct superp_av *av, u16 *addr)
-{
-	struct sunh_subnet s;
-
-	if (sunh_subnet_get(dev_net(sdev->ndev), &s))
-		return false;
-	if (av->daddr.sa.sa_family == AF_INET && s.family == AF_INET)
-		return !sunh_ip4_to_addr(&s, av->daddr.sin.sin_addr.s_addr,
-					 addr);
-	if (av->daddr.sa.sa_family == AF_INET6 && s.family == AF_INET6)
-		return !sunh_ip6_to_addr(&s, &av->daddr.sin6.sin6_addr, addr);
-	return false;
-}
-
 /* The entry to bind to, under superp_conns_lock(), or NULL. */
 static struct superp_conn_entry *superp_rc_pick(struct superp_dev *sdev,
 						const struct superp_av *av)
@@ -163,7 +147,7 @@ static struct superp_conn_entry *superp_rc_pick(struct superp_dev *sdev,
 	bool sunh;
 	u16 addr = 0;
 
-	sunh = superp_rc_av_sunh(sdev, av, &addr);
+	sunh = superp_av_sunh(sdev, av, &addr, NULL);
 	for (i = 0; i < size; i++) {
 		e = superp_conn_at(sdev, i, &size);
 		if (!e || !superp_rc_conn_matches(e, av, sunh, addr))

@@ -134,6 +134,11 @@ static const char *const superp_drop_names[__SUPERP_DROP_MAX] = {
 	[SUPERP_DROP_UNKNOWN_DCID] = "unknown DCID",
 	[SUPERP_DROP_WRONG_PEER] = "wrong peer",
 	[SUPERP_DROP_WRONG_ENCAP] = "wrong encapsulation",
+	[SUPERP_DROP_DGRAM_MALFORMED] = "malformed datagram",
+	[SUPERP_DROP_DGRAM_SENDER] = "datagram from an unknown sender",
+	[SUPERP_DROP_DGRAM_QP] = "datagram for no UD QP",
+	[SUPERP_DROP_DGRAM_QKEY] = "datagram with a wrong Q_Key",
+	[SUPERP_DROP_DGRAM_NO_RECV] = "datagram without a receive",
 };
 
 /**
@@ -161,6 +166,12 @@ void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src)
 	why = superp_rx_parse(skb, &p);
 	if (why >= 0)
 		goto count;
+	if (p.dcid == SUPERP_DCID_DATAGRAM && sdev->dgram_rx) {
+		/* Counted there, delivered or dropped. */
+		sdev->dgram_rx(sdev, skb, src, &p);
+		rcu_read_unlock();
+		return;
+	}
 	e = superp_conn_lookup(sdev, p.dcid);
 	if (!e) {
 		why = SUPERP_DROP_UNKNOWN_DCID;

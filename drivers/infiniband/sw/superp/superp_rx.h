@@ -18,6 +18,7 @@ struct superp_conn_addr;
  * struct superp_rx_src - where a received packet came from.
  * @encap: enum superp_encap it arrived by.
  * @addr: its source address in that encapsulation.
+ * @dst: the address it was sent to (a datagram's receiver reports it).
  */
 struct superp_rx_src {
 	u8 encap;
@@ -25,7 +26,7 @@ struct superp_rx_src {
 		u16 sunh;
 		__be32 ip4;
 		struct in6_addr ip6;
-	} addr;
+	} addr, dst;
 };
 
 void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src);

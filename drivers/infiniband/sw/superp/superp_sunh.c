@@ -22,6 +22,7 @@ static int superp_sunh_rcv(struct sk_buff *skb)
 	struct superp_rx_src src = {
 		.encap = SUPERP_ENCAP_SUNH,
 		.addr.sunh = SUNH_CB(skb)->hdr.saddr,
+		.dst.sunh = SUNH_CB(skb)->hdr.daddr,
 	};
 
 	superp_rx(skb, &src);
@@ -33,19 +34,20 @@ static const struct sunh_protocol superp_sunh_proto = {
 	.nexthdr = SUNH_NEXTHDR_SUPERP,
 };
 
-int superp_sunh_xmit(struct superp_conn_entry *e, struct sk_buff *skb)
+int superp_sunh_xmit(struct superp_dev *sdev, const struct superp_conn_addr *a,
+		     struct sk_buff *skb)
 {
 	struct sunh_xmit_params p = {
-		.daddr = e->addr.remote.sunh,
-		.saddr = e->addr.local.sunh,
+		.daddr = a->remote.sunh,
+		.saddr = a->local.sunh,
 		.set_saddr = true,
 		.nexthdr = SUNH_NEXTHDR_SUPERP,
-		.tclass = e->addr.tclass,
-		.flow_label = e->addr.udp_sport & 0xfff,
+		.tclass = a->tclass,
+		.flow_label = a->udp_sport & 0xfff,
 		.hop_limit = -1,
 	};
 
-	return sunh_output(dev_net(e->sdev->ndev), skb, &p);
+	return sunh_output(dev_net(sdev->ndev), skb, &p);
 }
 
 int superp_sunh_init(void)

@@ -184,6 +184,62 @@ struct sk_buff *superp_tx_build(const struct superp_pkt *p, u8 encap,
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_tx_build);
 
+/**
+ * superp_dgram_alloc() - a datagram with its PDL and TAL headers.
+ * @room: the bytes its owner appends: the Datagram Send operation header
+ *	and the data block.
+ *
+ * Return: the skb, skb->data at the PDL header, or NULL.
+ */
+struct sk_buff *superp_dgram_alloc(unsigned int room)
+{
+	const struct superp_pkt p = {
+		.dcid = SUPERP_DCID_DATAGRAM,
+		.opcode = SUPERP_OP_RD_SEND,
+		.num_ops = 1,
+		.eom = 1,
+	};
+	unsigned int hlen = SUPERP_PDL_HLEN + SUPERP_TAL_HLEN;
+	struct sk_buff *skb;
+	void *pdl;
+
+	skb = alloc_skb(SUPERP_TX_HEADROOM + hlen + room, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, SUPERP_TX_HEADROOM);
+	pdl = skb_put(skb, hlen);
+	superp_pkt_encode(&p, pdl, pdl + SUPERP_PDL_HLEN);
+	return skb;
+}
+
+/**
+ * superp_dgram_xmit() - send a datagram outside every connection.
+ * @sdev: the device.
+ * @a: from where to where, in one encapsulation; a datagram to this node
+ *	itself goes up the receive path as a loopback connection's packets.
+ * @skb: from superp_dgram_alloc(), filled; always consumed.
+ *
+ * Unreliable: a datagram the device queue refuses is lost and counted
+ * (tx_dgram_drops), as a switch would drop it. Any context but hard IRQ.
+ *
+ * Return: 0 when it left, or the errno of its loss.
+ */
+int superp_dgram_xmit(struct superp_dev *sdev, const struct superp_conn_addr *a,
+		      struct sk_buff *skb)
+{
+	struct dst_cache none = {};	/* a route lookup per datagram */
+	int err;
+
+	if (superp_loop_conn(a))
+		err = superp_loop_xmit(sdev, a, skb);
+	else if (a->encap == SUPERP_ENCAP_SUNH)
+		err = superp_sunh_xmit(sdev, a, skb);
+	else
+		err = superp_udp_xmit(sdev, a, &none, skb);
+	atomic64_inc(err ? &sdev->tx_dgram_drops : &sdev->tx_datagrams);
+	return err;
+}
+
 int superp_tx_xmit(struct superp_conn *c, const struct superp_pkt *p,
 		   void *cookie)
 {
@@ -197,11 +253,11 @@ int superp_tx_xmit(struct superp_conn *c, const struct superp_pkt *p,
 		return err;
 	len = skb->len;
 	if (e->loop)
-		err = superp_loop_xmit(e, skb);
+		err = superp_loop_xmit(e->sdev, &e->addr, skb);
 	else if (e->addr.encap == SUPERP_ENCAP_SUNH)
-		err = superp_sunh_xmit(e, skb);
+		err = superp_sunh_xmit(e->sdev, &e->addr, skb);
 	else
-		err = superp_udp_xmit(e, skb);
+		err = superp_udp_xmit(e->sdev, &e->addr, &e->dst_cache, skb);
 	/* Queue full: the engine keeps the packet unsent until window_open. */
 	if (err == -ENOBUFS) {
 		e->tx_busy = true;

@@ -13,6 +13,7 @@
 #include "superp.h"
 #include "superp_engine.h"
 
+struct superp_conn_addr;
 struct superp_conn_entry;
 struct superp_xact_src;
 
@@ -100,5 +101,10 @@ struct sk_buff *superp_tx_build(const struct superp_pkt *p, u8 encap,
 
 int superp_conn_submit(struct superp_dev *sdev, u16 lcid,
 		       const struct superp_xact *x);
+
+/* Datagrams (UD and GSI QPs): no connection, no retransmission. */
+struct sk_buff *superp_dgram_alloc(unsigned int room);
+int superp_dgram_xmit(struct superp_dev *sdev, const struct superp_conn_addr *a,
+		      struct sk_buff *skb);
 
 #endif /* SUPERP_TX_H */

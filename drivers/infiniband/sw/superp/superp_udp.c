@@ -61,9 +61,11 @@ static int superp_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	if (ip_hdr(skb)->version == 4) {
 		src.encap = SUPERP_ENCAP_UDP4;
 		src.addr.ip4 = ip_hdr(skb)->saddr;
+		src.dst.ip4 = ip_hdr(skb)->daddr;
 	} else {
 		src.encap = SUPERP_ENCAP_UDP6;
 		src.addr.ip6 = ipv6_hdr(skb)->saddr;
+		src.dst.ip6 = ipv6_hdr(skb)->daddr;
 	}
 	__skb_pull(skb, sizeof(struct udphdr));
 	superp_rx(skb, &src);
@@ -180,14 +182,15 @@ static int superp_udp_result(int ret)
  * skb_scrub_packet()), and never GSO. tot_len and the header checksum
  * are ip_local_out()'s.
  */
-static int superp_udp4_xmit(struct superp_conn_entry *e, struct net *net,
+static int superp_udp4_xmit(struct superp_dev *sdev,
+			    const struct superp_conn_addr *a,
+			    struct dst_cache *dc, struct net *net,
 			    struct socket *sock, struct sk_buff *skb)
 {
-	const struct superp_conn_addr *a = &e->addr;
 	struct flowi4 fl4 = {
 		.daddr = a->remote.ip4,
 		.saddr = a->local.ip4,
-		.flowi4_oif = e->sdev->ndev->ifindex,
+		.flowi4_oif = sdev->ndev->ifindex,
 		.flowi4_tos = RT_TOS(a->tclass),
 		.flowi4_proto = IPPROTO_UDP,
 		.fl4_sport = htons(a->udp_sport),
@@ -196,14 +199,14 @@ static int superp_udp4_xmit(struct superp_conn_entry *e, struct net *net,
 	struct rtable *rt;
 	struct iphdr *iph;
 
-	rt = dst_cache_get_ip4(&e->dst_cache, &fl4.saddr);
+	rt = dst_cache_get_ip4(dc, &fl4.saddr);
 	if (!rt) {
 		rt = ip_route_output_key(net, &fl4);
 		if (IS_ERR(rt)) {
 			kfree_skb(skb);
 			return PTR_ERR(rt);
 		}
-		dst_cache_set_ip4(&e->dst_cache, &rt->dst, fl4.saddr);
+		dst_cache_set_ip4(dc, &rt->dst, fl4.saddr);
 	}
 	superp_udp_push(skb, a->udp_sport);
 	udp_set_csum(false, skb, fl4.saddr, fl4.daddr, skb->len);
@@ -226,16 +229,17 @@ static int superp_udp4_xmit(struct superp_conn_entry *e, struct net *net,
 	return superp_udp_result(ip_local_out(net, sock->sk, skb));
 }
 
-static int superp_udp6_xmit(struct superp_conn_entry *e, struct net *net,
+static int superp_udp6_xmit(struct superp_dev *sdev,
+			    const struct superp_conn_addr *a,
+			    struct dst_cache *dc, struct net *net,
 			    struct socket *sock, struct sk_buff *skb)
 {
-	const struct superp_conn_addr *a = &e->addr;
 	__be32 label = cpu_to_be32(a->udp_sport) & IPV6_FLOWLABEL_MASK;
 	struct in6_addr saddr = a->local.ip6, daddr = a->remote.ip6;
 	struct flowi6 fl6 = {
 		.daddr = a->remote.ip6,
 		.saddr = a->local.ip6,
-		.flowi6_oif = e->sdev->ndev->ifindex,
+		.flowi6_oif = sdev->ndev->ifindex,
 		.flowlabel = ip6_make_flowinfo(a->tclass, label),
 		.flowi6_proto = IPPROTO_UDP,
 		.fl6_sport = htons(a->udp_sport),
@@ -248,7 +252,7 @@ static int superp_udp6_xmit(struct superp_conn_entry *e, struct net *net,
 		kfree_skb(skb);
 		return -EAFNOSUPPORT;
 	}
-	dst = dst_cache_get_ip6(&e->dst_cache, &saddr);
+	dst = dst_cache_get_ip6(dc, &saddr);
 	if (!dst) {
 		dst = ipv6_stub->ipv6_dst_lookup_flow(net, sock->sk, &fl6,
 						      NULL);
@@ -256,7 +260,7 @@ static int superp_udp6_xmit(struct superp_conn_entry *e, struct net *net,
 			kfree_skb(skb);
 			return PTR_ERR(dst);
 		}
-		dst_cache_set_ip6(&e->dst_cache, dst, &fl6.saddr);
+		dst_cache_set_ip6(dc, dst, &fl6.saddr);
 	}
 	superp_udp_push(skb, a->udp_sport);
 	skb_dst_set(skb, dst);
@@ -276,14 +280,15 @@ static int superp_udp6_xmit(struct superp_conn_entry *e, struct net *net,
 	return superp_udp_result(ip6_local_out(net, sock->sk, skb));
 }
 
-int superp_udp_xmit(struct superp_conn_entry *e, struct sk_buff *skb)
+int superp_udp_xmit(struct superp_dev *sdev, const struct superp_conn_addr *a,
+		    struct dst_cache *dc, struct sk_buff *skb)
 {
-	struct net *net = dev_net(e->sdev->ndev);
+	struct net *net = dev_net(sdev->ndev);
 	struct superp_udp_net *un = net_generic(net, superp_udp_net_id);
 
-	if (e->addr.encap == SUPERP_ENCAP_UDP4)
-		return superp_udp4_xmit(e, net, un->sock4, skb);
-	return superp_udp6_xmit(e, net, un->sock6, skb);
+	if (a->encap == SUPERP_ENCAP_UDP4)
+		return superp_udp4_xmit(sdev, a, dc, net, un->sock4, skb);
+	return superp_udp6_xmit(sdev, a, dc, net, un->sock6, skb);
 }
 
 int superp_udp_init(void)

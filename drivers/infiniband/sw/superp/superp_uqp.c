@@ -36,6 +36,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "superp.h"
+#include "superp_ah.h"
 #include "superp_cq.h"
 #include "superp_qp.h"
 
@@ -287,6 +288,36 @@ superp_uwqe_to_wr(const struct superp_uwqe_send *u, u32 stride, u32 max_sge,
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_uwqe_to_wr);
 
+/*
+ * superp_send_wqe_fill() of a ring's WQE: a UD QP's names its AH by
+ * number, looked up and copied under the AH table's lock (superp_ah.c).
+ * Return: the status the WR completes with when it is refused.
+ */
+static enum ib_wc_status superp_uqp_send_fill(struct superp_qp *qp,
+					      const struct superp_uwqe_send *u,
+					      struct superp_uwr *w,
+					      struct superp_send_wqe *wqe)
+{
+	struct superp_dev *sdev = to_sdev(qp->ibqp.device);
+	enum ib_wc_status status = IB_WC_LOC_QP_OP_ERR;
+	struct superp_ah *ah;
+
+	if (qp->ibqp.qp_type == IB_QPT_RC)
+		return superp_send_wqe_fill(qp, &w->wr, wqe) ?
+		       IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
+	w->ud.remote_qpn = u->ud.remote_qpn;
+	w->ud.remote_qkey = u->ud.remote_qkey;
+	xa_lock(&sdev->ahs);
+	ah = xa_load(&sdev->ahs, u->ud.ah_num);
+	if (ah && ah->ibah.pd == qp->ibqp.pd) {
+		w->ud.ah = &ah->ibah;
+		status = superp_send_wqe_fill(qp, &w->wr, wqe) ?
+			 IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
+	}
+	xa_unlock(&sdev->ahs);
+	return status;
+}
+
 /**
  * superp_uqp_sq_pull - take the send WQEs the process wrote
  * @qp: a user QP in RTS or SQD, sq.lock held
@@ -318,9 +349,8 @@ bool superp_uqp_sq_pull(struct superp_qp *qp)
 		r->cons++;
 		status = superp_uwqe_to_wr(u, r->stride, sq->max_sge,
 					   sq->max_inline, &w);
-		if (status == IB_WC_SUCCESS &&
-		    superp_send_wqe_fill(qp, &w.wr, wqe))
-			status = IB_WC_LOC_PROT_ERR;
+		if (status == IB_WC_SUCCESS)
+			status = superp_uqp_send_fill(qp, u, &w, wqe);
 		if (status != IB_WC_SUCCESS) {
 			ibdev_dbg(qp->ibqp.device, "QP %u: send WQE refused (status %d)\n",
 				  qp->ibqp.qp_num, status);

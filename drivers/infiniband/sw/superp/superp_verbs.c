@@ -85,6 +85,7 @@ static int superp_query_port(struct ib_device *ibdev, u32 port,
 
 	/* The caller has zeroed *attr. */
 	attr->gid_tbl_len = SUPERP_GID_TBL_LEN;
+	attr->port_cap_flags = IB_PORT_CM_SUP;
 	attr->max_msg_sz = 0x80000000;
 	attr->pkey_tbl_len = SUPERP_MAX_PKEYS;
 	attr->max_mtu = IB_MTU_4096;
@@ -115,15 +116,14 @@ static int superp_get_port_immutable(struct ib_device *ibdev, u32 port,
 	if (err)
 		return err;
 	/*
-	 * RoCE v2 style addressing (GIDs from the netdev's IP addresses) but,
-	 * until QP1 exists, neither MAD nor CM: the core's MAD agent and CM
-	 * would fail to open the port. No MAD support means no MAD size.
+	 * A RoCE v2 port, as the core knows them: GIDs from the netdev's IP
+	 * addresses, MADs over QP1 (the GSI QP, a UD QP of superp_ud.c), and
+	 * with them the IB CM and rdma_cm.
 	 */
-	immutable->core_cap_flags = RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP |
-				    RDMA_CORE_CAP_ETH_AH;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
 	immutable->gid_tbl_len = attr.gid_tbl_len;
 	immutable->pkey_tbl_len = attr.pkey_tbl_len;
-	immutable->max_mad_size = 0;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	return 0;
 }
 
@@ -300,6 +300,7 @@ int superp_register_device(struct superp_dev *sdev, const char *name)
 				  BIT_ULL(IB_USER_VERBS_CMD_POST_RECV);
 	ib_set_device_ops(ibdev, &superp_hw_stats_ops);
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
+	xa_init_flags(&sdev->ahs, XA_FLAGS_ALLOC1);
 
 	err = ib_device_set_netdev(ibdev, sdev->ndev, SUPERP_PORT);
 	if (err)
