@@ -115,8 +115,10 @@ fi
 # rdma statistic -j of superp0, one object; the identity's terms.
 identity() {
 	jq -e '.rx_packets == .rx_processed + .rx_duplicates + .rx_holding +
-		.rx_drop_short + .rx_drop_malformed + .rx_drop_unknown_dcid +
-		.rx_drop_wrong_peer + .rx_drop_wrong_encap +
+		.rx_datagrams + .rx_drop_short + .rx_drop_malformed +
+		.rx_drop_unknown_dcid + .rx_drop_wrong_peer + .rx_drop_wrong_encap +
+		.rx_drop_dgram_malformed + .rx_drop_dgram_sender +
+		.rx_drop_dgram_qp + .rx_drop_dgram_qkey + .rx_drop_dgram_no_recv +
 		.rx_drop_psn_window + .rx_drop_ack_window +
 		.rx_drop_ack_xid_window + .rx_drop_broken + .rx_drop_no_hold +
 		.rx_drop_flushed + .rx_drop_tal' > /dev/null

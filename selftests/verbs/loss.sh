@@ -119,14 +119,6 @@ role=server
 is_coordinator || role=client
 
 # hw: superp0's counters, one JSON object.
-# The receive accounting identity (Documentation/superp-admin.rst), at one
-# quiet moment: ACKs may still be on the way after the probe.
-identity_once() {
-	hw | jq -e '.rx_packets == .rx_processed + .rx_duplicates +
-		.rx_holding + ([to_entries[] |
-		select(.key | startswith("rx_drop_")) | .value] | add)' > /dev/null
-}
-accounting_holds() { retry 20 0.5 identity_once || { hw; return 1; }; }
 retrans() { jq '.retrans_timer + .retrans_fast + .retrans_proactive'; }
 # tput_of LOG: the probe's WRITE throughput at the largest size, MB/s.
 tput_of() {
