@@ -5,7 +5,11 @@
  * formats), NOT from include/uapi/rdma/superp_wire.h, with the value of
  * every field as the figures define it. Rules applied by hand: fields in
  * the order the figures draw them (left to right is byte 0 upward, eom
- * the top bit of byte 0), multi-byte fields little endian.
+ * the top bit of byte 0), multi-byte fields little endian. Except Send to
+ * QP's word, which follows the bit numbers of its figure (page 34:
+ * Reserved in bits 31-24, Queue Pair in bits 23-0) as the specification's
+ * reference code writes it, a little-endian 32-bit word whose low 24 bits
+ * are the QPN: bytes 0-2 the QPN, byte 3 reserved.
  *
  * Each packet starts at the PDL header. Data blocks follow superp-gen's
  * default pattern (byte k of block i is i * 16 + k + 1), so that the
@@ -176,10 +180,10 @@ static const __u8 spec_send_qp[] = {
 	0x00, 0x00,
 	0x0b, 0x00,		/* XID 11 */
 	0xff, 0xff,
-	/* Reserved, then the 24-bit QP number */
-	0x00, 0xef, 0xcd, 0xab,	/* QP 0xabcdef */
-	0x00, 0x11, 0x00, 0x00,	/* QP 17 */
-	0x00, 0x56, 0x34, 0x12,	/* QP 0x123456 */
+	/* Queue Pair in bits 0-23 of the word, Reserved in bits 24-31 */
+	0xef, 0xcd, 0xab, 0x00,	/* QP 0xabcdef */
+	0x11, 0x00, 0x00, 0x00,	/* QP 17 */
+	0x56, 0x34, 0x12, 0x00,	/* QP 0x123456 */
 	/* data block 0: bytes 1..16 */
 	0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
 	0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10,

@@ -157,27 +157,37 @@ static void tal_fields_are_little_endian(struct kunit *test)
 	expect_bytes(test, &tal, want, sizeof(want));
 }
 
-/* Spec "Send to QP" figure: a reserved byte, then the 24-bit QP number. */
-static void qpn_word_is_byte0_then_24_bit_qpn(struct kunit *test)
+/*
+ * Spec "Send to QP" figure (page 34): Reserved in bits 31-24, the QP number
+ * in bits 23-0 of a little-endian 32-bit word, so bytes 0-2 are the QPN and
+ * byte 3 the reserved byte (an extension's pad count or flags).
+ */
+static void qpn_word_is_24_bit_qpn_then_top_byte(struct kunit *test)
 {
-	static const u8 want[] = { 0xff, 0xef, 0xcd, 0xab };
+	static const u8 want[] = { 0x56, 0x34, 0x12, 0x00 };
+	static const u8 want_top[] = { 0xef, 0xcd, 0xab, 0xff };
+	struct superp_send_qp_op sq = {
+		.qpn_rsvd = superp_qpn_word(0x123456, 0),
+	};
 	__le32 w = superp_qpn_word(0xabcdef, 0xff);
 
-	expect_bytes(test, &w, want, sizeof(want));
+	expect_bytes(test, &sq, want, sizeof(want));
+	KUNIT_EXPECT_EQ(test, superp_qpn(sq.qpn_rsvd), 0x123456);
+	expect_bytes(test, &w, want_top, sizeof(want_top));
 	KUNIT_EXPECT_EQ(test, superp_qpn(w), 0xabcdef);
-	KUNIT_EXPECT_EQ(test, superp_qpn_byte0(w), 0xff);
+	KUNIT_EXPECT_EQ(test, superp_qpn_word_top(w), 0xff);
 	KUNIT_EXPECT_EQ(test, superp_op_pad(SUPERP_OP_RDMA_WRITE, &w), 0xff);
 	/* the spec's opcodes have no pad count: the whole block is payload */
 	KUNIT_EXPECT_EQ(test, superp_op_pad(SUPERP_OP_SEND_QP, &w), 0);
 	w = superp_qpn_word(0x1000001, 0);	/* QPN above 24 bits is cut */
 	KUNIT_EXPECT_EQ(test, superp_qpn(w), 1);
-	KUNIT_EXPECT_EQ(test, superp_qpn_byte0(w), 0);
+	KUNIT_EXPECT_EQ(test, superp_qpn_word_top(w), 0);
 }
 
 static void rdma_write_op_raw_bytes(struct kunit *test)
 {
 	static const u8 want[] = {
-		0x0f, 0x11, 0x00, 0x00, 0x34, 0x12, 0x00, 0x00,
+		0x11, 0x00, 0x00, 0x0f, 0x34, 0x12, 0x00, 0x00,
 		0xef, 0xcd, 0xab, 0x89, 0x67, 0x45, 0x23, 0x01,
 	};
 	struct superp_rdma_write_op op = {
@@ -203,7 +213,7 @@ static void immediate_data_is_carried_unchanged(struct kunit *test)
 	expect_bytes(test, &op.imm, want, sizeof(want));
 	expect_bytes(test, &rd.imm, want, sizeof(want));
 	KUNIT_EXPECT_EQ(test, superp_qpn(rd.sqpn_flags), 200);
-	KUNIT_EXPECT_EQ(test, superp_qpn_byte0(rd.sqpn_flags), SUPERP_RD_FLAG_IMM);
+	KUNIT_EXPECT_EQ(test, superp_qpn_word_top(rd.sqpn_flags), SUPERP_RD_FLAG_IMM);
 }
 
 static void atomic_operands_are_little_endian(struct kunit *test)
@@ -360,7 +370,7 @@ static struct kunit_case superp_wire_cases[] = {
 	KUNIT_CASE(pdl_psn_round_trips_boundaries),
 	KUNIT_CASE(tal_eom_num_ops_round_trip),
 	KUNIT_CASE(tal_fields_are_little_endian),
-	KUNIT_CASE(qpn_word_is_byte0_then_24_bit_qpn),
+	KUNIT_CASE(qpn_word_is_24_bit_qpn_then_top_byte),
 	KUNIT_CASE(rdma_write_op_raw_bytes),
 	KUNIT_CASE(immediate_data_is_carried_unchanged),
 	KUNIT_CASE(atomic_operands_are_little_endian),

@@ -122,7 +122,7 @@ add "send: key, offset, exact 16-byte block" \
 	"superp.tal.opcode=11 superp.op.key=0xdeadbeef superp.op.offset=8 superp.op.pad= superp.block_size=16 superp.data_offset=$(d send 1) frame.len=$(flen $S $PDL send 1 16)" \
 	--opcode send --op key=0xdeadbeef,offset=8,payload=16
 layout send
-add "send-qp: the spec's reserved byte and 24-bit QPN, 3 ops" \
+add "send-qp: the spec's 24-bit QPN and reserved byte, 3 ops" \
 	"superp.tal.opcode=12 superp.tal.num_ops=3 superp.op.qpn=11259375,1,2 superp.op.pad= superp.block_size=24 superp.block.payload_len=24,24,24 superp.data_offset=$(d send-qp 3) frame.len=$(flen $S $PDL send-qp 3 24)" \
 	--opcode send-qp --eom --op qpn=0xabcdef,payload=24 --op qpn=1,payload=24 --op qpn=2,payload=24
 layout send-qp
@@ -148,7 +148,7 @@ add "send-qp-more: 25's layout under its own opcode, 3-byte payload" \
 	"superp.tal.opcode=26 superp.op.qpn=7 superp.op.offset=131072 superp.op.pad=$((MINB - 3)) superp.block_size=$MINB superp.block.payload_len=3 frame.len=$(flen $S $PDL send-qp-more 1 $MINB)" \
 	--opcode send-qp-more --op qpn=7,offset=131072,payload=3
 layout send-qp-more
-add "qp-resume: reserved byte and 24-bit QPN, no data" \
+add "qp-resume: 24-bit QPN and reserved byte, no data" \
 	"superp.tal.opcode=27 superp.op.qpn=11259375 superp.op.pad= superp.block_size= frame.len=$(flen $S $PDL qp-resume 1 0)" \
 	--opcode qp-resume --eom --op qpn=0xabcdef
 layout qp-resume
@@ -391,16 +391,18 @@ for i in "${!LAYOUT[@]}"; do
 		name=$(op_field_name "$m")
 		case $m in
 		qpn_pad | qpn_rsvd | sqpn_flags)
-			# QP word: byte 0 apart, the 24-bit QPN in bytes 1-3
+			# QP word (spec figure of Send to QP: QP in bits
+			# 23-0, a little-endian word): the 24-bit QPN in
+			# bytes 0-2, byte 3 apart
 			case $m in
-			qpn_pad) lo=pad ;;
-			qpn_rsvd) lo=rsvd ;;
-			*) lo=flags ;;
+			qpn_pad) top=pad ;;
+			qpn_rsvd) top=rsvd ;;
+			*) top=flags ;;
 			esac
-			check_at "$tmp/op0" "$name" $((base + off + 1)) 3 ||
-				bad+=" $m(qpn)@$((off + 1))"
-			check_at "$tmp/op0" "superp.op.$lo" $((base + off)) 1 ||
-				bad+=" $m($lo)@$off"
+			check_at "$tmp/op0" "$name" $((base + off)) 3 ||
+				bad+=" $m(qpn)@$off"
+			check_at "$tmp/op0" "superp.op.$top" $((base + off + 3)) 1 ||
+				bad+=" $m($top)@$((off + 3))"
 			;;
 		*)
 			check_at "$tmp/op0" "$name" $((base + off)) "$size" ||

@@ -162,13 +162,17 @@ local e = {
 superp.experts = e
 
 -- Operation header layouts: {field, offset, size, big-endian}; data: the op
--- owns a data block; pad: byte 0 is its pad count (extension opcodes only:
--- under the spec's opcodes the whole block is payload). Fields in the order
--- the specification's figures draw them, left to right from byte 0.
+-- owns a data block; pad: the top byte of its QP word is its pad count
+-- (extension opcodes only: under the spec's opcodes the whole block is
+-- payload). Fields in the order the specification's figures draw them, left
+-- to right from byte 0, except the QP word: its figure (Send to QP) numbers
+-- the bits 31..0 with the QP in bits 23-0 of a little-endian word, so the
+-- QPN is bytes 0-2 and the top byte (reserved, pad count or flags) byte 3.
 -- Must match struct superp_*_op; selftests/wire/dissector.sh checks it.
-local Q = { { f.pad, 0, 1 }, { f.qpn, 1, 3 } }		-- with a pad count
-local QR = { { f.rsvd, 0, 1 }, { f.qpn, 1, 3 } }	-- with a reserved byte
-local R = { { f.rsvd, 0, 1 }, { f.qpn, 1, 3 }, { f.rkey, 4, 4 }, { f.addr, 8, 8 } }
+local QP_TOP = 3
+local Q = { { f.qpn, 0, 3 }, { f.pad, QP_TOP, 1 } }	-- with a pad count
+local QR = { { f.qpn, 0, 3 }, { f.rsvd, QP_TOP, 1 } }	-- with a reserved byte
+local R = { { f.qpn, 0, 3 }, { f.rsvd, QP_TOP, 1 }, { f.rkey, 4, 4 }, { f.addr, 8, 8 } }
 local REQ = { { f.op_seqno, 0, 2 }, { f.opnum, 2, 1 }, { f.rsvd, 3, 1 } }
 local function cat(...)
 	local t = {}
@@ -195,8 +199,8 @@ local layouts = {
 	[19] = { len = 32, fields = cat(R, { { f.compare, 16, 8 }, { f.swap, 24, 8 } }) },
 	[20] = { len = 24, fields = cat(R, { { f.add, 16, 8 } }) },
 	[21] = { len = 16, fields = cat(REQ, { { f.rsvd, 4, 4 }, { f.orig, 8, 8 } }) },
-	[22] = { len = 16, data = true, pad = true, fields = cat(Q, { { f.flags, 4, 1 },
-		{ f.sqpn, 5, 3 }, { f.qkey, 8, 4 }, { f.imm, 12, 4, true } }) },
+	[22] = { len = 16, data = true, pad = true, fields = cat(Q, { { f.sqpn, 4, 3 },
+		{ f.flags, 4 + QP_TOP, 1 }, { f.qkey, 8, 4 }, { f.imm, 12, 4, true } }) },
 	[23] = { len = 16, data = true, pad = true,
 		fields = cat(Q, { { f.rkey, 4, 4 }, { f.addr, 8, 8 } }) },
 	[24] = { len = 24, fields = cat(R, { { f.length, 16, 4 }, { f.rsvd, 20, 4 } }) },
@@ -267,7 +271,7 @@ local function dissect_op(tvb, tree, lay, idx, opname)
 			item:append_text(" (" .. terr_minor[major][r:le_uint()] .. ")")
 		end
 	end
-	if lay.pad then return tvb(0, 1):uint() end
+	if lay.pad then return tvb(QP_TOP, 1):uint() end
 	return 0
 end
 

@@ -86,19 +86,21 @@ enum superp_opcode {
  * every byte of a block is payload (a Read Response block may run past the
  * end of the read: the initiator knows the length it asked for). Extension
  * operations that carry data say how much of their block is not payload in
- * a pad count, byte 0 of their header.
+ * a pad count, the top byte (byte 3) of the QP word that starts their
+ * header.
  *
- * QP word: the spec draws Send to QP as a reserved byte followed by a
- * 24-bit QPN. Read in the order drawn, with little-endian fields, that is
- * byte 0 reserved and bytes 1-3 the QPN; as a little-endian 32-bit word,
- * QPN << 8 | byte 0. Extension headers keep the same word and put their
- * pad count or flags in byte 0.
+ * QP word: the spec's figure of Send to QP numbers the bits of the word
+ * 31..0, Reserved in bits 31-24 and the Queue Pair in bits 23-0, and the
+ * spec's reference code writes it as a little-endian 32-bit word whose low
+ * 24 bits are the QPN. So bytes 0-2 are the QPN (little endian) and byte 3
+ * is the top byte, reserved in Send to QP. Extension headers keep the same
+ * word and put their pad count or flags in its top byte.
  */
 #define SUPERP_MIN_BLOCK	16
 #define SUPERP_MAX_PAD		255
-#define SUPERP_QPN_MASK		0x00ffffffU
-#define SUPERP_QPN_SHIFT	8
-#define SUPERP_PAD_BYTE		0
+#define SUPERP_QPN_MASK		0x00ffffffU	/* QP word bits 23-0 */
+#define SUPERP_QPN_TOP_SHIFT	24		/* QP word bits 31-24 */
+#define SUPERP_PAD_BYTE		3		/* the top byte's offset */
 
 /* 2: Transaction Error (target -> initiator), no data. Spec layout. */
 struct superp_terr_op {
@@ -136,12 +138,12 @@ struct superp_send_op {
 
 /* 12: Send to QP, data-bearing (the whole block). Spec layout. */
 struct superp_send_qp_op {
-	__le32	qpn_rsvd;	/* QPN (bytes 1-3) | reserved (byte 0) */
+	__le32	qpn_rsvd;	/* QPN (bytes 0-2) | reserved (byte 3) */
 };
 
 /* 17: Send to QP with immediate data, data-bearing. */
 struct superp_send_qp_imm_op {
-	__le32	qpn_pad;	/* QPN (bytes 1-3) | pad count (byte 0) */
+	__le32	qpn_pad;	/* QPN (bytes 0-2) | pad count (byte 3) */
 	__le32	offset;		/* of this block in the message */
 	__be32	imm;		/* verbs imm_data, carried unchanged */
 };
@@ -185,22 +187,22 @@ struct superp_atomic_resp_op {
 
 /* 22: Datagram send (UD and reliable-datagram QPs), data-bearing. */
 struct superp_rd_send_op {
-	__le32	qpn_pad;	/* destination QPN | pad count (byte 0) */
-	__le32	sqpn_flags;	/* source QPN | flags (byte 4) */
+	__le32	qpn_pad;	/* destination QPN | pad count (byte 3) */
+	__le32	sqpn_flags;	/* source QPN | flags (byte 7) */
 	__le32	qkey;
 	__be32	imm;		/* if SUPERP_RD_FLAG_IMM */
 };
 
 /* 23: RDMA Write through a remote key, data-bearing. */
 struct superp_rdma_write_op {
-	__le32	qpn_pad;	/* target QPN | pad count (byte 0) */
+	__le32	qpn_pad;	/* target QPN | pad count (byte 3) */
 	__le32	rkey;
 	__le64	addr;		/* virtual address in the MR of rkey */
 };
 
 /* 24: RDMA Read through a remote key, no data; answered by 10. */
 struct superp_rdma_read_op {
-	__le32	qpn_rsvd;	/* target QPN | reserved (byte 0) */
+	__le32	qpn_rsvd;	/* target QPN | reserved (byte 3) */
 	__le32	rkey;
 	__le64	addr;
 	__le32	length;
@@ -212,13 +214,13 @@ struct superp_rdma_read_op {
  * the layout of 26, a transaction of a message that later ones continue.
  */
 struct superp_send_qp_off_op {
-	__le32	qpn_pad;	/* target QPN | pad count (byte 0) */
+	__le32	qpn_pad;	/* target QPN | pad count (byte 3) */
 	__le32	offset;		/* of this block in the message */
 };
 
 /* 27: QP Resume, no data: the target QP leaves its receiver-not-ready wait. */
 struct superp_qp_resume_op {
-	__le32	qpn_rsvd;	/* target QPN | reserved (byte 0) */
+	__le32	qpn_rsvd;	/* target QPN | reserved (byte 3) */
 };
 
 /* Transaction Error codes: the major code selects the initiator's status. */
@@ -344,21 +346,24 @@ static __inline__ unsigned int superp_tal_num_ops(const struct superp_tal_hdr *t
 	return tal->eom_num_ops & SUPERP_TAL_NUM_OPS_MASK;
 }
 
-/* QP word: a 24-bit QPN in bytes 1-3, byte 0 (pad count, flags or 0). */
-static __inline__ __le32 superp_qpn_word(__u32 qpn, __u8 byte0)
+/*
+ * QP word: a 24-bit QPN in bits 23-0 (bytes 0-2), the top byte in bits
+ * 31-24 (byte 3: pad count, flags or 0).
+ */
+static __inline__ __le32 superp_qpn_word(__u32 qpn, __u8 top)
 {
-	return __cpu_to_le32((qpn & SUPERP_QPN_MASK) << SUPERP_QPN_SHIFT |
-			     byte0);
+	return __cpu_to_le32((__u32)top << SUPERP_QPN_TOP_SHIFT |
+			     (qpn & SUPERP_QPN_MASK));
 }
 
 static __inline__ __u32 superp_qpn(__le32 word)
 {
-	return __le32_to_cpu(word) >> SUPERP_QPN_SHIFT;
+	return __le32_to_cpu(word) & SUPERP_QPN_MASK;
 }
 
-static __inline__ __u8 superp_qpn_byte0(__le32 word)
+static __inline__ __u8 superp_qpn_word_top(__le32 word)
 {
-	return __le32_to_cpu(word) & 0xff;
+	return __le32_to_cpu(word) >> SUPERP_QPN_TOP_SHIFT;
 }
 
 /* 64-bit fields may sit on 4 bytes (UDP/IPv4, VLAN): load bytewise-safe. */
@@ -444,7 +449,8 @@ static __inline__ int superp_op_has_data(unsigned int opcode)
 }
 
 /*
- * Whether a data-bearing opcode has a pad count (byte 0 of its header).
+ * Whether a data-bearing opcode has a pad count (byte 3 of its header, the
+ * top byte of its QP word).
  * The spec's opcodes have none: their whole block is payload.
  */
 static __inline__ int superp_op_has_pad(unsigned int opcode)

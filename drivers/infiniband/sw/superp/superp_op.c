@@ -74,7 +74,7 @@ int superp_op_decode(unsigned int opcode, const void *hdr,
 		const struct superp_send_qp_imm_op *h = hdr;
 
 		op->qpn = superp_qpn(h->qpn_pad);
-		op->pad = superp_qpn_byte0(h->qpn_pad);
+		op->pad = superp_qpn_word_top(h->qpn_pad);
 		op->offset = le32_to_cpu(h->offset);
 		op->imm = h->imm;
 		return 0;
@@ -119,9 +119,9 @@ int superp_op_decode(unsigned int opcode, const void *hdr,
 		const struct superp_rd_send_op *h = hdr;
 
 		op->qpn = superp_qpn(h->qpn_pad);
-		op->pad = superp_qpn_byte0(h->qpn_pad);
+		op->pad = superp_qpn_word_top(h->qpn_pad);
 		op->sqpn = superp_qpn(h->sqpn_flags);
-		op->flags = superp_qpn_byte0(h->sqpn_flags);
+		op->flags = superp_qpn_word_top(h->sqpn_flags);
 		op->qkey = le32_to_cpu(h->qkey);
 		op->imm = h->imm;
 		return 0;
@@ -130,7 +130,7 @@ int superp_op_decode(unsigned int opcode, const void *hdr,
 		const struct superp_rdma_write_op *h = hdr;
 
 		op->qpn = superp_qpn(h->qpn_pad);
-		op->pad = superp_qpn_byte0(h->qpn_pad);
+		op->pad = superp_qpn_word_top(h->qpn_pad);
 		op->rkey = le32_to_cpu(h->rkey);
 		op->addr = superp_get_le64(&h->addr);
 		return 0;
@@ -149,7 +149,7 @@ int superp_op_decode(unsigned int opcode, const void *hdr,
 		const struct superp_send_qp_off_op *h = hdr;
 
 		op->qpn = superp_qpn(h->qpn_pad);
-		op->pad = superp_qpn_byte0(h->qpn_pad);
+		op->pad = superp_qpn_word_top(h->qpn_pad);
 		op->offset = le32_to_cpu(h->offset);
 		return 0;
 	}
