@@ -2,9 +2,9 @@
 /*
  * superp: the rdma-core (libibverbs) provider of the ib_superp soft-RDMA
  * device. superp.c binds devices and opens user contexts, verbs.c has the
- * queries and PDs, mr.c memory registration, cq.c completion queues and
- * cq_ex.c their ibv_cq_ex poll API, qp.c queue pairs and qp_ex.c their
- * ibv_qp_ex wr_* API, srq.c shared
+ * queries and PDs, mr.c memory registration, ah.c address handles, cq.c
+ * completion queues and cq_ex.c their ibv_cq_ex poll API, qp.c queue
+ * pairs and qp_ex.c their ibv_qp_ex wr_* API, srq.c shared
  * receive queues.
  */
 #ifndef SUPERP_H
@@ -181,6 +181,34 @@ static inline struct superp_qp *to_sqp(struct ibv_qp *ibqp)
 	return superp_container_of(ibqp, struct superp_qp, vqp.qp);
 }
 
+/* An AH: the kernel's; UD send WQEs name it by ah_num. */
+struct superp_ah {
+	struct ibv_ah ibah;
+	uint32_t ah_num;
+};
+
+static inline struct superp_ah *to_sah(struct ibv_ah *ibah)
+{
+	return superp_container_of(ibah, struct superp_ah, ibah);
+}
+
+/*
+ * CREATE_AH has no driver data in the request. The core response is 4
+ * bytes and the kernel writes ours right after it, where its 8-byte
+ * comp_mask cannot be read in place: it arrives as bytes and is copied out.
+ */
+struct superp_create_ah_resp_drv {
+	struct ib_uverbs_create_ah_resp ibv_resp;
+	uint8_t drv[sizeof(struct superp_create_ah_resp)];
+};
+
+_Static_assert(offsetof(struct superp_create_ah_resp_drv, drv) ==
+	       sizeof(struct ib_uverbs_create_ah_resp) &&
+	       sizeof(struct superp_create_ah_resp_drv) ==
+	       sizeof(struct ib_uverbs_create_ah_resp) +
+	       sizeof(struct superp_create_ah_resp),
+	       "CREATE_AH response layout");
+
 /* The send_flags a send WQE may carry. */
 #define SUPERP_SEND_FLAGS (IBV_SEND_FENCE | IBV_SEND_SIGNALED | \
 			   IBV_SEND_SOLICITED | IBV_SEND_INLINE)
@@ -237,6 +265,8 @@ int superp_dealloc_pd(struct ibv_pd *pd);
 struct ibv_mr *superp_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 			     uint64_t hca_va, int access);
 int superp_dereg_mr(struct verbs_mr *vmr);
+struct ibv_ah *superp_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+int superp_destroy_ah(struct ibv_ah *ibah);
 struct ibv_cq *superp_create_cq(struct ibv_context *ibctx, int cqe,
 				struct ibv_comp_channel *channel,
 				int comp_vector);
