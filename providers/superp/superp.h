@@ -4,7 +4,7 @@
  * device. superp.c binds devices and opens user contexts, verbs.c has the
  * queries and PDs, mr.c memory registration, ah.c address handles, cq.c
  * completion queues and cq_ex.c their ibv_cq_ex poll API, qp.c queue
- * pairs and qp_ex.c their ibv_qp_ex wr_* API, srq.c shared
+ * pairs (RC and UD) and qp_ex.c their ibv_qp_ex wr_* API, srq.c shared
  * receive queues.
  */
 #ifndef SUPERP_H
@@ -174,6 +174,7 @@ struct superp_qp {
 	uint32_t wr_start;		/* sq.producer at wr_start */
 	int wr_err;			/* the batch's first error, or 0 */
 	struct superp_uwqe_send *wr_cur;	/* the WQE being built */
+	bool wr_no_addr;		/* UD: wr_cur has no destination yet */
 };
 
 static inline struct superp_qp *to_sqp(struct ibv_qp *ibqp)
@@ -190,6 +191,24 @@ struct superp_ah {
 static inline struct superp_ah *to_sah(struct ibv_ah *ibah)
 {
 	return superp_container_of(ibah, struct superp_ah, ibah);
+}
+
+/*
+ * A UD send WQE's destination (superp-abi.h): EINVAL without an AH, whose
+ * number the WQE needs; the kernel checks the rest.
+ */
+static inline int superp_wqe_set_ud(struct superp_uwqe_send *u,
+				    struct ibv_ah *ah, uint32_t remote_qpn,
+				    uint32_t remote_qkey)
+{
+	int err = EINVAL;
+
+	if (!ah)
+		return err;
+	u->ud.ah_num = to_sah(ah)->ah_num;
+	u->ud.remote_qpn = remote_qpn;
+	u->ud.remote_qkey = remote_qkey;
+	return 0;
 }
 
 /*
@@ -305,6 +324,7 @@ int superp_qp_map_rings(struct superp_qp *qp, int fd,
 			const struct ibv_qp_cap *cap, bool srq);
 int superp_sq_doorbell(struct ibv_qp *ibqp, struct superp_uwq *sq,
 		       uint32_t start);
+int superp_qp_type_check(struct ibv_context *ibctx, enum ibv_qp_type type);
 /* qp_ex.c */
 struct ibv_qp *superp_create_qp_ex(struct ibv_context *ibctx,
 				   struct ibv_qp_init_attr_ex *attr);
