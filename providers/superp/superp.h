@@ -293,6 +293,7 @@ struct ibv_cq *superp_create_cq(struct ibv_context *ibctx, int cqe,
 struct superp_cq *superp_cq_new(struct ibv_context *ibctx,
 				struct ibv_cq_init_attr_ex *attr, bool ex);
 void superp_cqe_to_wc(const struct superp_cqe *e, struct ibv_wc *wc);
+unsigned int superp_cqe_wc_flags(const struct superp_cqe *e);
 struct ibv_cq_ex *superp_create_cq_ex(struct ibv_context *ibctx,
 				      struct ibv_cq_init_attr_ex *attr);
 int superp_resize_cq(struct ibv_cq *ibcq, int cqe);
