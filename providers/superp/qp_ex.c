@@ -15,8 +15,9 @@
  * A UD QP may ask for wr_send and wr_send_imm only, and gets
  * wr_set_ud_addr, which names the destination of the WQE being built. A
  * UD WQE left without one (at the next wr_<opcode> or at wr_complete)
- * fails the batch with EINVAL: its ah_num would be 0, which may name an
- * AH of the process, and the message would go there.
+ * fails the batch with EINVAL: its ah_num would be 0, which superp-abi.h
+ * does not set aside, so it may name an AH of the process and the
+ * message would go there.
  */
 #include <errno.h>
 #include <stdlib.h>
