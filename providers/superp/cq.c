@@ -165,6 +165,29 @@ int superp_destroy_cq(struct ibv_cq *ibcq)
 	return 0;
 }
 
+/*
+ * The ring's flags as ibv_wc's: immediate data or an invalidated rkey
+ * (one field carries either; immediate data wins), and the GRH a UD
+ * receive placed in the first 40 bytes of its buffer.
+ */
+unsigned int superp_cqe_wc_flags(const struct superp_cqe *e)
+{
+	unsigned int f = 0;
+
+	if (e->wc_flags & SUPERP_CQE_WITH_IMM)
+		f |= IBV_WC_WITH_IMM;
+	else if (e->wc_flags & SUPERP_CQE_WITH_INV)
+		f |= IBV_WC_WITH_INV;
+	if (e->wc_flags & SUPERP_CQE_WITH_GRH)
+		f |= IBV_WC_GRH;
+	return f;
+}
+
+/*
+ * src_qp and pkey_index are what the kernel wrote (a UD receive's sender
+ * and P_Key index); slid, sl and dlid_path_bits stay 0: an Ethernet link
+ * layer has no LIDs.
+ */
 void superp_cqe_to_wc(const struct superp_cqe *e, struct ibv_wc *wc)
 {
 	*wc = (struct ibv_wc){
@@ -175,15 +198,11 @@ void superp_cqe_to_wc(const struct superp_cqe *e, struct ibv_wc *wc)
 		.byte_len = e->byte_len,
 		.qp_num = e->qp_num,
 		.src_qp = e->src_qp,
+		.wc_flags = superp_cqe_wc_flags(e),
 		.pkey_index = e->pkey_index,
 	};
-	if (e->wc_flags & SUPERP_CQE_WITH_IMM) {
-		wc->wc_flags |= IBV_WC_WITH_IMM;
-		wc->imm_data = e->imm_data;
-	} else if (e->wc_flags & SUPERP_CQE_WITH_INV) {
-		wc->wc_flags |= IBV_WC_WITH_INV;
-		wc->invalidated_rkey = e->imm_data;
-	}
+	if (wc->wc_flags & (IBV_WC_WITH_IMM | IBV_WC_WITH_INV))
+		wc->imm_data = e->imm_data;	/* or invalidated_rkey */
 }
 
 /*

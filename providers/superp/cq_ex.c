@@ -112,12 +112,10 @@ static uint32_t superp_read_src_qp(struct ibv_cq_ex *cq_ex)
 	return cur(cq_ex)->src_qp;
 }
 
+/* As ibv_poll_cq's wc_flags, IBV_WC_GRH among them. */
 static unsigned int superp_read_wc_flags(struct ibv_cq_ex *cq_ex)
 {
-	uint32_t f = cur(cq_ex)->wc_flags;
-
-	return (f & SUPERP_CQE_WITH_IMM ? IBV_WC_WITH_IMM : 0) |
-	       (f & SUPERP_CQE_WITH_INV ? IBV_WC_WITH_INV : 0);
+	return superp_cqe_wc_flags(cur(cq_ex));
 }
 
 /* Ethernet link layer: no LIDs and no service level, as ibv_poll_cq says. */

@@ -529,4 +529,16 @@ int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		      struct ibv_recv_wr **bad_wr);
 
+/*
+ * Sends the core CREATE_AH command from pd and attr (no driver data in
+ * the request) and on success sets ah->handle and ah->context;
+ * resp_size counts the driver data the kernel may write after the core
+ * response. ibv_create_ah() sets the AH's context and pd on return.
+ */
+int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
+		      struct ibv_ah_attr *attr,
+		      struct ib_uverbs_create_ah_resp *resp,
+		      size_t resp_size);
+int ibv_cmd_destroy_ah(struct ibv_ah *ah);
+
 #endif /* SUPERP_IBVERBS_PROVIDER_H */

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * superp: queue pairs. The kernel gives each QP a send ring and (without
- * an SRQ) a receive ring that this process maps; posting writes WQEs
- * there (include/uapi/rdma/superp-abi.h has the protocol): a send list
- * costs one doorbell, a receive list none. The kernel checks every WQE
- * again; what is checked here is only what writing one needs. modify,
- * query and destroy are the plain commands. qp_ex.c builds on this for
- * ibv_create_qp_ex and the wr_* API.
+ * superp: queue pairs, RC and UD; any other type is refused here
+ * (superp_qp_type_check()). The kernel gives each QP a send ring and
+ * (without an SRQ) a receive ring that this process maps; posting writes
+ * WQEs there (include/uapi/rdma/superp-abi.h has the protocol): a send
+ * list costs one doorbell, a receive list none. A UD send names its
+ * destination by the AH's number (ah.c), the remote QPN and Q_Key, and
+ * is a SEND or SEND_WITH_IMM. The kernel checks every WQE again; what is
+ * checked here is only what writing one needs. modify, query and destroy
+ * are the plain commands. qp_ex.c builds on this for ibv_create_qp_ex
+ * and the wr_* API.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -99,6 +102,22 @@ int superp_qp_map_rings(struct superp_qp *qp, int fd,
 	return 0;
 }
 
+/*
+ * The types whose WQEs this provider writes: RC, and UD. Any other fails
+ * before the kernel is asked, with EOPNOTSUPP and a line in the verbs log.
+ */
+int superp_qp_type_check(struct ibv_context *ibctx, enum ibv_qp_type type)
+{
+	int err = EOPNOTSUPP;	/* positive, as ibv_cmd_*() return */
+
+	if (type == IBV_QPT_RC || type == IBV_QPT_UD)
+		return 0;
+	__verbs_log(&to_sctx(ibctx)->vctx, VERBS_LOG_ERR,
+		    "superp: %s: QP type %d not supported (RC and UD only)\n",
+		    ibctx->device->name, type);
+	return err;
+}
+
 struct ibv_qp *superp_create_qp(struct ibv_pd *pd,
 				struct ibv_qp_init_attr *attr)
 {
@@ -107,6 +126,11 @@ struct ibv_qp *superp_create_qp(struct ibv_pd *pd,
 	struct superp_qp *qp;
 	int err;
 
+	err = superp_qp_type_check(pd->context, attr->qp_type);
+	if (err) {
+		errno = err;
+		return NULL;
+	}
 	qp = calloc(1, sizeof(*qp));
 	if (!qp) {
 		errno = ENOMEM;
@@ -202,12 +226,19 @@ static int superp_wqe_inline(struct superp_uwq *sq, struct ibv_send_wr *wr,
 	return 0;
 }
 
-static int superp_wqe_send(struct superp_uwq *sq, struct ibv_send_wr *wr,
-			   struct superp_uwqe_send *u)
+/*
+ * An opcode this provider does not write, or one the QP's type does not
+ * have (a UD QP only sends), is refused with EINVAL.
+ */
+static int superp_wqe_send(struct superp_uwq *sq, bool ud,
+			   struct ibv_send_wr *wr, struct superp_uwqe_send *u)
 {
 	int i, err = EINVAL;
 
 	if (wr->send_flags & ~SUPERP_SEND_FLAGS || wr->num_sge < 0)
+		return err;
+	if (ud && wr->opcode != IBV_WR_SEND &&
+	    wr->opcode != IBV_WR_SEND_WITH_IMM)
 		return err;
 	memset(u, 0, sizeof(*u));
 	if (wr->opcode == IBV_WR_SEND_WITH_IMM ||
@@ -216,6 +247,10 @@ static int superp_wqe_send(struct superp_uwq *sq, struct ibv_send_wr *wr,
 	switch (wr->opcode) {
 	case IBV_WR_SEND_WITH_IMM:
 	case IBV_WR_SEND:
+		if (ud && superp_wqe_set_ud(u, wr->wr.ud.ah,
+					    wr->wr.ud.remote_qpn,
+					    wr->wr.ud.remote_qkey))
+			return err;
 		break;
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
 	case IBV_WR_RDMA_WRITE:
@@ -287,6 +322,7 @@ int superp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 {
 	struct superp_uwq *sq = &to_sqp(ibqp)->sq;
 	struct ibv_send_wr *first = wr, *refused = NULL;
+	bool ud = ibqp->qp_type == IBV_QPT_UD;
 	uint32_t start;
 	int err = 0, ret;
 
@@ -296,7 +332,7 @@ int superp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		if (superp_uwq_full(sq))
 			err = ENOMEM;
 		else
-			err = superp_wqe_send(sq, wr,
+			err = superp_wqe_send(sq, ud, wr,
 					      superp_uwq_slot(sq, sq->producer));
 		if (err) {
 			refused = wr;

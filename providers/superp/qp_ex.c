@@ -11,6 +11,13 @@
  * (ring full, a bad flag, too many SGEs, inline data too long) is kept
  * and returned by wr_complete, which then posts nothing of the batch.
  * Only the opcodes the caller asked for get a function.
+ *
+ * A UD QP may ask for wr_send and wr_send_imm only, and gets
+ * wr_set_ud_addr, which names the destination of the WQE being built. A
+ * UD WQE left without one (at the next wr_<opcode> or at wr_complete)
+ * fails the batch with EINVAL: its ah_num would be 0, which superp-abi.h
+ * does not set aside, so it may name an AH of the process and the
+ * message would go there.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,6 +31,7 @@
 			  IBV_QP_EX_WITH_RDMA_READ |			    \
 			  IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |		    \
 			  IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+#define SUPERP_QP_EX_UD_OPS (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
 #define SUPERP_QP_EX_MASK (IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 
 static struct superp_qp *qp_ex_to_sqp(struct ibv_qp_ex *qp_ex)
@@ -48,6 +56,10 @@ static struct superp_uwqe_send *superp_wr_new(struct ibv_qp_ex *qp_ex,
 
 	if (qp->wr_err)
 		return NULL;
+	if (qp->wr_no_addr) {	/* the UD WQE before has no destination */
+		superp_wr_fail(qp, EINVAL);
+		return NULL;
+	}
 	if (superp_uwq_full(sq)) {
 		superp_wr_fail(qp, ENOMEM);
 		return NULL;
@@ -64,6 +76,7 @@ static struct superp_uwqe_send *superp_wr_new(struct ibv_qp_ex *qp_ex,
 	u->send_flags = qp_ex->wr_flags & ~IBV_SEND_INLINE;
 	sq->producer++;
 	qp->wr_cur = u;
+	qp->wr_no_addr = qp_ex->qp_base.qp_type == IBV_QPT_UD;
 	return u;
 }
 
@@ -142,6 +155,20 @@ static void superp_wr_atomic_fetch_add(struct ibv_qp_ex *qp_ex, uint32_t rkey,
 			 add, 0);
 }
 
+static void superp_wr_set_ud_addr(struct ibv_qp_ex *qp_ex, struct ibv_ah *ah,
+				  uint32_t remote_qpn, uint32_t remote_qkey)
+{
+	struct superp_qp *qp = qp_ex_to_sqp(qp_ex);
+
+	if (!qp->wr_cur)
+		return;	/* no WQE, or the batch already failed */
+	if (superp_wqe_set_ud(qp->wr_cur, ah, remote_qpn, remote_qkey)) {
+		superp_wr_fail(qp, EINVAL);
+		return;
+	}
+	qp->wr_no_addr = false;
+}
+
 static void superp_wr_set_sge_list(struct ibv_qp_ex *qp_ex, size_t num_sge,
 				   const struct ibv_sge *sg_list)
 {
@@ -216,6 +243,7 @@ static void superp_wr_start(struct ibv_qp_ex *qp_ex)
 	qp->wr_start = qp->sq.producer;
 	qp->wr_err = 0;
 	qp->wr_cur = NULL;
+	qp->wr_no_addr = false;
 }
 
 static void superp_wr_abort(struct ibv_qp_ex *qp_ex)
@@ -232,6 +260,8 @@ static int superp_wr_complete(struct ibv_qp_ex *qp_ex)
 	struct superp_qp *qp = qp_ex_to_sqp(qp_ex);
 	int err = qp->wr_err;
 
+	if (!err && qp->wr_no_addr)
+		err = EINVAL;	/* the last UD WQE has no destination */
 	if (err)
 		qp->sq.producer = qp->wr_start;
 	else
@@ -242,7 +272,7 @@ static int superp_wr_complete(struct ibv_qp_ex *qp_ex)
 	return err;
 }
 
-/* Only the opcodes asked for; the rest stay NULL. */
+/* Only the opcodes asked for, and the setters the QP's type has. */
 static void superp_qp_ex_set_ops(struct ibv_qp_ex *q, uint64_t ops)
 {
 	if (ops & IBV_QP_EX_WITH_SEND)
@@ -259,6 +289,8 @@ static void superp_qp_ex_set_ops(struct ibv_qp_ex *q, uint64_t ops)
 		q->wr_atomic_cmp_swp = superp_wr_atomic_cmp_swp;
 	if (ops & IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 		q->wr_atomic_fetch_add = superp_wr_atomic_fetch_add;
+	if (q->qp_base.qp_type == IBV_QPT_UD)
+		q->wr_set_ud_addr = superp_wr_set_ud_addr;
 	q->wr_set_sge = superp_wr_set_sge;
 	q->wr_set_sge_list = superp_wr_set_sge_list;
 	q->wr_set_inline_data = superp_wr_set_inline_data;
@@ -275,11 +307,16 @@ struct ibv_qp *superp_create_qp_ex(struct ibv_context *ibctx,
 	struct superp_create_qp_cmd_drv cmd = {};	/* comp_mask 0 */
 	uint64_t ops = 0;
 	struct superp_qp *qp;
-	int err = EOPNOTSUPP;
+	int err;
 
+	err = superp_qp_type_check(ibctx, attr->qp_type);
+	if (err)
+		goto err_out;
+	err = EOPNOTSUPP;
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 		ops = attr->send_ops_flags;
-	if (attr->comp_mask & ~SUPERP_QP_EX_MASK || ops & ~SUPERP_QP_EX_OPS)
+	if (attr->comp_mask & ~SUPERP_QP_EX_MASK || ops & ~SUPERP_QP_EX_OPS ||
+	    (attr->qp_type == IBV_QPT_UD && ops & ~SUPERP_QP_EX_UD_OPS))
 		goto err_out;
 	err = EINVAL;
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD))

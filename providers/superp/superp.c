@@ -18,12 +18,14 @@ static void superp_free_context(struct ibv_context *ibctx)
 
 static const struct verbs_context_ops superp_ctx_ops = {
 	.alloc_pd = superp_alloc_pd,
+	.create_ah = superp_create_ah,
 	.create_cq = superp_create_cq,
 	.create_cq_ex = superp_create_cq_ex,
 	.create_qp = superp_create_qp,
 	.create_qp_ex = superp_create_qp_ex,
 	.create_srq = superp_create_srq,
 	.dealloc_pd = superp_dealloc_pd,
+	.destroy_ah = superp_destroy_ah,
 	.destroy_cq = superp_destroy_cq,
 	.destroy_qp = superp_destroy_qp,
 	.destroy_srq = superp_destroy_srq,

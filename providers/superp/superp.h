@@ -2,9 +2,9 @@
 /*
  * superp: the rdma-core (libibverbs) provider of the ib_superp soft-RDMA
  * device. superp.c binds devices and opens user contexts, verbs.c has the
- * queries and PDs, mr.c memory registration, cq.c completion queues and
- * cq_ex.c their ibv_cq_ex poll API, qp.c queue pairs and qp_ex.c their
- * ibv_qp_ex wr_* API, srq.c shared
+ * queries and PDs, mr.c memory registration, ah.c address handles, cq.c
+ * completion queues and cq_ex.c their ibv_cq_ex poll API, qp.c queue
+ * pairs (RC and UD) and qp_ex.c their ibv_qp_ex wr_* API, srq.c shared
  * receive queues.
  */
 #ifndef SUPERP_H
@@ -174,12 +174,59 @@ struct superp_qp {
 	uint32_t wr_start;		/* sq.producer at wr_start */
 	int wr_err;			/* the batch's first error, or 0 */
 	struct superp_uwqe_send *wr_cur;	/* the WQE being built */
+	bool wr_no_addr;		/* UD: wr_cur has no destination yet */
 };
 
 static inline struct superp_qp *to_sqp(struct ibv_qp *ibqp)
 {
 	return superp_container_of(ibqp, struct superp_qp, vqp.qp);
 }
+
+/* An AH: the kernel's; UD send WQEs name it by ah_num. */
+struct superp_ah {
+	struct ibv_ah ibah;
+	uint32_t ah_num;
+};
+
+static inline struct superp_ah *to_sah(struct ibv_ah *ibah)
+{
+	return superp_container_of(ibah, struct superp_ah, ibah);
+}
+
+/*
+ * A UD send WQE's destination (superp-abi.h): EINVAL without an AH, whose
+ * number the WQE needs; the kernel checks the rest.
+ */
+static inline int superp_wqe_set_ud(struct superp_uwqe_send *u,
+				    struct ibv_ah *ah, uint32_t remote_qpn,
+				    uint32_t remote_qkey)
+{
+	int err = EINVAL;
+
+	if (!ah)
+		return err;
+	u->ud.ah_num = to_sah(ah)->ah_num;
+	u->ud.remote_qpn = remote_qpn;
+	u->ud.remote_qkey = remote_qkey;
+	return 0;
+}
+
+/*
+ * CREATE_AH has no driver data in the request. The core response is 4
+ * bytes and the kernel writes ours right after it, where its 8-byte
+ * comp_mask cannot be read in place: it arrives as bytes and is copied out.
+ */
+struct superp_create_ah_resp_drv {
+	struct ib_uverbs_create_ah_resp ibv_resp;
+	uint8_t drv[sizeof(struct superp_create_ah_resp)];
+};
+
+_Static_assert(offsetof(struct superp_create_ah_resp_drv, drv) ==
+	       sizeof(struct ib_uverbs_create_ah_resp) &&
+	       sizeof(struct superp_create_ah_resp_drv) ==
+	       sizeof(struct ib_uverbs_create_ah_resp) +
+	       sizeof(struct superp_create_ah_resp),
+	       "CREATE_AH response layout");
 
 /* The send_flags a send WQE may carry. */
 #define SUPERP_SEND_FLAGS (IBV_SEND_FENCE | IBV_SEND_SIGNALED | \
@@ -237,6 +284,8 @@ int superp_dealloc_pd(struct ibv_pd *pd);
 struct ibv_mr *superp_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 			     uint64_t hca_va, int access);
 int superp_dereg_mr(struct verbs_mr *vmr);
+struct ibv_ah *superp_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+int superp_destroy_ah(struct ibv_ah *ibah);
 struct ibv_cq *superp_create_cq(struct ibv_context *ibctx, int cqe,
 				struct ibv_comp_channel *channel,
 				int comp_vector);
@@ -244,6 +293,7 @@ struct ibv_cq *superp_create_cq(struct ibv_context *ibctx, int cqe,
 struct superp_cq *superp_cq_new(struct ibv_context *ibctx,
 				struct ibv_cq_init_attr_ex *attr, bool ex);
 void superp_cqe_to_wc(const struct superp_cqe *e, struct ibv_wc *wc);
+unsigned int superp_cqe_wc_flags(const struct superp_cqe *e);
 struct ibv_cq_ex *superp_create_cq_ex(struct ibv_context *ibctx,
 				      struct ibv_cq_init_attr_ex *attr);
 int superp_resize_cq(struct ibv_cq *ibcq, int cqe);
@@ -275,6 +325,7 @@ int superp_qp_map_rings(struct superp_qp *qp, int fd,
 			const struct ibv_qp_cap *cap, bool srq);
 int superp_sq_doorbell(struct ibv_qp *ibqp, struct superp_uwq *sq,
 		       uint32_t start);
+int superp_qp_type_check(struct ibv_context *ibctx, enum ibv_qp_type type);
 /* qp_ex.c */
 struct ibv_qp *superp_create_qp_ex(struct ibv_context *ibctx,
 				   struct ibv_qp_init_attr_ex *attr);

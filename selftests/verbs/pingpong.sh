@@ -2,18 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # Unmodified libibverbs programs between two guests: ibv_rc_pingpong
 # (rdma-core's ibverbs-utils) through the provider (providers/superp),
-# from 1 B (inline data) to 1 MiB, with -c (the receiver checks every
-# byte) and with -e (completion events instead of busy polling), and
-# ibv_srq_pingpong (16 QPs and 4 sharing a receive queue), over
-# ib_superp on a SUNH connection and on a UDP/IPv4 one, also under netem
-# (1% loss, 25% reordering, 1% duplication both ways); under make soak rxe
-# runs the same commands first, as the reference the test is proven on. Every run's
-# exit status and its byte count are checked on both sides, and after
-# each device `rdma resource show` counts what it did before the runs.
-# ibv_uc_pingpong, ibv_ud_pingpong and ibv_xsrq_pingpong (QP types
-# ib_superp does not offer) must fail at once with a message. Last, both
-# ends of a long run are killed with SIGKILL mid-transfer, and everything
-# they had must be freed.
+# from 1 B (inline data) to 1 MiB, with -c (the server checks the first
+# byte of each page it received and names a page that differs) and with
+# -e (completion events instead of busy polling), ibv_srq_pingpong (16
+# QPs and 4 sharing a receive queue), and ibv_ud_pingpong (UD QPs and an
+# address handle each side; 1 B, inline, to 4 KiB, the port's MTU; with
+# -c the payload must land after the 40-byte GRH), over ib_superp on a
+# SUNH connection and on a UDP/IPv4 one, the RC ones also under netem
+# (1% loss, 25% reordering, 1% duplication both ways; not UD: a lost
+# datagram stops ibv_ud_pingpong for good); under make soak rxe runs the
+# same commands first, as the reference the test is proven on. Every
+# run's exit status and its byte count are checked on both sides, and the
+# server's log for pages -c found wrong; after each device `rdma resource
+# show` counts what it did before the runs. ibv_uc_pingpong and
+# ibv_xsrq_pingpong (QP types ib_superp does not offer) must fail at once
+# with a message. Last, both ends of a long run are killed with SIGKILL
+# mid-transfer, and everything they had must be freed.
 # superp-topology: pair
 # make check runs it on Debian's stock kernel, the one users run the
 # programs on; make soak on both. The provider's paths run under the
@@ -36,6 +40,10 @@ PP_RUNS=${PP_RUNS:-$(soak_or "1:500 4096:200 65536:50 1048576:10" "1:100 4096:50
 # (KASAN: slab-out-of-bounds) when a 1 MiB message lands in a user MR, so
 # the reference stops at 64 KiB (Documentation/testing.rst).
 PP_RXE_RUNS=${PP_RXE_RUNS:-1:500 4096:200 65536:50}
+# size:iterations of ibv_ud_pingpong, rxe's too: a UD message is at most
+# the port's active MTU, 4096 with the guests' 9000-byte eth0 (1 B goes
+# inline).
+PP_UD_RUNS=${PP_UD_RUNS:-$(soak_or "1:500 1024:500 4096:500" "1:100 1024:100 4096:100")}
 PP_TIMEOUT=${PP_TIMEOUT:-120}	# seconds per run
 # tc-netem(8): reordering needs a delay, else every frame leaves at once.
 PP_NETEM=${PP_NETEM:-delay 1ms loss 1% reorder 25% gap 5 duplicate 1%}
@@ -45,10 +53,11 @@ tap_begin
 ibdev() { case $1 in rxe) echo rxe0 ;; *) echo superp0 ;; esac; }
 
 port=18600
-# pp PROG NAME DEV SIZE ITERS ARGS...: one run of PROG (ibv_rc_pingpong
-# or ibv_srq_pingpong), guest 1 the server, guest 2 the client; each side
-# checks its own exit status and that it moved 2 * SIZE * ITERS bytes
-# (per QP: ibv_srq_pingpong counts one QP's).
+# pp PROG NAME DEV SIZE ITERS ARGS...: one run of PROG (ibv_rc_pingpong,
+# ibv_srq_pingpong or ibv_ud_pingpong), guest 1 the server, guest 2 the
+# client; each side checks its own exit status and that it moved 2 * SIZE
+# * ITERS bytes (per QP: ibv_srq_pingpong counts one QP's), and the server
+# that -c found no page wrong (the programs print it and still exit 0).
 pp() {
 	local prog=$1 name=$2 dev=$3 size=$4 iters=$5 gidx log rc
 	shift 5
@@ -63,6 +72,8 @@ pp() {
 	check "$name: $prog $* exits 0" test "$rc" -eq 0
 	check "$name: $((2 * size * iters)) bytes moved" \
 		grep -q "^$((2 * size * iters)) bytes in " "$log"
+	is_coordinator || return 0
+	check_fail "$name: no invalid data (-c)" grep -q "^invalid data" "$log"
 }
 
 # killed D DEV: both ends of a long ibv_rc_pingpong killed with SIGKILL
@@ -89,13 +100,13 @@ killed() {
 	barrier "pp-$d-killed-done"
 }
 
-# refused_at_once D DEV: the QP types ib_superp does not offer (UC, UD,
-# XRC) make their pingpong fail at once with a message, not hang; guest 1
-# runs them as servers (they create their QP before they listen).
+# refused_at_once D DEV: the QP types ib_superp does not offer (UC, XRC)
+# make their pingpong fail at once with a message, not hang; guest 1 runs
+# them as servers (they create their QP before they listen).
 refused_at_once() {
 	local prog rc
 	is_coordinator || return 0
-	for prog in ibv_uc_pingpong ibv_ud_pingpong ibv_xsrq_pingpong; do
+	for prog in ibv_uc_pingpong ibv_xsrq_pingpong; do
 		timeout 20 "$prog" -d "$2" -g 1 -p 18700 > /tmp/refused.log 2>&1
 		rc=$?
 		sed 's/^/# /' /tmp/refused.log
@@ -117,9 +128,12 @@ for d in $PP_DEVS; do
 	# 16 QPs on one SRQ each side, over the one connection.
 	pp ibv_srq_pingpong "$d-srq" "$dev" 4096 50
 	pp ibv_srq_pingpong "$d-srq-events" "$dev" 1024 50 -q 4 -e
+	for r in $PP_UD_RUNS; do
+		pp ibv_ud_pingpong "$d-ud-${r%%:*}" "$dev" "${r%%:*}" "${r##*:}"
+	done
 	if [ "$d" != rxe ]; then
 		# Loss, reordering and duplication both ways: the user rings
-		# under retransmission, every byte still checked (-c).
+		# under retransmission, what arrived still checked (-c).
 		check "$d: netem $PP_NETEM on eth0" tc qdisc add dev eth0 root netem $PP_NETEM
 		pp ibv_rc_pingpong "$d-netem-65536" "$dev" 65536 50
 		pp ibv_srq_pingpong "$d-netem-srq" "$dev" 4096 20 -q 4
