@@ -33,7 +33,6 @@ struct ibv_ah *superp_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 		errno = err;
 		return NULL;
 	}
-	/* Unknown comp_mask bits announce fields we do not read: ignore. */
 	memcpy(&drv, resp.drv, sizeof(drv));
 	ah->ah_num = drv.ah_num;
 	return &ah->ibah;

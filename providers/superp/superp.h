@@ -213,8 +213,8 @@ static inline int superp_wqe_set_ud(struct superp_uwqe_send *u,
 
 /*
  * CREATE_AH has no driver data in the request. The core response is 4
- * bytes and the kernel writes ours right after it, where its 8-byte
- * comp_mask cannot be read in place: it arrives as bytes and is copied out.
+ * bytes and the kernel writes ours right after it: it arrives as bytes
+ * and is copied out.
  */
 struct superp_create_ah_resp_drv {
 	struct ib_uverbs_create_ah_resp ibv_resp;
