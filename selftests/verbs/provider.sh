@@ -12,6 +12,7 @@
 # superp-kernel: both
 # superp-timeout: 200
 . "$SUPERP_ROOT/selftests/lib.sh"
+. "$SUPERP_ROOT/selftests/verbs/rc.inc"
 . "$SUPERP_ROOT/selftests/verbs/hold.inc"
 
 tap_plan 43
@@ -52,9 +53,11 @@ check "... active MTU 1024 at netdev MTU 1500" active_mtu_at 1500 1024
 ip link set eth0 mtu 9000
 
 check "100 PDs allocated and freed through the provider" superp-verbs-probe pd superp0 100
-# max_pd PDs fit, one more fails with ENOMEM; all are freed.
-check "max_pd (32764) PDs fit, one more is refused with ENOMEM" \
-	output_has '^ibv_alloc_pd #32764: Cannot allocate memory' superp-verbs-probe pd superp0 32765
+# max_pd PDs fit on the device, one more fails with ENOMEM; all are
+# freed. The RDMA core's QP1 holds one of them.
+check "the core's QP1 holds one PD" output_has '^pd 1 ' objects superp0
+check "max_pd (32764) PDs fit with QP1's, one more is refused with ENOMEM" \
+	output_has '^ibv_alloc_pd #32763: Cannot allocate memory' superp-verbs-probe pd superp0 32764
 # Memory regions: keys distinct, access flags checked, bad ranges refused.
 check "100 MRs of 64 KiB registered (local/remote write, remote read), keys distinct" \
 	output_has '^registered 100 MRs, keys distinct$' superp-verbs-probe mr superp0 100 65536 0x7
@@ -91,15 +94,16 @@ check "ALLOC_PD with driver data it does not know is refused with EOPNOTSUPP" \
 check "REG_MR with zero driver data is accepted" grep -q '^reg_mr driver data 0x0: ok' /tmp/udata
 check "REG_MR with driver data it does not know is refused with EOPNOTSUPP" \
 	grep -q '^reg_mr driver data 0x1: error 95$' /tmp/udata
-# rdma resource: per-device object counts, e.g. "0: superp0: pd 0 cq 0 ...".
+# rdma resource: per-device object counts, e.g. "0: superp0: pd 1 cq 1 ..."
+# (the RDMA core's QP1 with its PD and CQ stays while the device does).
 no_objects_left() {
 	local out
 	out=$(rdma resource show superp0) || return 1
-	printf '%s\n' "$out" | grep -Eq ' mr 0( |$)' && printf '%s\n' "$out" | grep -Eq ' pd 0( |$)' &&
+	printf '%s\n' "$out" | grep -Eq ' mr 0( |$)' && printf '%s\n' "$out" | grep -Eq ' pd 1( |$)' &&
 		printf '%s\n' "$out" | grep -Eq ' ctx 0( |$)' || { printf '%s\n' "$out"; return 1; }
 }
 tap_diag "$(rdma resource show superp0)"
-check "no MR, PD or context left behind" no_objects_left
+check "no MR, context or PD but QP1's left behind" no_objects_left
 
 check "GET_CONTEXT answers with ABI version 1" output_has \
 	'^abi_version 1 comp_mask 0x0 reserved 0$' superp-verbs-probe context superp0 0

@@ -225,6 +225,7 @@ static const struct ib_device_ops superp_dev_ops = {
 	.alloc_mr = superp_alloc_mr,
 	.alloc_pd = superp_alloc_pd,
 	.create_ah = superp_create_ah,
+	.create_user_ah = superp_create_ah,
 	.create_srq = superp_create_srq,
 	.destroy_ah = superp_destroy_ah,
 	.destroy_srq = superp_destroy_srq,
