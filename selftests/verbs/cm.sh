@@ -3,16 +3,19 @@
 # rdma_cm between two guests over ib_superp: the IB core's MAD layer
 # (QP1, ib_superp's GSI QP: UD datagrams) carries the CM's connection
 # setup, so librdmacm's programs work unmodified: rping (RC, its data
-# checked with -V), ucmatose (RC) and udaddy (UD QPs through RDMA_PS_UDP).
-# Once over a SUNH connection and once over a UDP/IPv4 one, as the RC
-# tests set them up (selftests/verbs/rc.inc); the RC QPs that rdma_cm
-# makes bind to that connection like hand-made ones. While rping runs,
-# `rdma resource show cm_id` lists it; afterwards only the core's QP1
-# (and its PD and CQ) is left on superp0, and the receive accounting
-# identity holds with the MADs counted as datagrams.
+# checked with -V), ucmatose (RC), udaddy (UD QPs through RDMA_PS_UDP)
+# and perftest's -R mode (ib_write_bw, ib_read_lat, ib_send_bw). Once over
+# a SUNH connection and once over a UDP/IPv4 one, as the RC tests set
+# them up (selftests/verbs/rc.inc); the RC QPs that rdma_cm makes bind to
+# that connection like hand-made ones. While rping listens, `rdma
+# resource show cm_id` lists it; afterwards only the core's QP1 (and its
+# PD and CQ) is left on superp0, and the receive accounting identity
+# holds with the MADs counted as datagrams. Last, without any SUPERp
+# connection rping must end with an error (not hang) and the kernel log
+# must name the fix.
 # superp-topology: pair
 # superp-kernel: stock
-# superp-timeout: 600
+# superp-timeout: 900
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 
@@ -35,7 +38,8 @@ cm_run() {
 	if is_coordinator; then
 		timeout "$secs" "$prog" "$@" > "$log" 2>&1 &
 		i=0
-		until rdma resource show cm_id 2>/dev/null | grep -q LISTEN; do
+		until rdma resource show cm_id > "$log.cm_id" 2>&1 &&
+			grep -q LISTEN "$log.cm_id"; do
 			i=$((i + 1))
 			[ $i -lt 100 ] || break
 			sleep 0.1
@@ -48,8 +52,6 @@ cm_run() {
 	fi
 }
 
-# A listening cm_id shows in rdma resource show while rping serves.
-cm_id_listed() { rdma resource show cm_id | grep -q "dev superp0.*LISTEN"; }
 # Datagrams went both ways: the MADs of the CM, the datagrams of udaddy.
 datagrams_went() { hw | jq -e '.rx_datagrams > 0 and .tx_datagrams > 0' > /dev/null; }
 
@@ -62,10 +64,7 @@ for d in $CM_DEVS; do
 	log=/tmp/cm-rping-$d.log
 	if is_coordinator; then
 		cm_run "cm-$d-rping" "$CM_TIMEOUT" "$log" rping -s -V \
-			-a "$(guest_ip "$me")" -C "$CM_PINGS" &
-		sleep 1
-		check "$d: rping's cm_id listed while it listens" retry 20 0.2 cm_id_listed
-		wait $!
+			-a "$(guest_ip "$me")" -C "$CM_PINGS"
 	else
 		cm_run "cm-$d-rping" "$CM_TIMEOUT" "$log" rping -c -V -v \
 			-a "$(guest_ip "$peer")" -C "$CM_PINGS"
@@ -73,6 +72,11 @@ for d in $CM_DEVS; do
 	rc=$?
 	tail -3 "$log" | sed 's/^/# /'
 	check "$d: rping -C $CM_PINGS -V exits 0" test "$rc" -eq 0
+	if is_coordinator; then
+		sed 's/^/# /' "$log.cm_id"
+		check "$d: rdma resource show cm_id listed rping listening on superp0" \
+			grep -q "superp0/1 .*LISTEN.*rping" "$log.cm_id"
+	fi
 	if ! is_coordinator; then
 		check "$d: rping -v printed $CM_PINGS pings" \
 			test "$(grep -c '^ping data: rdma-ping-' "$log")" -eq "$CM_PINGS"
@@ -100,6 +104,20 @@ for d in $CM_DEVS; do
 	tail -3 "$log" | sed 's/^/# /'
 	check "$d: udaddy (4 UD QPs, 20 datagrams each) exits 0" test "$rc" -eq 0
 
+	# perftest over rdma_cm (-R): RC QPs bound like the others.
+	for t in ib_write_bw ib_read_lat ib_send_bw; do
+		log=/tmp/cm-$t-$d.log
+		if is_coordinator; then
+			cm_run "cm-$d-$t" "$CM_TIMEOUT" "$log" "$t" -R -d superp0 -n 200
+		else
+			cm_run "cm-$d-$t" "$CM_TIMEOUT" "$log" "$t" -R -d superp0 -n 200 \
+				"$(guest_ip "$peer")"
+		fi
+		rc=$?
+		tail -3 "$log" | sed 's/^/# /'
+		check "$d: $t -R -n 200 exits 0" test "$rc" -eq 0
+	done
+
 	check "$d: rdma resource show superp0 as before ($before)" \
 		objects_back superp0 "$before"
 	check "$d: MADs went as datagrams" datagrams_went
@@ -108,4 +126,29 @@ for d in $CM_DEVS; do
 	tap_diag "$d: $(hw)"
 	check "$d: tear down superp0" "teardown_$d"
 done
+
+# No SUPERp connection between the guests: rdma_cm's RC QPs cannot bind.
+# The QP's move to RTR fails (one kernel line names the fix), the side
+# that failed rejects or drops the connection, and both programs end with
+# an error instead of waiting.
+setup_alone() { setup_superp_common && wait_gid superp0 "$(guest_ip "$me")"; }
+check "no connection: set up superp0 alone" setup_alone
+log=/tmp/cm-noconn.log
+if is_coordinator; then
+	cm_run cm-noconn 90 "$log" rping -s -a "$(guest_ip "$me")" -C 10
+else
+	cm_run cm-noconn 90 "$log" rping -c -a "$(guest_ip "$peer")" -C 10
+fi
+rc=$?
+sed 's/^/# /' "$log"
+check "no connection: rping ends with an error, not at its timeout (exit $rc)" \
+	sh -c "[ $rc -ne 0 ] && [ $rc -ne 124 ]"
+barrier cm-noconn-done
+noconn_said() { dmesg | grep -q "no connection to $(guest_ip "$peer").*superp conn add"; }
+if is_coordinator; then
+	check "no connection: the kernel named the fix (superp conn add)" noconn_said
+fi
+check "no connection: rdma resource show superp0 back to QP1 alone" \
+	objects_back superp0 "pd 1 cq 1 qp 1 cm_id 0 mr 0 ctx 0 srq 0"
+check "no connection: tear down superp0" teardown_superp
 tap_exit

@@ -119,6 +119,7 @@ identity() {
 		.rx_drop_unknown_dcid + .rx_drop_wrong_peer + .rx_drop_wrong_encap +
 		.rx_drop_dgram_malformed + .rx_drop_dgram_sender +
 		.rx_drop_dgram_qp + .rx_drop_dgram_qkey + .rx_drop_dgram_no_recv +
+		.rx_drop_dgram_too_long +
 		.rx_drop_psn_window + .rx_drop_ack_window +
 		.rx_drop_ack_xid_window + .rx_drop_broken + .rx_drop_no_hold +
 		.rx_drop_flushed + .rx_drop_tal' > /dev/null

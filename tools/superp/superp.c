@@ -433,6 +433,7 @@ static const char *const drop_names[__SUPERP_DROP_MAX] = {
 	[SUPERP_DROP_DGRAM_QP] = "dgram_qp",
 	[SUPERP_DROP_DGRAM_QKEY] = "dgram_qkey",
 	[SUPERP_DROP_DGRAM_NO_RECV] = "dgram_no_recv",
+	[SUPERP_DROP_DGRAM_TOO_LONG] = "dgram_too_long",
 };
 
 /* A u64 attribute of the message parsed last, 0 when absent or malformed. */

@@ -351,6 +351,8 @@ enum superp_conn_stat {
  * @SUPERP_DROP_DGRAM_QP: a datagram for no UD QP able to receive
  * @SUPERP_DROP_DGRAM_QKEY: a datagram with another Q_Key than its QP's
  * @SUPERP_DROP_DGRAM_NO_RECV: a datagram that found no receive posted
+ * @SUPERP_DROP_DGRAM_TOO_LONG: a datagram longer than the receive its QP
+ *	(without an SRQ) has posted next, which stays posted
  * @__SUPERP_DROP_MAX: internal
  */
 enum superp_drop_reason {
@@ -364,6 +366,7 @@ enum superp_drop_reason {
 	SUPERP_DROP_DGRAM_QP,
 	SUPERP_DROP_DGRAM_QKEY,
 	SUPERP_DROP_DGRAM_NO_RECV,
+	SUPERP_DROP_DGRAM_TOO_LONG,
 
 	__SUPERP_DROP_MAX
 };

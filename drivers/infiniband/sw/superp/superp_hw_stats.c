@@ -43,6 +43,7 @@ enum superp_hw_stat {
 	SUPERP_HW_DROP_DGRAM_QP,
 	SUPERP_HW_DROP_DGRAM_QKEY,
 	SUPERP_HW_DROP_DGRAM_NO_RECV,
+	SUPERP_HW_DROP_DGRAM_TOO_LONG,
 	SUPERP_HW_RX_PROCESSED,
 	SUPERP_HW_RX_HOLDING,
 	SUPERP_HW_DROP_PSN_WINDOW,
@@ -94,6 +95,7 @@ static const struct rdma_stat_desc superp_hw_descs[] = {
 	[SUPERP_HW_DROP_DGRAM_QP] = { .name = "rx_drop_dgram_qp" },
 	[SUPERP_HW_DROP_DGRAM_QKEY] = { .name = "rx_drop_dgram_qkey" },
 	[SUPERP_HW_DROP_DGRAM_NO_RECV] = { .name = "rx_drop_dgram_no_recv" },
+	[SUPERP_HW_DROP_DGRAM_TOO_LONG] = { .name = "rx_drop_dgram_too_long" },
 	[SUPERP_HW_RX_PROCESSED] = { .name = "rx_processed" },
 	[SUPERP_HW_RX_HOLDING] = { .name = "rx_holding" },
 	[SUPERP_HW_DROP_PSN_WINDOW] = { .name = "rx_drop_psn_window" },
@@ -155,8 +157,8 @@ static int superp_get_hw_stats(struct ib_device *ibdev,
 	v[SUPERP_HW_PACKED_OPS] = s.tx_packed_ops;
 	for (i = 0; i < __SUPERP_DROP_MAX; i++)
 		v[SUPERP_HW_DROP_SHORT + i] = atomic64_read(&sdev->rx_drops[i]);
-	BUILD_BUG_ON(SUPERP_HW_DROP_DGRAM_NO_RECV - SUPERP_HW_DROP_SHORT !=
-		     SUPERP_DROP_DGRAM_NO_RECV);
+	BUILD_BUG_ON(SUPERP_HW_DROP_DGRAM_TOO_LONG - SUPERP_HW_DROP_SHORT !=
+		     SUPERP_DROP_DGRAM_TOO_LONG);
 	BUILD_BUG_ON(SUPERP_HW_RX_PROCESSED - SUPERP_HW_DROP_SHORT !=
 		     __SUPERP_DROP_MAX);
 	v[SUPERP_HW_RX_PROCESSED] = s.rx_processed;

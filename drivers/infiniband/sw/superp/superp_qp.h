@@ -298,6 +298,8 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 void superp_qp_send_broke(struct superp_qp *qp, enum ib_wc_status status);
 int superp_qp_send_rewind(struct superp_qp *qp, u32 idx);
 int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe);
+int superp_qp_get_recv_fit(struct superp_qp *qp, struct superp_recv_wqe *wqe,
+			   u32 need);
 bool superp_qp_sq_idle(struct superp_qp *qp);
 
 /*

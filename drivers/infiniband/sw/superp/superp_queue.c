@@ -479,14 +479,19 @@ static void superp_qp_recv_refused(struct superp_qp *qp, u64 wr_id, u8 status)
 }
 
 /**
- * superp_qp_get_recv - take the receive WR for an incoming SEND
+ * superp_qp_get_recv_fit - take the receive WR for an incoming message of
+ * @need bytes, unless it is too short
  * @qp: the QP, held
  * @wqe: room for superp_recv_wqe_size(SUPERP_MAX_SGE) bytes
+ * @need: the bytes the message needs; 0: take the WR whatever its size
  *
- * Any context. Return: 0 with *wqe filled, -ENOENT when no receive is
- * posted (RNR), -EINVAL when the QP does not receive in its state.
+ * Any context. With an SRQ the WR is taken whatever its size (another QP
+ * may want the next). Return: 0 with *wqe filled, -ENOENT when no receive
+ * is posted (RNR), -EMSGSIZE when the QP's next WR is shorter than @need
+ * (it stays posted), -EINVAL when the QP does not receive in its state.
  */
-int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe)
+int superp_qp_get_recv_fit(struct superp_qp *qp, struct superp_recv_wqe *wqe,
+			   u32 need)
 {
 	enum ib_qp_state state = READ_ONCE(qp->state);
 	struct superp_wq *rq = &qp->rq;
@@ -511,7 +516,11 @@ int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe)
 	spin_lock_irqsave(&rq->lock, flags);
 	if (qp->urq.ring && rq->tail == rq->head)
 		broke = superp_uring_recv_pull(&qp->urq, qp->ibqp.pd, rq);
-	err = superp_recv_take(rq, wqe);
+	if (rq->tail != rq->head &&
+	    ((struct superp_recv_wqe *)superp_wq_at(rq, rq->tail))->length < need)
+		err = -EMSGSIZE;
+	else
+		err = superp_recv_take(rq, wqe);
 	if (qp->urq.ring)
 		superp_uqp_publish(&qp->urq, rq->head - rq->tail);
 	spin_unlock_irqrestore(&rq->lock, flags);
@@ -521,5 +530,18 @@ int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe)
 			err = -EINVAL;
 	}
 	return err;
+}
+
+/**
+ * superp_qp_get_recv - take the receive WR for an incoming SEND
+ * @qp: the QP, held
+ * @wqe: room for superp_recv_wqe_size(SUPERP_MAX_SGE) bytes
+ *
+ * Any context. Return: 0 with *wqe filled, -ENOENT when no receive is
+ * posted (RNR), -EINVAL when the QP does not receive in its state.
+ */
+int superp_qp_get_recv(struct superp_qp *qp, struct superp_recv_wqe *wqe)
+{
+	return superp_qp_get_recv_fit(qp, wqe, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_qp_get_recv);

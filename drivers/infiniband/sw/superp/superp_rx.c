@@ -139,6 +139,7 @@ static const char *const superp_drop_names[__SUPERP_DROP_MAX] = {
 	[SUPERP_DROP_DGRAM_QP] = "datagram for no UD QP",
 	[SUPERP_DROP_DGRAM_QKEY] = "datagram with a wrong Q_Key",
 	[SUPERP_DROP_DGRAM_NO_RECV] = "datagram without a receive",
+	[SUPERP_DROP_DGRAM_TOO_LONG] = "datagram too long for its receive",
 };
 
 /**

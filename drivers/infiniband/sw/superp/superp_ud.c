@@ -20,9 +20,12 @@
  * IP addresses (a SUNH address becomes the IP address the subnet gives
  * it), and the completion names the source QP. Datagrams for no UD QP in
  * a receiving state, with another Q_Key than the QP's (IB_QP1_QKEY for
- * QP1), from a sender without an IP address, or finding no receive
- * posted, are dropped and counted by reason (the receive accounting
- * identity counts the others as rx_datagrams).
+ * QP1), from a sender without an IP address, finding no receive posted,
+ * or longer than the next receive of a QP without an SRQ (it stays
+ * posted: a datagram cannot use up a QP's receives, QP1's among them, by
+ * being too long), are dropped and counted by reason (the receive
+ * accounting identity counts the others as rx_datagrams). With an SRQ
+ * the receive is taken and completes with IB_WC_LOC_LEN_ERR.
  *
  * Locking: a QP's receives are serialised by its ud.rx_lock (BH), which
  * nests the QP's queue locks and its CQ's lock (taken by the verbs
@@ -189,11 +192,14 @@ static int superp_ud_deliver(struct superp_qp *qp, const struct sk_buff *skb,
 				    RDMA_NETWORK_IPV4 : RDMA_NETWORK_IPV6,
 	};
 
-	switch (superp_qp_get_recv(qp, qp->ud.rwqe)) {
+	switch (superp_qp_get_recv_fit(qp, qp->ud.rwqe,
+				       SUPERP_UD_GRH_LEN + len)) {
 	case 0:
 		break;
 	case -ENOENT:
 		return SUPERP_DROP_DGRAM_NO_RECV;
+	case -EMSGSIZE:
+		return SUPERP_DROP_DGRAM_TOO_LONG;
 	default:
 		return SUPERP_DROP_DGRAM_QP;
 	}
