@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Loopback: both ends of rdma-core's unmodified ibv_rc_pingpong and
-# ibv_srq_pingpong on one guest's superp0, through a connection to this
-# node itself (`superp conn add ... remote` = local), over SUNH and over
-# UDP/IPv4. Its packets go up the receive path without a wire
-# (superp_loop.c): every byte checked (-c), nothing dropped, the receive
-# accounting identity holds, nothing left behind; a QP toward this node
-# without such a connection fails at RTR as any other.
+# Loopback: both ends of rdma-core's unmodified programs on one guest's
+# superp0. First with no `superp conn` command at all, through the
+# device's implicit loopback connection (listed by `superp conn show`,
+# deleted by nobody): ibv_rc_pingpong, ibv_ud_pingpong, ib_write_bw and
+# rping (rdma_cm, its MADs looped too). Then through a connection to this
+# node itself added by hand (`superp conn add ... remote` = local), which
+# QPs prefer, over SUNH and over UDP/IPv4. Packets go up the receive path
+# without a wire (superp_loop.c): every byte checked (-c), nothing
+# dropped, the receive accounting identity holds, nothing left behind.
 # superp-topology: single
 # superp-kernel: stock
 # superp-soak-kernel: both
@@ -38,10 +40,11 @@ pp() {
 	check "$name: $prog $* (client $rc, server $src)" test $rc -eq 0 -a $src -eq 0
 }
 
-# clean: every packet the device took was processed or a duplicate, none
-# dropped, at least as many as one pingpong needs.
+# clean: every packet the device took was processed, a duplicate or a
+# datagram, none dropped, at least as many as one pingpong needs.
 clean() {
-	hw | jq -e '.rx_packets > 100 and .rx_packets == .rx_processed + .rx_duplicates + .rx_holding and
+	hw | jq -e '.rx_packets > 100 and .rx_packets == .rx_processed +
+		.rx_duplicates + .rx_holding + .rx_datagrams and
 		([to_entries[] | select(.key | startswith("rx_drop_")) | .value] | add) == 0' > /dev/null ||
 		{ hw; return 1; }
 }
@@ -52,14 +55,39 @@ check "rdma link add superp0 type superp netdev eth0" rdma link add superp0 type
 check "superp0 has the RoCE v2 GID of $ip" wait_gid superp0 "$ip"
 gidx=$(roce_gid_index superp0 "$ip")
 
-# No connection to this node: RTR fails, the pingpong ends at once.
-timeout 60 ibv_rc_pingpong -d superp0 -g "$gidx" -p 18599 > /tmp/none.log 2>&1 &
-pid=$!
-wait_listening 18599
-timeout 60 ibv_rc_pingpong -d superp0 -g "$gidx" -p 18599 127.0.0.1 > /tmp/none-client.log 2>&1
-rc=$?
-wait "$pid"
-check "no connection to this node: the pingpong fails (client $rc)" test "$rc" -ne 0 -a "$rc" -ne 124
+# No connection added: the implicit loopback connection carries them.
+implicit_listed() {
+	superp -j conn show dev superp0 | jq -e 'length == 1 and .[0].lcid == 65534 and
+		.[0].state == "up"' > /dev/null || { superp conn show dev superp0; return 1; }
+}
+check "implicit: superp conn show lists the loopback connection (CID 65534)" implicit_listed
+check_fail "implicit: superp conn del cannot remove it" \
+	superp conn del dev superp0 lcid 65534
+pp ibv_rc_pingpong "implicit-rc" -s 65536 -n 50 -c
+pp ibv_ud_pingpong "implicit-ud" -s 1024 -n 100 -c
+perf() {
+	ib_write_bw -d superp0 -x "$gidx" -n 500 -p 18598 > /tmp/perf-server.log 2>&1 &
+	pid=$!
+	wait_listening 18598
+	timeout 120 ib_write_bw -d superp0 -x "$gidx" -n 500 -p 18598 127.0.0.1 \
+		> /tmp/perf-client.log 2>&1 && wait "$pid" ||
+		{ sed 's/^/# /' /tmp/perf-server.log /tmp/perf-client.log; return 1; }
+}
+check "implicit: ib_write_bw -n 500" perf
+cm_listening() { rdma resource show cm_id 2>/dev/null | grep -q LISTEN; }
+rping_local() {
+	timeout 120 rping -s -a "$ip" -C 50 -V > /tmp/rping-server.log 2>&1 &
+	pid=$!
+	retry 100 0.1 cm_listening
+	timeout 120 rping -c -a "$ip" -C 50 -V > /tmp/rping-client.log 2>&1 && wait "$pid" ||
+		{ sed 's/^/# /' /tmp/rping-server.log /tmp/rping-client.log; return 1; }
+}
+check "implicit: rping -C 50 -V (rdma_cm)" rping_local
+check "implicit: every packet processed or a datagram, none dropped" clean
+check "implicit: rdma resource show: nothing left" nothing_left superp0
+check "implicit: superp0 again" sh -c \
+	'rdma link delete superp0 && rdma link add superp0 type superp netdev eth0'
+check "implicit: its GID again" wait_gid superp0 "$ip"
 
 for encap in sunh udp4; do
 	gidx=$(roce_gid_index superp0 "$ip")

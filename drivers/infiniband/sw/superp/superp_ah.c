@@ -24,6 +24,20 @@
 #include "superp_ah.h"
 #include "superp_qp.h"
 
+/* Is @gid one of @sdev's RoCE v2 GIDs (an address of this node)? */
+static bool superp_gid_ours(struct superp_dev *sdev, const union ib_gid *gid)
+{
+	const struct ib_gid_attr *attr;
+
+	attr = rdma_find_gid_by_port(&sdev->ibdev, gid,
+				     IB_GID_TYPE_ROCE_UDP_ENCAP, SUPERP_PORT,
+				     NULL);
+	if (IS_ERR(attr))
+		return false;
+	rdma_put_gid_attr(attr);
+	return true;
+}
+
 /**
  * superp_av_from_attr - check @attr and resolve it into @av
  * @sdev: the device
@@ -65,6 +79,7 @@ int superp_av_from_attr(struct superp_dev *sdev,
 		return -EINVAL;
 	}
 	new.dgid = grh->dgid;
+	new.local = superp_gid_ours(sdev, &grh->dgid);
 	new.flow_label = grh->flow_label;
 	new.sgid_index = grh->sgid_index;
 	new.hop_limit = grh->hop_limit;

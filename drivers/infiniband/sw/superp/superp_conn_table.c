@@ -81,6 +81,50 @@ int superp_conns_init(struct superp_dev *sdev,
 EXPORT_SYMBOL_IF_KUNIT(superp_conns_init);
 
 /* After a grace period since @e was unpublished: only its timer may run. */
+/*
+ * A new entry for @addr, with its QP types' state and its route cache,
+ * its engine not yet set up; NULL with *@err on failure.
+ */
+static struct superp_conn_entry *
+superp_conn_entry_new(struct superp_dev *sdev,
+		      const struct superp_conn_addr *addr, u32 tal_window,
+		      int *err)
+{
+	const struct superp_conn_users *users = sdev->conns->users;
+	struct superp_conn_entry *e;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	spin_lock_init(&e->lock);
+	superp_conn_timer_init(e);
+	e->sdev = sdev;
+	e->addr = *addr;
+	e->loop = superp_loop_conn(addr);
+	*err = users->attach(e, tal_window);
+	if (*err) {
+		kfree(e);
+		return NULL;
+	}
+	*err = superp_udp_conn_init(e);
+	if (*err) {
+		users->detach(e);
+		kfree(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* Undoes superp_conn_entry_new() of an entry never published. */
+static void superp_conn_entry_discard(struct superp_conn_entry *e)
+{
+	superp_udp_conn_free(e);
+	e->sdev->conns->users->detach(e);
+	kfree(e);
+}
+
 static void superp_conn_entry_free(struct superp_conn_entry *e)
 {
 	const struct superp_conn_users *users = e->sdev->conns->users;
@@ -103,7 +147,7 @@ static void superp_conn_entry_free(struct superp_conn_entry *e)
 void superp_conns_destroy(struct superp_dev *sdev)
 {
 	struct superp_conns *cs = sdev->conns;
-	struct superp_conn_entry *e;
+	struct superp_conn_entry *e, *loop;
 	struct superp_conn_table *t;
 	u32 i;
 
@@ -112,6 +156,8 @@ void superp_conns_destroy(struct superp_dev *sdev)
 	mutex_lock(&cs->lock);
 	t = superp_ct(cs);
 	RCU_INIT_POINTER(cs->table, NULL);
+	loop = rcu_dereference_protected(cs->loop, lockdep_is_held(&cs->lock));
+	RCU_INIT_POINTER(cs->loop, NULL);
 	mutex_unlock(&cs->lock);
 	/* Bound QPs let go before the grace period. */
 	for (i = 0; i < t->size; i++) {
@@ -119,6 +165,8 @@ void superp_conns_destroy(struct superp_dev *sdev)
 		if (e)
 			cs->users->unbind_all(e);
 	}
+	if (loop)
+		cs->users->unbind_all(loop);
 	/* One grace period for all: the receive path may still hold entries. */
 	synchronize_rcu();
 	for (i = 0; i < t->size; i++) {
@@ -126,6 +174,8 @@ void superp_conns_destroy(struct superp_dev *sdev)
 		if (e)
 			superp_conn_entry_free(e);
 	}
+	if (loop)
+		superp_conn_entry_free(loop);
 	kfree(t);
 	mutex_destroy(&cs->lock);
 	kfree(cs);
@@ -150,6 +200,9 @@ struct superp_conn_entry *superp_conn_lookup(struct superp_dev *sdev, u16 dcid)
 {
 	struct superp_conn_table *t = rcu_dereference(sdev->conns->table);
 
+	/* Only looped packets come from the loopback's own address. */
+	if (unlikely(dcid == SUPERP_LCID_LOOP))
+		return rcu_dereference(sdev->conns->loop);
 	if (unlikely(!t || dcid >= t->size))
 		return NULL;
 	return rcu_dereference(t->slot[array_index_nospec(dcid, t->size)]);
@@ -187,25 +240,9 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 		flags |= SUPERP_CONN_ORDERED_RX;
 	if (addr->ordered & SUPERP_ORDERED_TX)
 		flags |= SUPERP_CONN_ORDERED_TX;
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	e = superp_conn_entry_new(sdev, addr, p->tal_trans_window, &err);
 	if (!e)
-		return -ENOMEM;
-	spin_lock_init(&e->lock);
-	superp_conn_timer_init(e);
-	e->sdev = sdev;
-	e->addr = *addr;
-	e->loop = superp_loop_conn(addr);
-	err = cs->users->attach(e, p->tal_trans_window);
-	if (err) {
-		kfree(e);
 		return err;
-	}
-	err = superp_udp_conn_init(e);
-	if (err) {
-		cs->users->detach(e);
-		kfree(e);
-		return err;
-	}
 
 	mutex_lock(&cs->lock);
 	t = superp_ct(cs);
@@ -235,14 +272,72 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 	e = NULL;
 unlock:
 	mutex_unlock(&cs->lock);
-	if (e) {
-		superp_udp_conn_free(e);
-		cs->users->detach(e);
-	}
-	kfree(e);
+	if (e)
+		superp_conn_entry_discard(e);
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_add);
+
+/**
+ * superp_conn_loop_add() - give a device its implicit loopback connection.
+ * @sdev: the device, before it is registered.
+ *
+ * QPs whose destination is one of the device's own addresses bind to it
+ * when no connection was added toward that address (superp-admin.rst,
+ * "Loopback"), so that both ends of a program on one node need no
+ * configuration. It has the defaults' parameters, ordered both ways, and
+ * lives as long as the device: outside the CID table (CID
+ * SUPERP_LCID_LOOP, which netlink cannot name) and the connection count,
+ * it cannot be deleted and does not keep pdl_conn_per_xpu from changing.
+ *
+ * Return: 0, -EINVAL when the defaults are refused, or -ENOMEM.
+ */
+int superp_conn_loop_add(struct superp_dev *sdev)
+{
+	struct superp_conn_addr a = {
+		.encap = SUPERP_ENCAP_UDP4,
+		.ordered = SUPERP_ORDERED_RX | SUPERP_ORDERED_TX,
+		.local.ip4 = htonl(INADDR_LOOPBACK),
+		.remote.ip4 = htonl(INADDR_LOOPBACK),
+	};
+	struct superp_conns *cs = sdev->conns;
+	struct superp_params params;
+	struct superp_conn_entry *e;
+	const char *why;
+	int err;
+
+	e = superp_conn_entry_new(sdev, &a, cs->defaults.tal_trans_window,
+				  &err);
+	if (!e)
+		return err;
+	mutex_lock(&cs->lock);
+	params = cs->defaults;
+	params.pdl_conn_per_xpu = superp_ct(cs)->size;
+	err = superp_conn_init_budget(&e->conn, &cs->budget, &params,
+				      cs->users->engine, NULL, SUPERP_LCID_LOOP,
+				      SUPERP_LCID_LOOP,
+				      SUPERP_CONN_HELLO | SUPERP_CONN_ORDERED_RX |
+				      SUPERP_CONN_ORDERED_TX, &why);
+	if (!err)
+		rcu_assign_pointer(cs->loop, e);
+	mutex_unlock(&cs->lock);
+	if (err)
+		superp_conn_entry_discard(e);
+	return err;
+}
+
+/**
+ * superp_conn_loop() - the implicit loopback connection, under
+ * superp_conns_lock().
+ * @sdev: the device.
+ *
+ * Return: the entry, or NULL before superp_conn_loop_add().
+ */
+struct superp_conn_entry *superp_conn_loop(struct superp_dev *sdev)
+{
+	return rcu_dereference_protected(sdev->conns->loop,
+					 lockdep_is_held(&sdev->conns->lock));
+}
 
 /**
  * superp_conns_lock() - hold the device's connections still (no add, no
@@ -468,9 +563,16 @@ int superp_conn_info(struct superp_dev *sdev, u32 *lcid, bool next,
 	u32 i = *lcid;
 
 	mutex_lock(&cs->lock);
-	do {
+	for (; i < superp_ct(cs)->size; i++) {
 		e = superp_ct_get(cs, i);
-	} while (!e && next && ++i < superp_ct(cs)->size);
+		if (e || !next)
+			break;
+	}
+	/* The implicit loopback comes after the table. */
+	if (!e && (i == SUPERP_LCID_LOOP || (next && i < SUPERP_LCID_LOOP))) {
+		e = superp_conn_loop(sdev);
+		i = SUPERP_LCID_LOOP;
+	}
 	if (e) {
 		*lcid = i;
 		ci->addr = e->addr;
@@ -539,6 +641,13 @@ void superp_conns_stats(struct superp_dev *sdev, struct superp_stats *sum)
 		e = superp_conn_at(sdev, i, &size);
 		if (!e)
 			continue;
+		spin_lock_bh(&e->lock);
+		s = *superp_conn_stats(&e->conn);
+		spin_unlock_bh(&e->lock);
+		superp_stats_add(sum, &s);
+	}
+	e = superp_conn_loop(sdev);
+	if (e) {
 		spin_lock_bh(&e->lock);
 		s = *superp_conn_stats(&e->conn);
 		spin_unlock_bh(&e->lock);

@@ -106,6 +106,8 @@ struct superp_conn_table {
  * @gone: counters of deleted connections, folded in under @lock so that
  *	the device's totals never go backwards (superp_hw_stats.c).
  * @users: what the connections call above the transport.
+ * @loop: the device's implicit loopback connection (superp_conn_loop_add()),
+ *	outside @table and @count; NULL before it is made.
  */
 struct superp_conns {
 	struct mutex lock;		/* changes of everything below */
@@ -116,7 +118,15 @@ struct superp_conns {
 	struct superp_mem_budget budget;
 	struct superp_stats gone;
 	const struct superp_conn_users *users;
+	struct superp_conn_entry __rcu *loop;
 };
+
+/*
+ * The implicit loopback connection's CID, both ends: outside every
+ * connection table (CIDs stay below 4096) and never on a wire, since its
+ * packets go up the receive path directly.
+ */
+#define SUPERP_LCID_LOOP	0xfffe
 
 /* A consistent copy of one connection, for netlink replies. */
 struct superp_conn_info {
@@ -145,6 +155,8 @@ struct superp_conn_entry *superp_conn_at(struct superp_dev *sdev, u32 i,
 					 u32 *size);
 int superp_conn_abort_cid(struct superp_dev *sdev, u16 lcid);
 int superp_conn_shutdown_cid(struct superp_dev *sdev, u16 lcid);
+int superp_conn_loop_add(struct superp_dev *sdev);
+struct superp_conn_entry *superp_conn_loop(struct superp_dev *sdev);
 int superp_conn_info(struct superp_dev *sdev, u32 *lcid, bool next,
 		     struct superp_conn_info *ci);
 u32 superp_conns_defaults(struct superp_dev *sdev, struct superp_params *p);

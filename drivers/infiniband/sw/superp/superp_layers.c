@@ -64,12 +64,16 @@ EXPORT_SYMBOL_IF_KUNIT(superp_dev_conn_users);
  * superp_dev_layers_init() - join a new device's layers.
  * @sdev: the device, before its connection table exists.
  *
- * Return: 0 or -ENOMEM (from the connection table).
+ * Return: 0 or -ENOMEM (from the connection table and its implicit
+ * loopback connection).
  */
 int superp_dev_layers_init(struct superp_dev *sdev)
 {
+	int err;
+
 	sdev->qp_rc = &superp_rc_qp_type;
 	sdev->qp_ud = &superp_ud_qp_type;
 	sdev->dgram_rx = superp_ud_rx;
-	return superp_conns_init(sdev, &superp_dev_conn_users);
+	err = superp_conns_init(sdev, &superp_dev_conn_users);
+	return err ?: superp_conn_loop_add(sdev);
 }

@@ -66,19 +66,19 @@ int superp_loop_xmit(struct superp_dev *sdev, const struct superp_conn_addr *a,
 	src = &superp_loop_cb(skb)->src;
 	memset(src, 0, sizeof(*src));
 	src->encap = a->encap;
-	/* The same address both ways: it is a connection to this node. */
+	/* From @a's local address to its remote one, both this node's. */
 	switch (a->encap) {
 	case SUPERP_ENCAP_SUNH:
 		src->addr.sunh = a->local.sunh;
-		src->dst.sunh = a->local.sunh;
+		src->dst.sunh = a->remote.sunh;
 		break;
 	case SUPERP_ENCAP_UDP4:
 		src->addr.ip4 = a->local.ip4;
-		src->dst.ip4 = a->local.ip4;
+		src->dst.ip4 = a->remote.ip4;
 		break;
 	default:
 		src->addr.ip6 = a->local.ip6;
-		src->dst.ip6 = a->local.ip6;
+		src->dst.ip6 = a->remote.ip6;
 		break;
 	}
 	skb->dev = sdev->ndev;

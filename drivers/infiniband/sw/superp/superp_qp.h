@@ -37,6 +37,7 @@ struct superp_av {
 	u8			hop_limit;
 	u8			traffic_class;
 	u8			network_type;	/* enum rdma_network_type */
+	bool			local;		/* dgid is one of the device's */
 	union {
 		struct sockaddr		sa;
 		struct sockaddr_in	sin;

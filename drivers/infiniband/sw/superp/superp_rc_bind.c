@@ -157,6 +157,9 @@ static struct superp_conn_entry *superp_rc_pick(struct superp_dev *sdev,
 			      best->addr.tclass != av->traffic_class))
 			best = e;
 	}
+	/* To this node, without a connection added for it: the implicit one. */
+	if (!best && av->local)
+		best = superp_conn_loop(sdev);
 	return best;
 }
 

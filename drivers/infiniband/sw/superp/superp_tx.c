@@ -215,8 +215,10 @@ struct sk_buff *superp_dgram_alloc(unsigned int room)
 /**
  * superp_dgram_xmit() - send a datagram outside every connection.
  * @sdev: the device.
- * @a: from where to where, in one encapsulation; a datagram to this node
- *	itself goes up the receive path as a loopback connection's packets.
+ * @a: from where to where, in one encapsulation.
+ * @loop: to this node itself: up the receive path as a loopback
+ *	connection's packets, as if it came from @a's local address to its
+ *	remote one.
  * @skb: from superp_dgram_alloc(), filled; always consumed.
  *
  * Unreliable: a datagram the device queue refuses is lost and counted
@@ -225,12 +227,12 @@ struct sk_buff *superp_dgram_alloc(unsigned int room)
  * Return: 0 when it left, or the errno of its loss.
  */
 int superp_dgram_xmit(struct superp_dev *sdev, const struct superp_conn_addr *a,
-		      struct sk_buff *skb)
+		      bool loop, struct sk_buff *skb)
 {
 	struct dst_cache none = {};	/* a route lookup per datagram */
 	int err;
 
-	if (superp_loop_conn(a))
+	if (loop || superp_loop_conn(a))
 		err = superp_loop_xmit(sdev, a, skb);
 	else if (a->encap == SUPERP_ENCAP_SUNH)
 		err = superp_sunh_xmit(sdev, a, skb);

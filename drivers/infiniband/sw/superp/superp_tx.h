@@ -105,6 +105,6 @@ int superp_conn_submit(struct superp_dev *sdev, u16 lcid,
 /* Datagrams (UD and GSI QPs): no connection, no retransmission. */
 struct sk_buff *superp_dgram_alloc(unsigned int room);
 int superp_dgram_xmit(struct superp_dev *sdev, const struct superp_conn_addr *a,
-		      struct sk_buff *skb);
+		      bool loop, struct sk_buff *skb);
 
 #endif /* SUPERP_TX_H */

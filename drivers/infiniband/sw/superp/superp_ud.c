@@ -284,15 +284,18 @@ drop:
 
 /*
  * Where @av leads a datagram: SUNH between the SUNH addresses of both
- * ends when the subnet has both, else UDP between the IP addresses.
+ * ends when the subnet has both, else UDP between the IP addresses; to
+ * one of this device's own addresses (return true), up the receive path
+ * directly, from and to the IP addresses the receiver puts in the GRH.
  */
-static void superp_ud_addr(struct superp_dev *sdev, const struct superp_av *av,
+static bool superp_ud_addr(struct superp_dev *sdev, const struct superp_av *av,
 			   u32 sqpn, u32 dqpn, struct superp_conn_addr *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->tclass = av->traffic_class;
 	a->udp_sport = rdma_get_udp_sport(av->flow_label, sqpn, dqpn);
-	if (superp_av_sunh(sdev, av, &a->remote.sunh, &a->local.sunh)) {
+	if (!av->local &&
+	    superp_av_sunh(sdev, av, &a->remote.sunh, &a->local.sunh)) {
 		a->encap = SUPERP_ENCAP_SUNH;
 	} else if (av->daddr.sa.sa_family == AF_INET) {
 		a->encap = SUPERP_ENCAP_UDP4;
@@ -303,6 +306,7 @@ static void superp_ud_addr(struct superp_dev *sdev, const struct superp_av *av,
 		a->local.ip6 = av->saddr.sin6.sin6_addr;
 		a->remote.ip6 = av->daddr.sin6.sin6_addr;
 	}
+	return av->local;
 }
 
 /* One send WR as one datagram. Return: its completion status. */
@@ -318,6 +322,7 @@ static enum ib_wc_status superp_ud_send(struct superp_qp *qp,
 		.pad = block - len,
 	};
 	struct superp_conn_addr a;
+	bool loop;
 
 	if (len > ib_mtu_enum_to_int(superp_active_mtu(READ_ONCE(sdev->ndev->mtu))))
 		return IB_WC_LOC_LEN_ERR;
@@ -342,8 +347,8 @@ static enum ib_wc_status superp_ud_send(struct superp_qp *qp,
 		return IB_WC_LOC_PROT_ERR;
 	}
 	skb_put_zero(fill.skb, op.pad);
-	superp_ud_addr(sdev, &wqe->ud.av, op.sqpn, op.qpn, &a);
-	superp_dgram_xmit(sdev, &a, fill.skb);
+	loop = superp_ud_addr(sdev, &wqe->ud.av, op.sqpn, op.qpn, &a);
+	superp_dgram_xmit(sdev, &a, loop, fill.skb);
 	return IB_WC_SUCCESS;
 
 lost:
