@@ -49,7 +49,12 @@ check "conn add sunh lcid 1 (tclass, ordered both, a parameter)" \
 check "conn add udp4 lcid 2 with a source port" \
 	add lcid 2 rcid 7 encap udp4 local 10.23.0.1 remote 10.23.0.2 sport 5000 ordered rx
 check "conn add udp6 lcid 3" add lcid 3 rcid 3 encap udp6 local fd00::1 remote fd00::2
-check "conn show -j: three connections" jq_true 'length == 3' superp -j conn show
+# The device's implicit loopback connection (CID 65534) is listed too.
+added='[.[] | select(.lcid != 65534)]'
+check "conn show -j: three connections added" jq_true "$added | length == 3" superp -j conn show
+check "... and the implicit loopback, CID 65534, last" jq_true \
+	'length == 4 and .[3].lcid == 65534 and .[3].rcid == 65534 and
+	 .[3].local == "127.0.0.1" and .[3].ordered == "both"' superp -j conn show
 check "... lcid 1 as added, other parameters the device's" jq_true \
 	'.[0] | .lcid == 1 and .rcid == 2 and .encap == "sunh" and .local == "1" and
 	 .remote == "2" and .tclass == 3 and .ordered == "both" and .state == "up" and
@@ -66,7 +71,7 @@ check "... -s adds the engine's counters and events by name" jq_true \
 	 (.events | length) == 18' conn_show 1
 check "... and dev show counts them" jq_true '.[0].connections == 3' superp -j dev show superp0
 check "a reader without CAP_NET_ADMIN may show" \
-	jq_true 'length == 3' setpriv --reuid 65534 --regid 65534 --clear-groups superp -j conn show
+	jq_true "$added | length == 3" setpriv --reuid 65534 --regid 65534 --clear-groups superp -j conn show
 
 # Refusals: errno and message.
 check "a CID in use: EEXIST" refused 'File exists \(local CID in use' sunh_conn 1
@@ -100,7 +105,7 @@ ip link del rx0
 check "without CAP_NET_ADMIN: EPERM" refused 'Operation not permitted' \
 	setpriv --reuid 65534 --regid 65534 --clear-groups \
 	superp conn add dev superp0 lcid 9 rcid 9 encap sunh local 1 remote 2
-check "nothing was added by the refused requests" jq_true 'length == 3' superp -j conn show
+check "nothing was added by the refused requests" jq_true "$added | length == 3" superp -j conn show
 
 # A namespace that may not see the device (rdma system netns exclusive;
 # the mode changes only while no other namespace exists).
@@ -196,9 +201,9 @@ check "... and lcid 100 fits" sunh_conn 100
 # Teardown with connections installed.
 sunh_conn 5 >/dev/null
 check "rdma link delete superp0 with connections" rdma link delete superp0
-check "rdma link add superp0 again: an empty table with the spec's defaults" sh -c \
+check "rdma link add superp0 again: the implicit loopback alone, the spec's defaults" sh -c \
 	'rdma link add superp0 type superp netdev eth0 &&
-	 superp -j conn show | jq -e "length == 0" >/dev/null &&
+	 superp -j conn show | jq -e "length == 1 and .[0].lcid == 65534" >/dev/null &&
 	 superp -j dev show superp0 | jq -e ".[0].params.pdl_conn_per_xpu == 64" >/dev/null'
 for c in 1 2 3; do sunh_conn $c >/dev/null; done
 check "rmmod ib_superp with connections installed" rmmod ib_superp
