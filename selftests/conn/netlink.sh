@@ -15,7 +15,7 @@
 # superp-timeout: 300
 . "$SUPERP_ROOT/selftests/lib.sh"
 
-tap_plan 58
+tap_plan 59
 
 # refused PATTERN command...: the command fails and says PATTERN (the
 # errno's text and the kernel's message, as the tool prints them).

@@ -15,7 +15,7 @@
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 . "$SUPERP_ROOT/selftests/verbs/hold.inc"
 
-tap_plan 43
+tap_plan 44
 
 check "modprobe ib_superp" modprobe ib_superp
 check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
