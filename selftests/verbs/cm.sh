@@ -15,6 +15,7 @@
 # must name the fix.
 # superp-topology: pair
 # superp-kernel: stock
+# superp-capture: cm_capture
 # superp-timeout: 900
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
