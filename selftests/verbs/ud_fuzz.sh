@@ -104,7 +104,8 @@ else
 	# Cut 8 bytes into the operation header: SUNH 14 + 8 + 16 + 8 + 8
 	# (not padded to Ethernet's 60: SUNH has no length), UDP/IPv4 14 + 20
 	# + 8 + 16 + 8 + 8.
-	kinds | while read -r kind counter args; do
+	kinds > /tmp/ud-fuzz-kinds
+	while read -r kind counter args; do
 		for e in sunh udp4; do
 			case $e in
 			sunh) cut="--truncate 54 --no-pad" ;;
@@ -114,7 +115,7 @@ else
 			check "$kind over $e: $N datagrams sent" \
 				send "$e" $(echo "$args" | sed "s/@CUT@/$cut/")
 		done
-	done
+	done < /tmp/ud-fuzz-kinds
 	barrier ud-fuzz-sent
 	barrier ud-fuzz-nosubnet
 	check "over SUNH to a guest without a subnet: $N datagrams sent" \

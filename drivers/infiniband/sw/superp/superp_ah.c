@@ -11,9 +11,10 @@
  * which its process's UD send WQEs name (include/uapi/rdma/superp-abi.h).
  *
  * Locking: an AV is built by its creator and read-only afterwards. The
- * AH table's xarray lock is innermost: destroy_ah erases an AH under it
- * before the core frees it, and a user send WQE's AV is copied under it
- * (superp_uqp.c), so a copy never reads a freed AH.
+ * AH table's xarray lock is innermost and taken with interrupts off (the
+ * send queue's lock is held when a WQE is copied): destroy_ah erases an
+ * AH under it before the core frees it, and a user send WQE's AV is
+ * copied under it (superp_uqp.c), so a copy never reads a freed AH.
  */
 #include <kunit/visibility.h>
 #include <rdma/ib_addr.h>
@@ -134,14 +135,14 @@ static int superp_ah_publish(struct superp_dev *sdev, struct superp_ah *ah,
 	struct superp_create_ah_resp resp = {};
 	int err;
 
-	err = xa_alloc(&sdev->ahs, &ah->num, ah, XA_LIMIT(1, SUPERP_MAX_AH),
-		       GFP_KERNEL);
+	err = xa_alloc_irq(&sdev->ahs, &ah->num, ah,
+			   XA_LIMIT(1, SUPERP_MAX_AH), GFP_KERNEL);
 	if (err)
 		return err;
 	resp.ah_num = ah->num;
 	err = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
 	if (err) {
-		xa_erase(&sdev->ahs, ah->num);
+		xa_erase_irq(&sdev->ahs, ah->num);
 		ah->num = 0;
 	}
 	return err;
@@ -185,9 +186,14 @@ int superp_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
 	struct superp_dev *sdev = to_sdev(ibah->device);
 	struct superp_ah *ah = to_sah(ibah);
+	unsigned long irqflags;
 
-	if (ah->num)
-		xa_erase(&sdev->ahs, ah->num);
+	/* May be called with interrupts off (no RDMA_DESTROY_AH_SLEEPABLE). */
+	if (ah->num) {
+		xa_lock_irqsave(&sdev->ahs, irqflags);
+		__xa_erase(&sdev->ahs, ah->num);
+		xa_unlock_irqrestore(&sdev->ahs, irqflags);
+	}
 	atomic_dec(&sdev->ah_count);
 	return 0;
 }

@@ -358,7 +358,7 @@ lost:
 	return IB_WC_SUCCESS;
 }
 
-static void superp_ud_kick(struct superp_qp *qp)
+static void superp_ud_run(struct superp_qp *qp)
 {
 	struct superp_send_wqe *wqe;
 
@@ -368,12 +368,25 @@ static void superp_ud_kick(struct superp_qp *qp)
 
 static void superp_ud_kick_work(struct work_struct *work)
 {
-	superp_ud_kick(container_of(work, struct superp_qp, ud.kick_work));
+	superp_ud_run(container_of(work, struct superp_qp, ud.kick_work));
 }
 
 static void superp_ud_kick_later(struct superp_qp *qp)
 {
 	queue_work(system_highpri_wq, &qp->ud.kick_work);
+}
+
+/*
+ * Transmit needs bottom halves enabled (sunh.ko, the IP stack): a post
+ * made with interrupts off (the MAD layer posts under its queue's
+ * irqsave lock) sends from the work item.
+ */
+static void superp_ud_kick(struct superp_qp *qp)
+{
+	if (irqs_disabled())
+		superp_ud_kick_later(qp);
+	else
+		superp_ud_run(qp);
 }
 
 static int superp_ud_create(struct superp_qp *qp)
