@@ -14,12 +14,14 @@
 #include <kunit/test.h>
 #include <linux/skbuff.h>
 #include <net/sunh.h>
+#include <rdma/ib_verbs.h>
 
 #include "superp.h"
 #include "superp_conn_table.h"
 #include "superp_dev.h"
 #include "superp_rx.h"
 #include "superp_tx.h"
+#include "superp_ud.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -357,6 +359,72 @@ static void dp_broken_conn_timer_idle(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, active);
 }
 
+/*
+ * A datagram's fixed headers (wire-format.rst, "Datagrams"): DCID 0xffff,
+ * eom and one Datagram Send, every other PDL and TAL field zero; the
+ * receive path's codec takes it.
+ */
+static void dp_datagram_headers(struct kunit *test)
+{
+	static const u8 want[SUPERP_PDL_HLEN + SUPERP_TAL_HLEN] = {
+		0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0x81, SUPERP_OP_RD_SEND, 0, 0, 0, 0, 0, 0,
+	};
+	struct sk_buff *skb = superp_dgram_alloc(16);
+	struct superp_pkt p;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	dp_track(test, skb);
+	KUNIT_EXPECT_EQ(test, skb->len, sizeof(want));
+	KUNIT_EXPECT_EQ(test, memcmp(skb->data, want, sizeof(want)), 0);
+	KUNIT_EXPECT_GE(test, skb_tailroom(skb), 16);
+	KUNIT_EXPECT_GE(test, skb_headroom(skb), SUNH_MAX_HEADER);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), -1);
+	KUNIT_EXPECT_EQ(test, p.dcid, SUPERP_DCID_DATAGRAM);
+	KUNIT_EXPECT_EQ(test, p.opcode, SUPERP_OP_RD_SEND);
+	KUNIT_EXPECT_EQ(test, p.num_ops, 1);
+	KUNIT_EXPECT_TRUE(test, p.eom);
+}
+
+/*
+ * The GRH a UD receive gets is what the IB core reads back: for IPv4 the
+ * header in the last 20 bytes with a valid checksum (RoCE v2), so that
+ * ib_get_rdma_header_version() and ib_init_ah_attr_from_wc() find it.
+ */
+static void dp_ud_grh(struct kunit *test)
+{
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in6 d6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in6 s = {}, d = {};
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&s;
+	struct sockaddr_in *d4 = (struct sockaddr_in *)&d;
+	union rdma_network_hdr *hdr;
+	u8 grh[SUPERP_UD_GRH_LEN];
+	unsigned int i;
+
+	s4->sin_family = AF_INET;
+	d4->sin_family = AF_INET;
+	s4->sin_addr.s_addr = htonl(0x0a170002);
+	d4->sin_addr.s_addr = htonl(0x0a170001);
+	superp_ud_grh(grh, &s, &d, 100);
+	hdr = (union rdma_network_hdr *)grh;
+	for (i = 0; i < 20; i++)
+		KUNIT_EXPECT_EQ(test, grh[i], 0);
+	KUNIT_EXPECT_EQ(test, ib_get_rdma_header_version(hdr), 4);
+	KUNIT_EXPECT_EQ(test, ntohl(hdr->roce4grh.saddr), 0x0a170002);
+	KUNIT_EXPECT_EQ(test, ntohl(hdr->roce4grh.daddr), 0x0a170001);
+	KUNIT_EXPECT_EQ(test, hdr->roce4grh.protocol, IPPROTO_UDP);
+
+	s6.sin6_addr.s6_addr[0] = 0xfd;
+	s6.sin6_addr.s6_addr[15] = 2;
+	d6.sin6_addr.s6_addr[0] = 0xfd;
+	d6.sin6_addr.s6_addr[15] = 1;
+	superp_ud_grh(grh, &s6, &d6, 100);
+	KUNIT_EXPECT_EQ(test, ib_get_rdma_header_version(hdr), 6);
+	KUNIT_EXPECT_EQ(test, memcmp(hdr->ibgrh.sgid.raw, s6.sin6_addr.s6_addr, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(hdr->ibgrh.dgid.raw, d6.sin6_addr.s6_addr, 16), 0);
+}
+
 static struct kunit_case superp_datapath_cases[] = {
 	KUNIT_CASE(dp_noop_sunh_round_trip),
 	KUNIT_CASE(dp_pure_ack_udp),
@@ -367,6 +435,8 @@ static struct kunit_case superp_datapath_cases[] = {
 	KUNIT_CASE(dp_parse_drops),
 	KUNIT_CASE(dp_peer_check),
 	KUNIT_CASE(dp_broken_conn_timer_idle),
+	KUNIT_CASE(dp_datagram_headers),
+	KUNIT_CASE(dp_ud_grh),
 	{}
 };
 

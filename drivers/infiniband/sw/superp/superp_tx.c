@@ -211,6 +211,7 @@ struct sk_buff *superp_dgram_alloc(unsigned int room)
 	superp_pkt_encode(&p, pdl, pdl + SUPERP_PDL_HLEN);
 	return skb;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_dgram_alloc);
 
 /**
  * superp_dgram_xmit() - send a datagram outside every connection.

@@ -32,6 +32,7 @@
  * objects' calls). Sends take no lock of their own: the send queue's
  * lock hands out each WR once, and completions leave in posted order.
  */
+#include <kunit/visibility.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/slab.h>
@@ -49,9 +50,6 @@
 #include "superp_rx.h"
 #include "superp_tx.h"
 #include "superp_ud.h"
-
-/* The GRH area at the start of every UD receive buffer. */
-#define SUPERP_UD_GRH_LEN	40
 
 /*
  * The sender and the receiver of a datagram as IP addresses, for the GRH,
@@ -104,8 +102,8 @@ static bool superp_ud_ips(struct superp_dev *sdev,
  * an IPv6 header, or 20 zero bytes and an IPv4 header with its checksum
  * (ib_get_rdma_header_version() tells them apart by it).
  */
-static void superp_ud_grh(u8 *grh, const struct sockaddr_in6 *sip,
-			  const struct sockaddr_in6 *dip, u32 len)
+VISIBLE_IF_KUNIT void superp_ud_grh(u8 *grh, const struct sockaddr_in6 *sip,
+				    const struct sockaddr_in6 *dip, u32 len)
 {
 	memset(grh, 0, SUPERP_UD_GRH_LEN);
 	if (sip->sin6_family == AF_INET) {
@@ -130,6 +128,7 @@ static void superp_ud_grh(u8 *grh, const struct sockaddr_in6 *sip,
 		ip6h->daddr = dip->sin6_addr;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_ud_grh);
 
 /* superp_seg_fn: bytes of a buffer into the piece. */
 static int superp_ud_seg_from_buf(void *arg, struct page *page,
