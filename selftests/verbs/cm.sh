@@ -17,6 +17,7 @@
 # superp-kernel: stock
 # superp-capture: cm_capture
 # superp-timeout: 900
+# superp-soak-timeout: 1800
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 

@@ -16,6 +16,7 @@
 # superp-topology: pair
 # superp-kernel: test
 # superp-timeout: 600
+# superp-soak-timeout: 1800
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 
