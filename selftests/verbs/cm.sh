@@ -116,7 +116,11 @@ for d in $CM_DEVS; do
 				"$(guest_ip "$peer")"
 		fi
 		rc=$?
-		tail -3 "$log" | sed 's/^/# /'
+		if [ "$rc" -eq 0 ]; then
+			tail -3 "$log" | sed 's/^/# /'
+		else
+			sed 's/^/# /' "$log"
+		fi
 		check "$d: $t -R -n 200 exits 0" test "$rc" -eq 0
 	done
 
