@@ -193,9 +193,9 @@ add "sunh: hop limit 0, flow label 4095, PSN 0xffffffff" \
 add "sunh: hop limit 15, DSCP/ECN, addresses, next header 253" \
 	"sunh.hop_limit=15 sunh.flow_label=0 sunh.dscp=46 sunh.ecn=1 sunh.src=4095 sunh.dst=65535 sunh.nexthdr=${C[SUNH_NEXTHDR_SUPERP]} eth.type=$(printf 0x%04x "${C[ETH_P_SUNH]}")" \
 	--opcode noop --tclass 0xb9 --saddr 4095 --daddr 0xffff
-add "pdl: DCID and RWIN 0xffff, ACK PSN none" \
-	"superp.pdl.dcid=65535 superp.pdl.rwin=65535 superp.pdl.window=65536 superp.pdl.ack_psn=4294967295 superp.pdl.sack=0x00000000 superp.pdl.sacked_psn=" \
-	--opcode noop --dcid 0xffff --rwin 0xffff
+add "pdl: DCID 0xfffe (0xffff is a datagram's) and RWIN 0xffff, ACK PSN none" \
+	"superp.pdl.dcid=65534 superp.datagram= superp.pdl.rwin=65535 superp.pdl.window=65536 superp.pdl.ack_psn=4294967295 superp.pdl.sack=0x00000000 superp.pdl.sacked_psn=" \
+	--opcode noop --dcid 0xfffe --rwin 0xffff
 add "vlan: SUNH behind an 802.1Q tag" \
 	"vlan.id=5 superp.pdl.psn=3 superp.tal.opcode=9" \
 	--vlan 5 --opcode write --psn 3 --op payload=16
@@ -277,7 +277,7 @@ add "malformed: extension block under 16 bytes (send-qp-off)" \
 experts="superp.expert.short_frame superp.expert.block_small superp.expert.num_ops_len
 	superp.expert.num_ops_opcode superp.expert.unknown_opcode superp.expert.pad_too_large
 	superp.expert.reserved superp.expert.trailing superp.expert.pure_ack superp.expert.nack
-	superp.expert.ext_len
+	superp.expert.ext_len superp.expert.datagram superp.expert.datagram_ignored
 	sunh.expert.short_frame sunh.expert.hop_limit_zero sunh.expert.echo_short"
 declare -A want_field
 for e in "${EXP[@]}"; do
