@@ -74,8 +74,9 @@ lite_block() { max "$MINB" $((MINP - SUNH - TAL - HLEN[$1] * $2)); }
 # checked against the headers in that frame. SET[i] is the capture the frame
 # goes to: "superp", or "lite" (ADD_SET=lite add ...) decoded with the
 # superp.lite preference on; IDX[i] is its frame number there.
+# SHOWS[i,FIELD] is the text FIELD must read as in that frame (shows).
 declare -a NAME EXP LAYOUT SET IDX
-declare -A CNT=([superp]=0 [lite]=0)
+declare -A CNT=([superp]=0 [lite]=0) SHOWS
 n=0
 add() {
 	local name=$1 exp=$2 set=${ADD_SET:-superp}
@@ -92,6 +93,9 @@ add() {
 	n=$((n + 1))
 }
 layout() { LAYOUT[n - 1]=$1; }
+# shows FIELD TEXT: FIELD reads TEXT in the last case's frame: its label in
+# the tree (PDML showname), or for _ws.col.Info the info column.
+shows() { SHOWS[$((n - 1)),$1]=$2; }
 
 S=$SUNH
 d() { echo $((PDL + TAL + HLEN[$1] * $2)); }	# data offset
@@ -193,9 +197,10 @@ add "sunh: hop limit 0, flow label 4095, PSN 0xffffffff" \
 add "sunh: hop limit 15, DSCP/ECN, addresses, next header 253" \
 	"sunh.hop_limit=15 sunh.flow_label=0 sunh.dscp=46 sunh.ecn=1 sunh.src=4095 sunh.dst=65535 sunh.nexthdr=${C[SUNH_NEXTHDR_SUPERP]} eth.type=$(printf 0x%04x "${C[ETH_P_SUNH]}")" \
 	--opcode noop --tclass 0xb9 --saddr 4095 --daddr 0xffff
-add "pdl: DCID and RWIN 0xffff, ACK PSN none" \
-	"superp.pdl.dcid=65535 superp.pdl.rwin=65535 superp.pdl.window=65536 superp.pdl.ack_psn=4294967295 superp.pdl.sack=0x00000000 superp.pdl.sacked_psn=" \
-	--opcode noop --dcid 0xffff --rwin 0xffff
+add "pdl: DCID 0xfffe (0xffff is a datagram's) and RWIN 0xffff, ACK PSN none" \
+	"superp.pdl.dcid=65534 superp.datagram= superp.pdl.rwin=65535 superp.pdl.window=65536 superp.pdl.ack_psn=4294967295 superp.pdl.sack=0x00000000 superp.pdl.sacked_psn=" \
+	--opcode noop --dcid 0xfffe --rwin 0xffff
+shows superp.pdl.dcid "DCID: 65534"
 add "vlan: SUNH behind an 802.1Q tag" \
 	"vlan.id=5 superp.pdl.psn=3 superp.tal.opcode=9" \
 	--vlan 5 --opcode write --psn 3 --op payload=16
@@ -220,7 +225,42 @@ add "udp/ipv6: flow label, checksum, rd-send" \
 	--encap ipv6 --flow-label 77 --opcode rd-send --op qpn=1,payload=20
 layout rd-send
 
+# Datagrams (UD QPs, QP1): DCID 0xffff, one Datagram Send with eom, the
+# other PDL and TAL fields 0 and ignored; in every encapsulation.
+dgram="superp.pdl.dcid=$((C[SUPERP_DCID_DATAGRAM])) superp.datagram=1 superp.tal.opcode=22 superp.tal.num_ops=1 superp.tal.eom=1 superp.pdl.psn=0 superp.pdl.ack_psn=0 superp.tal.seqno=0 superp.tal.xid=0 superp.tal.ack_xid=0 superp.pdl.window= superp.pdl.nack= superp.pdl.sacked_psn= _ws.malformed="
+add "datagram: QP 5 -> QP 1 (GSI), Q_Key, 64 bytes, over SUNH" \
+	"$dgram superp.op.qpn=1 superp.op.sqpn=5 superp.op.flags=0x00 superp.op.qkey=0x80010000 superp.op.pad=0 superp.block_size=64 superp.block.payload_len=64 superp.data_offset=$(d rd-send 1) frame.len=$(flen $S $PDL rd-send 1 64)" \
+	--encap sunh --datagram --op qpn=1,sqpn=5,qkey=0x80010000,payload=64
+shows superp.pdl.dcid "DCID: datagram (0xffff)"
+shows _ws.col.Info "Datagram QP 5 -> QP 1, Q_Key 0x80010000, 64 bytes"
+add "datagram: 3 bytes padded to 16, immediate, over UDP/IPv4" \
+	"$dgram udp.dstport=${C[SUPERP_UDP_PORT]} superp.op.qpn=1 superp.op.sqpn=5 superp.op.flags=0x01 superp.op.imm=0x01020304 superp.op.pad=$((MINB - 3)) superp.block_size=$MINB superp.block.payload_len=3 frame.len=$(flen $IP4 $PDL rd-send 1 $MINB)" \
+	--encap ipv4 --datagram --op qpn=1,sqpn=5,qkey=0x80010000,flags=1,imm=0x01020304,payload=3
+shows superp.pdl.dcid "DCID: datagram (0xffff)"
+shows _ws.col.Info "Datagram QP 5 -> QP 1, Q_Key 0x80010000, 3 bytes, imm 0x01020304"
+add "datagram: 24-bit QPNs, over UDP/IPv6" \
+	"$dgram udp.checksum.status=1 superp.op.qpn=11259375 superp.op.sqpn=16777215 superp.op.qkey=0x00000007 superp.op.pad=0 superp.block.payload_len=20 frame.len=$(flen $IP6 $PDL rd-send 1 20)" \
+	--encap ipv6 --datagram --op qpn=0xabcdef,sqpn=0xffffff,qkey=7,payload=20
+shows superp.pdl.dcid "DCID: datagram (0xffff)"
+shows _ws.col.Info "Datagram QP 16777215 -> QP 11259375, Q_Key 0x00000007, 20 bytes"
+layout rd-send
+add "datagram: a field it ignores is not 0 (a note, still a datagram)" \
+	"superp.datagram=1 superp.pdl.psn=7 superp.expert.datagram_ignored=*" \
+	--datagram --psn 7 --op qpn=1,sqpn=5,payload=16
+
 # Malformed on purpose.
+add "malformed: datagram with num_ops 2" \
+	"superp.datagram=1 superp.tal.num_ops=2 superp.expert.datagram=*" \
+	--datagram --op qpn=1,sqpn=5,qkey=0x80010000,payload=64 --num-ops 2
+shows _ws.col.Info "Datagram QP 5 -> QP 1, Q_Key 0x80010000, 24 bytes [malformed: num_ops 2]"
+add "malformed: datagram without eom" \
+	"superp.datagram=1 superp.tal.eom=0 superp.expert.datagram=*" \
+	--dcid "${C[SUPERP_DCID_DATAGRAM]}" --ack-psn 0 --ack-xid 0 --opcode rd-send \
+	--op qpn=1,sqpn=5,payload=16
+add "malformed: datagram of another opcode (send-qp-off)" \
+	"superp.datagram=1 superp.tal.opcode=25 superp.expert.datagram=*" \
+	--datagram --opcode send-qp-off --op qpn=1,payload=16
+shows _ws.col.Info "Datagram, Send to QP with Offset [malformed: opcode Send to QP with Offset (25)]"
 add "malformed: frame cut inside the PDL" \
 	"superp.expert.short_frame=*" \
 	--opcode write --op payload=40 --truncate 40
@@ -277,13 +317,16 @@ add "malformed: extension block under 16 bytes (send-qp-off)" \
 experts="superp.expert.short_frame superp.expert.block_small superp.expert.num_ops_len
 	superp.expert.num_ops_opcode superp.expert.unknown_opcode superp.expert.pad_too_large
 	superp.expert.reserved superp.expert.trailing superp.expert.pure_ack superp.expert.nack
-	superp.expert.ext_len
+	superp.expert.ext_len superp.expert.datagram superp.expert.datagram_ignored
 	sunh.expert.short_frame sunh.expert.hop_limit_zero sunh.expert.echo_short"
 declare -A want_field
 for e in "${EXP[@]}"; do
 	for kv in $e; do want_field[${kv%%=*}]=1; done
 done
 for x in $experts; do want_field[$x]=1; done
+for k in "${!SHOWS[@]}"; do
+	[ "${k#*,}" = _ws.col.Info ] && want_field[_ws.col.Info]=1
+done
 fields=(frame.number "${!want_field[@]}")
 targs=()
 for x in "${fields[@]}"; do targs+=(-e "$x"); done
@@ -306,7 +349,7 @@ done
 
 nlayout=0
 for i in "${!LAYOUT[@]}"; do nlayout=$((nlayout + 1)); done
-tap_plan $((n + 1 + nlayout + 1 + 4))
+tap_plan $((n + 1 + nlayout + 1 + 5))
 
 # A preference tshark does not know is an error, so this also checks that
 # the dissector registered superp.lite.
@@ -318,6 +361,18 @@ else
 fi
 
 # ------------------------------------------------------------ compare
+# showname CASE FIELD: the label in the tree of FIELD's first item in the
+# frame of CASE (0-based).
+showname() {
+	awk -v want="${IDX[$1]}" -v f="<field name=\"$2\"" '
+		/<packet>/ { pk++ }
+		pk == want && index($0, f) {
+			match($0, /showname="[^"]*"/)
+			print substr($0, RSTART + 10, RLENGTH - 11)
+			exit
+		}' "$tmp/pdml-${SET[$1]}"
+}
+
 for i in $(seq 0 $((n - 1))); do
 	IFS="|" read -r -a row < <(sed -n "${IDX[i]}p" "$tmp/fields-${SET[i]}.out")
 	declare -A got=()
@@ -333,6 +388,16 @@ for i in $(seq 0 $((n - 1))); do
 		elif [ "$w" != "$g" ]; then
 			bad+=" $k=${g:-<absent>}(want ${w:-<absent>})"
 		fi
+	done
+	for k in "${!SHOWS[@]}"; do
+		[ "${k%%,*}" = "$i" ] || continue
+		fld=${k#*,} w=${SHOWS[$k]}
+		if [ "$fld" = _ws.col.Info ]; then
+			g=${got[$fld]:-}
+		else
+			g=$(showname "$i" "$fld")
+		fi
+		[ "$g" = "$w" ] || bad+=" $fld reads \"$g\" (want \"$w\")"
 	done
 	if [ -z "$bad" ]; then
 		ok "frame $((i + 1)) ${NAME[i]}"
@@ -459,6 +524,7 @@ hdr_layout() { # frame struct base
 wframe=$(for i in $(seq 0 $((n - 1))); do [ "${LAYOUT[i]:-}" = rdma-write ] && echo $((i + 1)); done)
 lframe=$(for i in $(seq 0 $((n - 1))); do case ${NAME[i]} in lite:*) echo $((i + 1)) ;; esac; done)
 v4frame=$(for i in $(seq 0 $((n - 1))); do case ${NAME[i]} in "udp/ipv4: port"*) echo $((i + 1)) ;; esac; done)
+dframe=$(for i in $(seq 0 $((n - 1))); do case ${NAME[i]} in "datagram: QP 5"*) echo $((i + 1)) ;; esac; done)
 bad=$(hdr_layout "$wframe" sunhhdr "$ETH")
 [ -z "$bad" ] && ok "SUNH header layout matches struct sunhhdr" ||
 	{ not_ok "SUNH header layout matches struct sunhhdr"; echo "#   wrong:$bad"; }
@@ -471,5 +537,8 @@ bad=$(hdr_layout "$wframe" superp_tal_hdr $((ETH + SUNH + PDL)))
 bad=$(hdr_layout "$lframe" superp_tal_hdr $((ETH + SUNH)))
 [ -z "$bad" ] && ok "SUPERp-lite: TAL right after SUNH" ||
 	{ not_ok "SUPERp-lite: TAL right after SUNH"; echo "#   wrong:$bad"; }
+bad="$(hdr_layout "$dframe" superp_pdl_hdr $((ETH + SUNH)))$(hdr_layout "$dframe" superp_tal_hdr $((ETH + SUNH + PDL)))"
+[ -z "$bad" ] && ok "datagram: its PDL and TAL fields where the headers put them" ||
+	{ not_ok "datagram: its PDL and TAL fields where the headers put them"; echo "#   wrong:$bad"; }
 
 tap_exit

@@ -25,7 +25,7 @@ enum {
 	O_TTL, O_NOCSUM, O_DCID, O_RWIN, O_PSN, O_ACKPSN, O_SACK, O_OPCODE,
 	O_EOM, O_XID, O_SEQNO, O_ACKXID, O_OP, O_PATTERN, O_NUMOPS, O_BLOCK,
 	O_RAWOPLEN, O_TALRSVD, O_EXTRA, O_TRUNCATE, O_NOPAD, O_DESCRIBE,
-	O_FUZZ, O_PEER, O_UDP, O_MTU, O_LEARN,
+	O_FUZZ, O_PEER, O_UDP, O_MTU, O_LEARN, O_DATAGRAM, O_END
 };
 
 static const struct option longopts[] = {
@@ -65,6 +65,7 @@ static const struct option longopts[] = {
 	{ "xid", required_argument, NULL, O_XID },
 	{ "seqno", required_argument, NULL, O_SEQNO },
 	{ "ack-xid", required_argument, NULL, O_ACKXID },
+	{ "datagram", no_argument, NULL, O_DATAGRAM },
 	{ "op", required_argument, NULL, O_OP },
 	{ "pattern", required_argument, NULL, O_PATTERN },
 	{ "num-ops", required_argument, NULL, O_NUMOPS },
@@ -213,9 +214,39 @@ static void parse_encap(struct gen_frame *f, const char *s)
 		die("unknown encapsulation: %s", s);
 }
 
+/* The frame options given so far, a bit per O_* (for --datagram). */
+static uint64_t given;
+#define GIVEN(o)	(1ULL << ((o) - O_ENCAP))
+_Static_assert(O_END - O_ENCAP <= 64, "a bit of given per option");
+
+/*
+ * --datagram: a datagram's fields (Documentation/wire-format.rst,
+ * Datagrams), each unless its own option gives it, before or after.
+ */
+static void datagram(struct gen_frame *f)
+{
+	if (!(given & GIVEN(O_DCID)))
+		f->dcid = SUPERP_DCID_DATAGRAM;
+	if (!(given & GIVEN(O_OPCODE)))
+		f->opcode = SUPERP_OP_RD_SEND;
+	f->eom = 1;
+	if (!(given & GIVEN(O_PSN)))
+		f->psn = 0;
+	if (!(given & GIVEN(O_ACKPSN)))
+		f->ack_psn = 0;
+	if (!(given & GIVEN(O_SEQNO)))
+		f->seqno = 0;
+	if (!(given & GIVEN(O_XID)))
+		f->xid = 0;
+	if (!(given & GIVEN(O_ACKXID)))
+		f->ack_xid = 0;
+}
+
 /* Options that set a field of the frame description. */
 static void frame_opt(struct gen_frame *f, int c, const char *a)
 {
+	if (c >= O_ENCAP && c < O_END)
+		given |= GIVEN(c);
 	switch (c) {
 	case O_ENCAP:
 		parse_encap(f, a);
@@ -298,6 +329,9 @@ static void frame_opt(struct gen_frame *f, int c, const char *a)
 		break;
 	case O_ACKXID:
 		f->ack_xid = num(a, 0xffff);
+		break;
+	case O_DATAGRAM:
+		datagram(f);
 		break;
 	case O_PATTERN:
 		f->pattern = strcmp(a, "incr") ? (int)num(a, 255) : -1;
@@ -433,6 +467,8 @@ int main(int argc, char **argv)
 		die("nothing to do: give -w FILE, -i IFNAME, --udp or -x%s", "");
 	if (udp && f.encap != ENCAP_IPV4 && f.encap != ENCAP_IPV6)
 		die("--udp needs --encap ipv4 or ipv6%s", "");
+	if ((given & GIVEN(O_DATAGRAM)) && f.encap == ENCAP_LITE)
+		die("--datagram needs a PDL header: not with --encap lite%s", "");
 	if (peer && fuzz)
 		die("--peer and --fuzz are two different attacks%s", "");
 	if (learn) {
@@ -493,7 +529,8 @@ int main(int argc, char **argv)
 			fail("cannot send to %s", "--dst-ip");
 		if (fd >= 0 && !udp && out_packet_send(fd, ifindex, buf, r.len))
 			fail("cannot send on %s", ifname);
-		if (peer)
+		/* --peer draws its own; a datagram's PSN and seqno stay. */
+		if (peer || (given & GIVEN(O_DATAGRAM)))
 			continue;
 		if (f.opcode != SUPERP_OP_PURE_ACK)
 			f.psn++;

@@ -2,7 +2,8 @@
 -- Wireshark dissector for SUNH (EtherType 0x88B5), SUPERp (SUNH next
 -- header 253, UDP port 7777) and the SUNH echo (next header 254).
 -- SUPERp-lite shares next header 253 (a per-connection mode), so a capture
--- of a lite domain needs the preference: -o superp.lite:TRUE.
+-- of a lite domain needs the preference: -o superp.lite:TRUE. A packet with
+-- DCID 0xffff is a datagram (UD QPs, QP1) and is decoded as one.
 -- Layout: Documentation/wire-format.rst and include/uapi/rdma/superp_wire.h.
 --   tshark -X lua_script:tools/wireshark/superp.lua -r capture.pcap -V
 
@@ -15,6 +16,11 @@ local NEXTHDR_ECHO = 254
 local ECHO_HLEN = 8
 local PDL_HLEN, TAL_HLEN, SUNH_HLEN = 16, 8, 8
 local MIN_BLOCK = 16
+-- A datagram (UD and GSI QPs): DCID 0xffff, one Datagram Send with eom,
+-- outside every connection (Documentation/wire-format.rst, Datagrams).
+local DCID_DATAGRAM = 0xffff
+local OP_RD_SEND = 22
+local RD_FLAG_IMM = 0x01
 local ETH_MIN_PAYLOAD = 46
 
 superp.prefs.udp_port = Pref.uint("UDP port", 7777, "UDP destination port of SUPERp")
@@ -84,6 +90,7 @@ local terr_minor = {
 
 local f = {
 	dcid = ProtoField.uint16("superp.pdl.dcid", "DCID", base.DEC),
+	datagram = ProtoField.bool("superp.datagram", "Datagram (outside every connection)"),
 	rwin = ProtoField.uint16("superp.pdl.rwin", "RWIN (window - 1)", base.DEC),
 	window = ProtoField.uint32("superp.pdl.window", "Receive window", base.DEC),
 	psn = ProtoField.uint32("superp.pdl.psn", "PSN", base.DEC),
@@ -158,6 +165,12 @@ local e = {
 		expert.group.MALFORMED, expert.severity.ERROR),
 	nack = ProtoExpert.new("superp.expert.nack", "NACK",
 		expert.group.SEQUENCE, expert.severity.NOTE),
+	datagram = ProtoExpert.new("superp.expert.datagram",
+		"Datagram not one Datagram Send with eom: the receiver drops it",
+		expert.group.PROTOCOL, expert.severity.WARN),
+	dgram_ignored = ProtoExpert.new("superp.expert.datagram_ignored",
+		"A field a datagram sends as zero is not zero (ignored)",
+		expert.group.PROTOCOL, expert.severity.NOTE),
 }
 superp.experts = e
 
@@ -235,6 +248,29 @@ local function dissect_sack(tvb, tree, ack_psn, sack)
 	return nack, list
 end
 
+-- A field a datagram sends as zero and the receiver ignores: shown as such,
+-- without the meaning it has in a connection.
+local function add_ignored(t, field, r, name)
+	local item = t:add_le(field, r)
+	local v = r:le_uint()
+	item:append_text(" (ignored: datagram)")
+	if v ~= 0 then
+		item:add_proto_expert_info(e.dgram_ignored, string.format(
+			"%s is %s in a datagram: sent as 0, ignored", name, u32str(v)))
+	end
+end
+
+-- A datagram's PDL: only the DCID means something.
+local function dissect_pdl_datagram(tvb, tree)
+	local t = tree:add(superp, tvb(0, PDL_HLEN), "Packet Delivery Layer (datagram)")
+	t:add_le(f.dcid, tvb(0, 2)):set_text("DCID: datagram (0xffff)")
+	t:add(f.datagram, tvb(0, 2), true):set_generated()
+	add_ignored(t, f.rwin, tvb(2, 2), "RWIN")
+	add_ignored(t, f.psn, tvb(4, 4), "PSN")
+	add_ignored(t, f.ack_psn, tvb(8, 4), "ACK PSN")
+	add_ignored(t, f.sack, tvb(12, 4), "SACK")
+end
+
 local function dissect_pdl(tvb, pinfo, tree, info)
 	local t = tree:add(superp, tvb(0, PDL_HLEN), "Packet Delivery Layer")
 	local ack_psn = tvb(8, 4):le_uint()
@@ -275,11 +311,13 @@ local function dissect_op(tvb, tree, lay, idx, opname)
 	return 0
 end
 
+-- Return: whether the blocks are malformed, and their payload lengths.
 local function dissect_blocks(tvb, pinfo, tree, hdr_end, num_ops, pads)
 	local len = tvb:len() - hdr_end
 	local bad = false
+	local plens = {}
 	tree:add(f.data_offset, hdr_end):set_generated()
-	if num_ops == 0 then return false end
+	if num_ops == 0 then return false, plens end
 	local block = math.floor(len / num_ops)
 	local bi = tree:add(f.block_size, block):set_generated()
 	if len % num_ops ~= 0 then
@@ -292,7 +330,7 @@ local function dissect_blocks(tvb, pinfo, tree, hdr_end, num_ops, pads)
 			"Data block of %d bytes is shorter than %d", block, MIN_BLOCK))
 		bad = true
 	end
-	if block == 0 then return bad end
+	if block == 0 then return bad, plens end
 	for i = 0, num_ops - 1 do
 		local r = tvb(hdr_end + i * block, block)
 		local bt = tree:add(f.block, r)
@@ -304,11 +342,24 @@ local function dissect_blocks(tvb, pinfo, tree, hdr_end, num_ops, pads)
 				"Pad count %d larger than the block of %d bytes", pad, block))
 			plen = 0
 		end
+		plens[i + 1] = plen
 		bt:add(f.payload_len, plen):set_generated()
 		if plen > 0 then bt:add(f.payload, r(0, plen)) end
 		if plen < block then bt:add(f.block_pad, r(plen, block - plen)) end
 	end
-	return bad
+	return bad, plens
+end
+
+-- A datagram's summary for the info column, from its first operation
+-- header at op (nil if there is none) and the payload length of its block.
+local function datagram_info(op, plen)
+	if not op then return "Datagram" end
+	local s = string.format("Datagram QP %d -> QP %d, Q_Key 0x%08x, %d bytes",
+		op(4, 3):le_uint(), op(0, 3):le_uint(), op(8, 4):le_uint(), plen or 0)
+	if bit32.band(op(7, 1):uint(), RD_FLAG_IMM) ~= 0 then
+		s = s .. string.format(", imm 0x%08x", op(12, 4):uint())
+	end
+	return s
 end
 
 -- lite: no PDL; minlen: a shorter packet may carry Ethernet zero padding.
@@ -324,7 +375,11 @@ local function dissect_superp(tvb, pinfo, tree, lite, minlen)
 		pinfo.cols.info = "SUPERp (short frame)"
 		return tvb:len()
 	end
-	if not lite then
+	local dgram = not lite and tvb(0, 2):le_uint() == DCID_DATAGRAM
+	if dgram then
+		dissect_pdl_datagram(tvb(0, PDL_HLEN), root)
+		pos = PDL_HLEN
+	elseif not lite then
 		dissect_pdl(tvb(0, PDL_HLEN), pinfo, root, info)
 		pos = PDL_HLEN
 	end
@@ -335,20 +390,52 @@ local function dissect_superp(tvb, pinfo, tree, lite, minlen)
 	local opcode = tal(1, 1):uint()
 	local opname = opnames[opcode] or ("Unknown opcode " .. opcode)
 	local t = root:add(superp, tal, "Transaction Layer")
-	t:add(f.eom, tal(0, 1))
+	local ei = t:add(f.eom, tal(0, 1))
 	local ri = t:add(f.tal_rsvd, tal(0, 1))
 	if bit32.band(b0, 0x70) ~= 0 then ri:add_proto_expert_info(e.reserved) end
-	t:add(f.num_ops, tal(0, 1))
+	local ni = t:add(f.num_ops, tal(0, 1))
 	local oi = t:add(f.opcode, tal(1, 1))
-	t:add_le(f.seqno, tal(2, 2))
-	t:add_le(f.xid, tal(4, 2))
-	t:add_le(f.ack_xid, tal(6, 2))
-	pos = pos + TAL_HLEN
+	local why = {}	-- what makes a datagram one the receiver drops
+	if dgram then
+		add_ignored(t, f.seqno, tal(2, 2), "Seqno")
+		add_ignored(t, f.xid, tal(4, 2), "XID")
+		add_ignored(t, f.ack_xid, tal(6, 2), "ACK XID")
+		if opcode ~= OP_RD_SEND then
+			why[#why + 1] = opnames[opcode] and
+				string.format("opcode %s (%d)", opname, opcode) or "opcode " .. opcode
+			oi:add_proto_expert_info(e.datagram, "A datagram's opcode is Datagram Send (22)")
+		end
+		if num_ops ~= 1 then
+			why[#why + 1] = "num_ops " .. num_ops
+			ni:add_proto_expert_info(e.datagram, "A datagram carries exactly one operation")
+		end
+		if not eom then
+			why[#why + 1] = "no eom"
+			ei:add_proto_expert_info(e.datagram, "A datagram has eom set")
+		end
+	else
+		t:add_le(f.seqno, tal(2, 2))
+		t:add_le(f.xid, tal(4, 2))
+		t:add_le(f.ack_xid, tal(6, 2))
+	end
+	local op0 = pos + TAL_HLEN	-- the first operation header
+	pos = op0
 	table.insert(info, 1, opname)
 	info[#info + 1] = "XID=" .. tal(4, 2):le_uint() .. " Seq=" .. tal(2, 2):le_uint() ..
 		" ops=" .. num_ops .. (eom and " EOM" or "")
-	pinfo.cols.info = table.concat(info, " ")
-	root:append_text(", " .. opname)
+	-- a datagram's summary, made once its operation and block are known
+	local function set_info(op, plen)
+		if not dgram then
+			pinfo.cols.info = table.concat(info, " ")
+			return
+		end
+		local s = datagram_info(op, plen)
+		if not op then s = s .. ", " .. opname end
+		if #why > 0 then s = s .. " [malformed: " .. table.concat(why, ", ") .. "]" end
+		pinfo.cols.info = s
+	end
+	set_info(nil)
+	root:append_text(", " .. opname .. (dgram and " (datagram)" or ""))
 
 	local lay = layouts[opcode]
 	if not lay then
@@ -376,8 +463,11 @@ local function dissect_superp(tvb, pinfo, tree, lite, minlen)
 		pads[i + 1] = dissect_op(tvb(pos, lay.len), root, lay, i, opname)
 		pos = pos + lay.len
 	end
+	local plens = {}
 	if lay.data then
-		bad_len = dissect_blocks(tvb, pinfo, root, pos, num_ops, pads) or bad_len
+		local bad
+		bad, plens = dissect_blocks(tvb, pinfo, root, pos, num_ops, pads)
+		bad_len = bad or bad_len
 	elseif tvb:len() > pos then
 		local r = tvb(pos)
 		root:add(f.padding, r)
@@ -392,6 +482,20 @@ local function dissect_superp(tvb, pinfo, tree, lite, minlen)
 			"%s (extension opcode %d): %d bytes do not fit %d operation(s) of %d-byte headers%s",
 			opname, opcode, tvb:len() - (lite and 0 or PDL_HLEN), num_ops, lay.len,
 			lay.data and " and equal blocks of at least 16 bytes" or ""))
+	end
+	if dgram and opcode == OP_RD_SEND then
+		-- the receiver's length checks; the experts above say more
+		local block = tvb:len() - op0 - lay.len
+		if num_ops == 0 and #why == 0 then
+			why[#why + 1] = "operation header cut short"
+		elseif #why == 0 and block < MIN_BLOCK then
+			why[#why + 1] = "block under 16 bytes"
+		elseif #why == 0 and pads[1] > block then
+			why[#why + 1] = "pad count larger than the block"
+		elseif bad_len then
+			why[#why + 1] = "length"
+		end
+		set_info(num_ops > 0 and tvb(op0, lay.len) or nil, plens[1])
 	end
 	return tvb:len()
 end

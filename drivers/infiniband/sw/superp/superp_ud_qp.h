@@ -19,7 +19,7 @@ struct superp_recv_wqe;
  * @kick_work: runs the send queue for a post made with interrupts off.
  */
 struct superp_ud_qp {
-	spinlock_t		rx_lock;
+	spinlock_t		rx_lock;	/* receives, one at a time; BH */
 	struct superp_recv_wqe	*rwqe;
 	struct work_struct	kick_work;
 };
