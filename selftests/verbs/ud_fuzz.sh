@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Hostile datagrams: guest 2 sends guest 1's superp0 datagrams crafted
-# with superp-gen (DCID 0xffff, Documentation/wire-format.rst
+# with superp-gen --datagram (DCID 0xffff, Documentation/wire-format.rst
 # "Datagrams"), UD_FUZZ_COUNT of each kind over SUNH and as many over
 # UDP/IPv4: to QP1 with its Q_Key (taken: the MAD layer drops them as bad
 # MADs), with another Q_Key, to a QP that does not exist, longer than
@@ -45,11 +45,11 @@ send() {
 		smac=$(cat /sys/class/net/eth0/address)
 		superp-gen -n "$N" -i eth0 --encap sunh --smac "$smac" \
 			--dmac "$dmac" --saddr "$me" --daddr "$peer" \
-			--dcid 65535 --opcode 22 --eom "$@"
+			--datagram "$@"
 	else
 		superp-gen -n "$N" --udp --encap ipv4 \
 			--src-ip "$(guest_ip "$me")" --dst-ip "$(guest_ip "$peer")" \
-			--dcid 65535 --opcode 22 --eom "$@"
+			--datagram "$@"
 	fi
 }
 
