@@ -128,6 +128,16 @@ bool superp_av_sunh(struct superp_dev *sdev, const struct superp_av *av,
 	       (!saddr || superp_sa_sunh(&s, &av->saddr.sa, saddr));
 }
 
+/*
+ * The AH table. Initialised here, not beside the QP table: xa_init_flags()
+ * is inline, so xarrays set up in one file share a lock class, and the
+ * QP table's lock is taken with interrupts on while this one's never is.
+ */
+void superp_ah_table_init(struct superp_dev *sdev)
+{
+	xa_init_flags(&sdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+}
+
 /* A user AH's number, in the AH table and in the response. */
 static int superp_ah_publish(struct superp_dev *sdev, struct superp_ah *ah,
 			     struct ib_udata *udata)

@@ -21,6 +21,7 @@ static inline struct superp_ah *to_sah(struct ib_ah *ibah)
 	return container_of(ibah, struct superp_ah, ibah);
 }
 
+void superp_ah_table_init(struct superp_dev *sdev);
 bool superp_av_sunh(struct superp_dev *sdev, const struct superp_av *av,
 		    u16 *daddr, u16 *saddr);
 int superp_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,

@@ -285,7 +285,9 @@ EXPORT_SYMBOL_IF_KUNIT(superp_conn_add);
  * QPs whose destination is one of the device's own addresses bind to it
  * when no connection was added toward that address (superp-admin.rst,
  * "Loopback"), so that both ends of a program on one node need no
- * configuration. It has the defaults' parameters, ordered both ways, and
+ * configuration. It has the defaults' parameters but a 1 s
+ * retransmission timeout and the most retransmissions, ordered both ways,
+ * and
  * lives as long as the device: outside the CID table (CID
  * SUPERP_LCID_LOOP, which netlink cannot name) and the connection count,
  * it cannot be deleted and does not keep pdl_conn_per_xpu from changing.
@@ -313,6 +315,13 @@ int superp_conn_loop_add(struct superp_dev *sdev)
 	mutex_lock(&cs->lock);
 	params = cs->defaults;
 	params.pdl_conn_per_xpu = superp_ct(cs)->size;
+	/*
+	 * Nothing loses its packets (a full loop queue pushes back), so a
+	 * retransmission means a delayed work item, never a loss: wait long,
+	 * and never call the node unreachable from itself for a stall.
+	 */
+	params.pdl_retrans_time_out = SUPERP_LOOP_RTO_US;
+	params.pdl_max_rtx = SUPERP_LOOP_MAX_RTX;
 	err = superp_conn_init_budget(&e->conn, &cs->budget, &params,
 				      cs->users->engine, NULL, SUPERP_LCID_LOOP,
 				      SUPERP_LCID_LOOP,

@@ -127,6 +127,9 @@ struct superp_conns {
  * packets go up the receive path directly.
  */
 #define SUPERP_LCID_LOOP	0xfffe
+/* Its retransmission timeout (us) and limit: see superp_conn_loop_add(). */
+#define SUPERP_LOOP_RTO_US	1000000
+#define SUPERP_LOOP_MAX_RTX	8
 
 /* A consistent copy of one connection, for netlink replies. */
 struct superp_conn_info {

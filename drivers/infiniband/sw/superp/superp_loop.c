@@ -13,8 +13,9 @@
  * packet is counted in the receive accounting like any other.
  *
  * Sending happens under the connection's lock, and receiving takes it:
- * hence the queue. A full queue loses the packet (the engine's
- * retransmission repairs it), as a full device queue would.
+ * hence the queue. A full queue refuses the packet with -ENOBUFS, as a
+ * full device queue does: the engine keeps it unsent and tries again
+ * (superp_tx.c), so no loopback packet is ever lost.
  *
  * Locking: loop_q has its own lock (skb_queue_*()); the work takes no lock
  * of its own and runs superp_rx() with bottom halves disabled, as the
@@ -28,7 +29,7 @@
 #include "superp_encap.h"
 #include "superp_rx.h"
 
-/* Packets waiting to go up; beyond this they are lost. */
+/* Packets waiting to go up; beyond this the sender waits. */
 #define SUPERP_LOOP_QLEN	1024
 
 /* Where a looped packet came from, kept in skb->cb until it goes up. */
@@ -61,7 +62,7 @@ int superp_loop_xmit(struct superp_dev *sdev, const struct superp_conn_addr *a,
 
 	if (skb_queue_len(&sdev->loop_q) >= SUPERP_LOOP_QLEN) {
 		kfree_skb(skb);
-		return -ENOSPC;
+		return -ENOBUFS;
 	}
 	src = &superp_loop_cb(skb)->src;
 	memset(src, 0, sizeof(*src));

@@ -301,7 +301,7 @@ int superp_register_device(struct superp_dev *sdev, const char *name)
 				  BIT_ULL(IB_USER_VERBS_CMD_POST_RECV);
 	ib_set_device_ops(ibdev, &superp_hw_stats_ops);
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
-	xa_init_flags(&sdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	superp_ah_table_init(sdev);
 
 	err = ib_device_set_netdev(ibdev, sdev->ndev, SUPERP_PORT);
 	if (err)
