@@ -128,23 +128,30 @@ static unsigned int superp_sq_complete(struct superp_qp *qp,
 	return superp_cq_push(to_scq(qp->ibqp.send_cq), &wc, false);
 }
 
-/* Under sq.lock: completes, in order, the done WRs at the tail. */
+/*
+ * Under sq.lock: completes, in order, the done WRs at the tail. A user
+ * QP's ring gets their slots back before their completions appear: a
+ * process that posts again as soon as it polls a completion must find the
+ * room the completion promised (the slots stay readable here until the
+ * lock is dropped, as no post can reuse them before).
+ */
 static unsigned int superp_sq_retire(struct superp_qp *qp)
 {
 	struct superp_wq *sq = &qp->sq;
 	unsigned int todo = 0;
+	u32 pos = sq->tail;
 
-	while (sq->tail != sq->next) {
-		struct superp_send_wqe *wqe = superp_wq_at(sq, sq->tail);
-
-		if (!wqe->done)
-			break;
-		if (wqe->signaled || wqe->status != IB_WC_SUCCESS)
-			todo |= superp_sq_complete(qp, wqe, wqe->status);
+	while (sq->tail != sq->next &&
+	       ((struct superp_send_wqe *)superp_wq_at(sq, sq->tail))->done)
 		sq->tail++;
-	}
 	if (qp->usq.ring)
 		superp_uqp_publish(&qp->usq, sq->head - sq->tail);
+	for (; pos != sq->tail; pos++) {
+		struct superp_send_wqe *wqe = superp_wq_at(sq, pos);
+
+		if (wqe->signaled || wqe->status != IB_WC_SUCCESS)
+			todo |= superp_sq_complete(qp, wqe, wqe->status);
+	}
 	return todo;
 }
 
