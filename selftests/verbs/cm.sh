@@ -57,6 +57,23 @@ cm_run() {
 # Datagrams went both ways: the MADs of the CM, the datagrams of udaddy.
 datagrams_went() { hw | jq -e '.rx_datagrams > 0 and .tx_datagrams > 0' > /dev/null; }
 
+# cm_check D NAME DESC CLIENT-OPT PROG ARGS...: PROG ARGS as the server on
+# guest 1 and as the client on guest 2, which adds CLIENT-OPT (if any) and
+# the server's address; the exit status of each side is checked.
+cm_check() {
+	local d=$1 name=$2 desc=$3 copt=$4 log=/tmp/cm-$2-$1.log rc
+	shift 4
+	if is_coordinator; then
+		cm_run "cm-$d-$name" "$CM_TIMEOUT" "$log" "$@"
+	else
+		# shellcheck disable=SC2086 # no option: no word
+		cm_run "cm-$d-$name" "$CM_TIMEOUT" "$log" "$@" $copt "$(guest_ip "$peer")"
+	fi
+	rc=$?
+	if [ "$rc" -eq 0 ]; then tail -3 "$log"; else cat "$log"; fi | sed 's/^/# /'
+	check "$d: $desc exits 0" test "$rc" -eq 0
+}
+
 for d in $CM_DEVS; do
 	check "$d: set up superp0" "setup_$d"
 	before=$(objects superp0)
@@ -84,44 +101,13 @@ for d in $CM_DEVS; do
 			test "$(grep -c '^ping data: rdma-ping-' "$log")" -eq "$CM_PINGS"
 	fi
 
-	log=/tmp/cm-ucmatose-$d.log
-	if is_coordinator; then
-		cm_run "cm-$d-ucmatose" "$CM_TIMEOUT" "$log" ucmatose -c 4 -C 20
-	else
-		cm_run "cm-$d-ucmatose" "$CM_TIMEOUT" "$log" ucmatose -c 4 -C 20 \
-			-s "$(guest_ip "$peer")"
-	fi
-	rc=$?
-	tail -3 "$log" | sed 's/^/# /'
-	check "$d: ucmatose (4 connections, 20 messages each) exits 0" test "$rc" -eq 0
-
-	log=/tmp/cm-udaddy-$d.log
-	if is_coordinator; then
-		cm_run "cm-$d-udaddy" "$CM_TIMEOUT" "$log" udaddy -c 4 -C 20
-	else
-		cm_run "cm-$d-udaddy" "$CM_TIMEOUT" "$log" udaddy -c 4 -C 20 \
-			-s "$(guest_ip "$peer")"
-	fi
-	rc=$?
-	tail -3 "$log" | sed 's/^/# /'
-	check "$d: udaddy (4 UD QPs, 20 datagrams each) exits 0" test "$rc" -eq 0
-
+	cm_check "$d" ucmatose "ucmatose (4 connections, 20 messages each)" -s \
+		ucmatose -c 4 -C 20
+	cm_check "$d" udaddy "udaddy (4 UD QPs, 20 datagrams each)" -s \
+		udaddy -c 4 -C 20
 	# perftest over rdma_cm (-R): RC QPs bound like the others.
 	for t in ib_write_bw ib_read_lat ib_send_bw; do
-		log=/tmp/cm-$t-$d.log
-		if is_coordinator; then
-			cm_run "cm-$d-$t" "$CM_TIMEOUT" "$log" "$t" -R -d superp0 -n 200
-		else
-			cm_run "cm-$d-$t" "$CM_TIMEOUT" "$log" "$t" -R -d superp0 -n 200 \
-				"$(guest_ip "$peer")"
-		fi
-		rc=$?
-		if [ "$rc" -eq 0 ]; then
-			tail -3 "$log" | sed 's/^/# /'
-		else
-			sed 's/^/# /' "$log"
-		fi
-		check "$d: $t -R -n 200 exits 0" test "$rc" -eq 0
+		cm_check "$d" "$t" "$t -R -n 200" "" "$t" -R -d superp0 -n 200
 	done
 
 	check "$d: rdma resource show superp0 as before ($before)" \
