@@ -425,6 +425,59 @@ static void dp_ud_grh(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(hdr->ibgrh.dgid.raw, d6.sin6_addr.s6_addr, 16), 0);
 }
 
+/*
+ * The implicit loopback connection (superp-admin.rst, "Loopback"): found
+ * by its DCID, listed after the table's connections, outside the count,
+ * not deletable, no obstacle to a new table size; freed with the device.
+ */
+static void dp_implicit_loop(struct kunit *test)
+{
+	struct superp_conn_addr a = { .encap = SUPERP_ENCAP_SUNH };
+	struct superp_conn_info *ci;
+	struct superp_conn_entry *e;
+	struct superp_params p;
+	struct superp_dev *sdev;
+	u32 lcid;
+
+	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+	ci = kunit_kzalloc(test, sizeof(*ci), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	KUNIT_ASSERT_NOT_NULL(test, ci);
+	KUNIT_ASSERT_EQ(test, superp_conns_init(sdev, &superp_dev_conn_users), 0);
+	KUNIT_ASSERT_EQ(test, superp_conn_loop_add(sdev), 0);
+	KUNIT_ASSERT_EQ(test, superp_conn_add(sdev, 3, 3, &a,
+					      &sdev->conns->defaults, NULL), 0);
+
+	rcu_read_lock();
+	e = superp_conn_lookup(sdev, SUPERP_LCID_LOOP);
+	KUNIT_EXPECT_TRUE(test, e && e->loop);
+	KUNIT_EXPECT_TRUE(test, e && e->addr.ordered ==
+			  (SUPERP_ORDERED_RX | SUPERP_ORDERED_TX));
+	rcu_read_unlock();
+
+	lcid = 0;
+	KUNIT_EXPECT_EQ(test, superp_conn_info(sdev, &lcid, true, ci), 0);
+	KUNIT_EXPECT_EQ(test, lcid, 3);
+	lcid = 4;
+	KUNIT_EXPECT_EQ(test, superp_conn_info(sdev, &lcid, true, ci), 0);
+	KUNIT_EXPECT_EQ(test, lcid, SUPERP_LCID_LOOP);
+	KUNIT_EXPECT_EQ(test, ci->p.pdl_retrans_time_out, SUPERP_LOOP_RTO_US);
+	lcid = SUPERP_LCID_LOOP + 1;
+	KUNIT_EXPECT_EQ(test, superp_conn_info(sdev, &lcid, true, ci), -ENOENT);
+	lcid = 4;
+	KUNIT_EXPECT_EQ(test, superp_conn_info(sdev, &lcid, false, ci), -ENOENT);
+
+	KUNIT_EXPECT_EQ(test, superp_conns_defaults(sdev, &p), 1);
+	KUNIT_EXPECT_EQ(test, superp_conn_del(sdev, SUPERP_LCID_LOOP), -ENOENT);
+	KUNIT_EXPECT_EQ(test, superp_conn_del(sdev, 3), 0);
+	p.pdl_conn_per_xpu = 128;
+	KUNIT_EXPECT_EQ(test, superp_conns_set_defaults(sdev, &p, NULL), 0);
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ(test, superp_conn_lookup(sdev, SUPERP_LCID_LOOP), e);
+	rcu_read_unlock();
+	superp_conns_destroy(sdev);
+}
+
 static struct kunit_case superp_datapath_cases[] = {
 	KUNIT_CASE(dp_noop_sunh_round_trip),
 	KUNIT_CASE(dp_pure_ack_udp),
@@ -437,6 +490,7 @@ static struct kunit_case superp_datapath_cases[] = {
 	KUNIT_CASE(dp_broken_conn_timer_idle),
 	KUNIT_CASE(dp_datagram_headers),
 	KUNIT_CASE(dp_ud_grh),
+	KUNIT_CASE(dp_implicit_loop),
 	{}
 };
 

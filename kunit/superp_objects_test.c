@@ -463,6 +463,29 @@ static int objs_mask(enum ib_qp_state cur, enum ib_qp_state new)
 	return IB_QP_STATE;
 }
 
+/*
+ * The destination of the cases' QPs: not one of the device's addresses
+ * (that would bind them to the implicit loopback connection), of the
+ * family of GID 0, the source: 192.0.2.1 or 2001:db8::1 (documentation
+ * addresses, reached by nobody).
+ */
+static void objs_peer_gid(struct objs *o, union ib_gid *gid)
+{
+	KUNIT_ASSERT_EQ(o->test, rdma_query_gid(objs_ibdev, SUPERP_PORT, 0, gid),
+			0);
+	if (ipv6_addr_v4mapped((struct in6_addr *)gid->raw)) {
+		ipv6_addr_set_v4mapped(htonl(0xc0000201),
+				       (struct in6_addr *)gid->raw);
+	} else {
+		memset(gid->raw, 0, sizeof(gid->raw));
+		gid->raw[0] = 0x20;
+		gid->raw[1] = 0x01;
+		gid->raw[2] = 0x0d;
+		gid->raw[3] = 0xb8;
+		gid->raw[15] = 1;
+	}
+}
+
 /* Good values for every attribute; the AV is a loopback to GID 0. */
 static void objs_attr(struct objs *o, struct ib_qp_attr *a,
 		      enum ib_qp_state new, u32 dest_qpn)
@@ -486,8 +509,7 @@ static void objs_attr(struct objs *o, struct ib_qp_attr *a,
 	a->retry_cnt = 7;
 	a->rnr_retry = 7;
 	a->en_sqd_async_notify = 1;
-	KUNIT_ASSERT_EQ(o->test, rdma_query_gid(objs_ibdev, SUPERP_PORT, 0, &gid),
-			0);
+	objs_peer_gid(o, &gid);
 	a->ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
 	rdma_ah_set_port_num(&a->ah_attr, SUPERP_PORT);
 	rdma_ah_set_grh(&a->ah_attr, &gid, 0, 0, 64, 0);
@@ -1913,8 +1935,8 @@ static void device_attr_consistency(struct kunit *test)
 }
 
 /*
- * A connection to where objs_attr()'s AV points (the device's own GID 0):
- * udp4 or udp6 by the GID's address family.
+ * A connection from the device's own GID 0 to where objs_attr()'s AV
+ * points (objs_peer_gid()): udp4 or udp6 by the GID's address family.
  */
 static void objs_conn_to_av(struct objs *o, struct superp_conn_addr *a,
 			    u8 ordered)
@@ -1923,22 +1945,24 @@ static void objs_conn_to_av(struct objs *o, struct superp_conn_addr *a,
 		struct sockaddr sa;
 		struct sockaddr_in sin;
 		struct sockaddr_in6 sin6;
-	} ip;
+	} ip, peer;
 	union ib_gid gid;
 
 	memset(a, 0, sizeof(*a));
 	KUNIT_ASSERT_EQ(o->test, rdma_query_gid(objs_ibdev, SUPERP_PORT, 0, &gid),
 			0);
 	rdma_gid2ip(&ip.sa, &gid);
+	objs_peer_gid(o, &gid);
+	rdma_gid2ip(&peer.sa, &gid);
 	a->ordered = ordered;
 	if (ip.sa.sa_family == AF_INET) {
 		a->encap = SUPERP_ENCAP_UDP4;
 		a->local.ip4 = ip.sin.sin_addr.s_addr;
-		a->remote.ip4 = ip.sin.sin_addr.s_addr;
+		a->remote.ip4 = peer.sin.sin_addr.s_addr;
 	} else {
 		a->encap = SUPERP_ENCAP_UDP6;
 		a->local.ip6 = ip.sin6.sin6_addr;
-		a->remote.ip6 = ip.sin6.sin6_addr;
+		a->remote.ip6 = peer.sin6.sin6_addr;
 	}
 }
 

@@ -229,8 +229,8 @@ static void active_mtu(struct kunit *test)
 
 /*
  * Defect 5: a kernel consumer (a ULP's ib_client) allocates a PD on a
- * superp device and gets a working local DMA lkey; the port offers neither
- * MAD nor CM, so the core's MAD agent does not try to open it.
+ * superp device and gets a working local DMA lkey; the port offers MADs
+ * and the CM, which the core's MAD agent opens over QP1.
  */
 static void kernel_pd(struct kunit *test)
 {
@@ -248,8 +248,9 @@ static void kernel_pd(struct kunit *test)
 	ibdev = ib_device_get_by_name("superp_kunit0", RDMA_DRIVER_UNKNOWN);
 	KUNIT_ASSERT_NOT_NULL(test, ibdev);
 
-	KUNIT_EXPECT_FALSE(test, rdma_cap_ib_mad(ibdev, SUPERP_PORT));
-	KUNIT_EXPECT_FALSE(test, rdma_cap_ib_cm(ibdev, SUPERP_PORT));
+	/* A RoCE v2 port with QP1: MADs, and with them the IB CM. */
+	KUNIT_EXPECT_TRUE(test, rdma_cap_ib_mad(ibdev, SUPERP_PORT));
+	KUNIT_EXPECT_TRUE(test, rdma_cap_ib_cm(ibdev, SUPERP_PORT));
 	KUNIT_EXPECT_TRUE(test, rdma_protocol_roce_udp_encap(ibdev,
 							     SUPERP_PORT));
 	KUNIT_EXPECT_TRUE(test, ibdev->attrs.kernel_cap_flags &

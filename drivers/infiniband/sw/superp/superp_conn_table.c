@@ -334,6 +334,7 @@ int superp_conn_loop_add(struct superp_dev *sdev)
 		superp_conn_entry_discard(e);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_loop_add);
 
 /**
  * superp_conn_loop() - the implicit loopback connection, under
@@ -468,6 +469,7 @@ unlock:
 	mutex_unlock(&cs->lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conns_set_defaults);
 
 /* The device's connection memory: its limit (0: none) and bytes in use. */
 void superp_conns_mem(struct superp_dev *sdev, u64 *limit, u64 *used)
@@ -597,6 +599,7 @@ int superp_conn_info(struct superp_dev *sdev, u32 *lcid, bool next,
 	mutex_unlock(&cs->lock);
 	return e ? 0 : -ENOENT;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_info);
 
 /**
  * superp_conns_defaults() - the device's defaults and connection count.
@@ -616,6 +619,7 @@ u32 superp_conns_defaults(struct superp_dev *sdev, struct superp_params *p)
 	mutex_unlock(&cs->lock);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(superp_conns_defaults);
 
 /* Add every counter of @s to @sum (both plain arrays of u64). */
 void superp_stats_add(struct superp_stats *sum, const struct superp_stats *s)

@@ -142,6 +142,12 @@ static const char *const superp_drop_names[__SUPERP_DROP_MAX] = {
 	[SUPERP_DROP_DGRAM_TOO_LONG] = "datagram too long for its receive",
 };
 
+/* A drop reason's name, for the rate-limited debug line of a drop. */
+const char *superp_drop_name(int why)
+{
+	return superp_drop_names[why];
+}
+
 /**
  * superp_rx() - hand a received packet to its connection.
  * @skb: the packet, skb->data at the PDL header, skb->dev the receiving

@@ -31,6 +31,7 @@ struct superp_rx_src {
 
 void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src);
 void superp_rx_short(struct sk_buff *skb);
+const char *superp_drop_name(int why);
 
 /* Pure steps of superp_rx(), for KUnit: a drop reason, or -1 to go on. */
 int superp_rx_parse(const struct sk_buff *skb, struct superp_pkt *p);

@@ -278,6 +278,8 @@ drop:
 	if (qp)
 		superp_qp_put(qp);
 	atomic64_inc(&sdev->rx_drops[why]);
+	net_dbg_ratelimited("%s: %s: datagram dropped: %s\n", SUPERP_DRV_NAME,
+			    dev_name(&sdev->ibdev.dev), superp_drop_name(why));
 	kfree_skb(skb);
 }
 
