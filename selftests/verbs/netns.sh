@@ -106,8 +106,8 @@ pp udp4 2
 barrier netns-udp4-done
 
 check "$NS: connection 2 deleted" sp superp conn del dev superp0 lcid 2
-check "$NS: nothing left of superp0" \
-	sp sh -c '! rdma resource show superp0 | grep -Eq " (qp|mr|pd) [1-9]"'
+check "$NS: nothing left of superp0 but the core's QP1" \
+	sp sh -c 'rdma resource show superp0 | grep -q " pd 1 cq 1 qp 1 cm_id 0 mr 0 "'
 barrier netns-done
 
 # The namespace goes with superp0 in it: eth0 comes back, superp0 goes.
