@@ -37,6 +37,9 @@ check "set up superp0, no connection" setup
 
 # send ENCAP ARGS...: N datagrams from this guest (2) to guest 1's
 # superp0 over ENCAP (sunh or udp4), superp-gen's ARGS after the frame's.
+# They carry the mark of crafted frames (SUNH flow label or UDP source
+# port 2989), which the capture check of the same boot
+# (conn/wire_capture) leaves out.
 send() {
 	local encap=$1 dmac smac
 	shift
@@ -45,9 +48,9 @@ send() {
 		smac=$(cat /sys/class/net/eth0/address)
 		superp-gen -n "$N" -i eth0 --encap sunh --smac "$smac" \
 			--dmac "$dmac" --saddr "$me" --daddr "$peer" \
-			--datagram "$@"
+			--flow-label 2989 --datagram "$@"
 	else
-		superp-gen -n "$N" --udp --encap ipv4 \
+		superp-gen -n "$N" --udp --encap ipv4 --sport 2989 \
 			--src-ip "$(guest_ip "$me")" --dst-ip "$(guest_ip "$peer")" \
 			--datagram "$@"
 	fi
