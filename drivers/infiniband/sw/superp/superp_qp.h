@@ -224,6 +224,12 @@ struct superp_qp {
 	struct superp_uqp_ring	urq;		/* user QPs without an SRQ */
 };
 
+/* The PD a QP's receive buffers belong to: its SRQ's, if it has one. */
+static inline struct ib_pd *superp_qp_recv_pd(struct superp_qp *qp)
+{
+	return qp->ibqp.srq ? qp->ibqp.srq->pd : qp->ibqp.pd;
+}
+
 static inline struct superp_qp *to_sqp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct superp_qp, ibqp);

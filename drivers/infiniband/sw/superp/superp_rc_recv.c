@@ -78,11 +78,6 @@ static void superp_rc_recv_done(struct superp_qp *qp, enum ib_wc_status status,
 	superp_cq_post(to_scq(qp->ibqp.recv_cq), &wc, false);
 }
 
-static struct ib_pd *superp_rc_recv_pd(struct superp_qp *qp)
-{
-	return qp->ibqp.srq ? qp->ibqp.srq->pd : qp->ibqp.pd;
-}
-
 /* One Send operation (12, 25, 26, 17): the Transaction Error code or 0. */
 static u32 superp_rc_tgt_send(struct superp_qp *qp, const struct superp_pkt *p,
 			      const struct superp_op *op,
@@ -125,7 +120,7 @@ static u32 superp_rc_tgt_send(struct superp_qp *qp, const struct superp_pkt *p,
 					    0, false, 0);
 			superp_qp_error(qp);
 		} else if (superp_rc_sge_walk(to_sdev(qp->ibqp.device),
-					      superp_rc_recv_pd(qp),
+					      superp_qp_recv_pd(qp),
 					      rc->rwqe->sge,
 					      rc->rwqe->num_sge, offset, plen,
 					      superp_seg_from_skb, &pos)) {

@@ -141,11 +141,6 @@ static int superp_ud_seg_from_buf(void *arg, struct page *page,
 	return 0;
 }
 
-static struct ib_pd *superp_ud_recv_pd(struct superp_qp *qp)
-{
-	return qp->ibqp.srq ? qp->ibqp.srq->pd : qp->ibqp.pd;
-}
-
 /*
  * Under qp->ud.rx_lock, with qp->ud.rwqe taken: fill it with the GRH and
  * the @len data bytes at @off of @skb. Return: the completion status.
@@ -157,14 +152,15 @@ static enum ib_wc_status superp_ud_place(struct superp_qp *qp,
 	struct superp_dev *sdev = to_sdev(qp->ibqp.device);
 	struct superp_recv_wqe *w = qp->ud.rwqe;
 	struct superp_skb_src pos = { .skb = skb, .offset = off };
+	struct ib_pd *pd = superp_qp_recv_pd(qp);
 	const u8 *g = grh;
 
 	if (w->length < SUPERP_UD_GRH_LEN + len)
 		return IB_WC_LOC_LEN_ERR;
-	if (superp_rc_sge_walk(sdev, superp_ud_recv_pd(qp), w->sge,
+	if (superp_rc_sge_walk(sdev, pd, w->sge,
 			       w->num_sge, 0, SUPERP_UD_GRH_LEN,
 			       superp_ud_seg_from_buf, &g) ||
-	    superp_rc_sge_walk(sdev, superp_ud_recv_pd(qp), w->sge,
+	    superp_rc_sge_walk(sdev, pd, w->sge,
 			       w->num_sge, SUPERP_UD_GRH_LEN, len,
 			       superp_seg_from_skb, &pos))
 		return IB_WC_LOC_PROT_ERR;
