@@ -23,7 +23,7 @@ TOOLS := $(patsubst %/Makefile,%,$(wildcard tools/*/Makefile))
 PROVIDER := providers/superp
 
 .PHONY: all modules userspace tools $(TOOLS) provider setup kernel check soak test demo bench clean \
-	install install-modules install-tools install-provider deb
+	install install-modules install-tools install-provider deb deb-modules
 
 all: modules tools provider
 
@@ -115,6 +115,19 @@ install-tools: tools/superp tools/sunh tools/superp-gen
 
 install-provider: provider
 	$(MAKE) -C $(PROVIDER) install DESTDIR=$(DESTDIR) MULTIARCH=$(MULTIARCH)
+
+# make deb [DEB_DIR=DIR]: superp-dkms, superp-tools, superp-ibverbs-provider
+# in DIR (default build/deb), by dpkg-buildpackage from a copy of the tree.
+# make deb-modules [KVER=RELEASE]: superp-modules-RELEASE, the modules built
+# by DKMS for kernel RELEASE (default: the newest Debian *-amd64 kernel
+# installed, the one the harness's stock guests boot), by dkms mkbmdeb.
+DEB_DIR ?= $(BUILD)/deb
+KVER ?= $(lastword $(sort $(filter %-amd64,$(notdir $(wildcard /lib/modules/*)))))
+deb:
+	tools/lib/deb.sh $(DEB_DIR)
+
+deb-modules:
+	tools/lib/deb.sh --modules $(KVER) $(DEB_DIR)
 
 setup:
 	$(HARNESS)/setup.sh
