@@ -120,9 +120,9 @@ install-provider: provider
 # in DIR (default build/deb), by dpkg-buildpackage from a copy of the tree.
 # make deb-modules [KVER=RELEASE]: superp-modules-RELEASE, the modules built
 # by DKMS for kernel RELEASE (default: the newest Debian *-amd64 kernel
-# installed, the one the harness's stock guests boot), by dkms mkbmdeb.
+# installed, the one the harness's stock guests boot), from superp-dkms.
 DEB_DIR ?= $(BUILD)/deb
-KVER ?= $(lastword $(sort $(filter %-amd64,$(notdir $(wildcard /lib/modules/*)))))
+KVER ?= $(shell ls /lib/modules 2>/dev/null | grep -E -- '-amd64$$' | sort -V | tail -1)
 deb:
 	tools/lib/deb.sh $(DEB_DIR)
 

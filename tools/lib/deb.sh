@@ -3,8 +3,8 @@
 # make deb: the Debian packages superp-dkms, superp-tools and
 # superp-ibverbs-provider, built by dpkg-buildpackage -b from a copy of the
 # tree under OUT (default build/deb), where the .deb files end up.
-# make deb-modules: also superp-modules-KVER, the modules DKMS built here
-# for the kernel KVER (its headers installed), packaged by dkms mkbmdeb, for
+# make deb-modules: those and superp-modules-KVER, the modules DKMS builds
+# here from superp-dkms for the kernel KVER (its headers installed), for
 # machines that cannot compile; DKMS works in a tree of its own under OUT.
 #
 #   deb.sh [OUT]
@@ -59,25 +59,24 @@ copy_tree "$src"
 # changelog names the last release.
 sed -i "1s/([^)]*)/($version)/" "$src/debian/changelog"
 
-if [ -z "$kver" ]; then
-	rm -f "$out"/superp*.deb "$out"/superp_*.changes "$out"/superp_*.buildinfo
-	(cd "$src" && dpkg-buildpackage -b -us -uc)
-	rm -rf "$src"
-	ls "$out"/*.deb
-	exit 0
-fi
+rm -f "$out"/superp*.deb "$out"/superp_*.changes "$out"/superp_*.buildinfo
+(cd "$src" && dpkg-buildpackage -b -us -uc)
+rm -rf "$src"
+[ -n "$kver" ] || { ls "$out"/*.deb; exit 0; }
 
-# DKMS's own add and build on a private tree: nothing under /var/lib/dkms
-# or /lib/modules changes. Unsigned (sign_file names no program): a
-# machine that takes the package does not trust a key made here either,
-# and Debian's kernel loads unsigned modules when Secure Boot is off.
-# Debian 12's DKMS has no mkbmdeb any more: dpkg-deb packages the result.
+# The modules for KVER from superp-dkms's own files, by DKMS's own add and
+# build on a private tree: nothing under /var/lib/dkms or /lib/modules
+# changes. Unsigned (sign_file names no program): a machine that takes
+# the package does not trust a key made here either, and Debian's kernel
+# loads unsigned modules when Secure Boot is off. Debian 12's DKMS has no
+# mkbmdeb any more: dpkg-deb packages the result.
+dkms_src=$out/superp-dkms
 dkms_tree=$out/dkms
-rm -rf "$dkms_tree" "$out"/superp-modules-*.deb
+rm -rf "$dkms_src" "$dkms_tree"
 mkdir -p "$dkms_tree"
-sed "s/#MODULE_VERSION#/$version/" "$src/debian/superp-dkms.dkms" > "$src/dkms.conf"
+dpkg-deb -x "$out/superp-dkms_${version}_all.deb" "$dkms_src"
 export PATH=$PATH:/usr/sbin:/sbin
-dkms=(env sign_file=/nonexistent dkms --dkmstree "$dkms_tree" --sourcetree "$out"
+dkms=(env sign_file=/nonexistent dkms --dkmstree "$dkms_tree" --sourcetree "$dkms_src/usr/src"
 	-m superp -v "$version" -k "$kver")
 "${dkms[@]}" add
 "${dkms[@]}" build
@@ -88,16 +87,15 @@ built=$dkms_tree/superp/$version/$kver/$(dpkg --print-architecture | sed 's/amd6
 rm -rf "$root"
 install -d "$root/DEBIAN" "$root/lib/modules/$kver/updates/dkms" "$root/usr/share/doc/$pkg"
 install -m 0644 "$built"/sunh.ko "$built"/ib_superp.ko "$root/lib/modules/$kver/updates/dkms/"
-install -m 0644 "$src/debian/copyright" "$root/usr/share/doc/$pkg/copyright"
-gzip -9n < "$src/debian/changelog" > "$root/usr/share/doc/$pkg/changelog.gz"
-chmod 0644 "$root/usr/share/doc/$pkg/changelog.gz"
+install -m 0644 "$dkms_src/usr/share/doc/superp-dkms/copyright" \
+	"$dkms_src/usr/share/doc/superp-dkms/changelog.gz" "$root/usr/share/doc/$pkg/"
 # Where superp-dkms would put them, so the two cannot be installed together.
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: $pkg
 Source: superp
 Version: $version
 Architecture: $(dpkg --print-architecture)
-Maintainer: $(sed -n 's/^Maintainer: //p' "$src/debian/control")
+Maintainer: $(dpkg-deb -f "$out/superp-dkms_${version}_all.deb" Maintainer)
 Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
 Depends: linux-image-$kver
 Conflicts: superp-dkms
@@ -136,4 +134,5 @@ SCRIPT
 chmod 0755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm" "$root/DEBIAN/postrm"
 (cd "$root" && find lib usr -type f -exec md5sum {} + > DEBIAN/md5sums)
 dpkg-deb --root-owner-group --build "$root" "$out/${pkg}_${version}_$(dpkg --print-architecture).deb"
-rm -rf "$root" "$src" "$dkms_tree"
+rm -rf "$root" "$dkms_src" "$dkms_tree"
+ls "$out"/*.deb
