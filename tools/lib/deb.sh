@@ -38,23 +38,11 @@ debian_version() {
 	echo "${v//-/.}"
 }
 
-# The tree as it is (a git checkout: the files git tracks or would track,
-# so nothing built in it; otherwise all but build/ and results/) in DIR.
-copy_tree() { # DIR
-	if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
-		(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-			while IFS= read -r -d '' f; do [ ! -e "$f" ] || printf '%s\0' "$f"; done |
-			xargs -0 cp --parents -t "$1")
-	else
-		tar -C "$top" --exclude=./build --exclude=./results -cf - . | tar -C "$1" -xf -
-	fi
-}
-
 version=$(debian_version)
 src=$out/superp-$version
 rm -rf "$src"
 mkdir -p "$src"
-copy_tree "$src"
+"$top/tools/lib/copy-tree.sh" "$src"
 # The version dpkg-buildpackage and the tools take; the committed
 # changelog names the last release.
 sed -i "1s/([^)]*)/($version)/" "$src/debian/changelog"
