@@ -4,6 +4,7 @@
 #   make            sunh.ko and ib_superp.ko for the running kernel, the
 #                   tools, the provider
 #   make install    those where Debian looks for them (DESTDIR=DIR: staged)
+#   make deb        the Debian packages, in build/deb (Documentation/packaging.rst)
 #   make KDIR=DIR   the modules for the kernel tree DIR instead
 #   make SUPERP_TESTS=1   the KUnit suites and test probes too
 #   make check      every test, from a fresh machine (README's test command)
