@@ -4,6 +4,7 @@
 #   make            sunh.ko and ib_superp.ko for the running kernel, the
 #                   tools, the provider
 #   make install    those where Debian looks for them (DESTDIR=DIR: staged)
+#   make deb        the Debian packages, in build/deb (Documentation/packaging.rst)
 #   make KDIR=DIR   the modules for the kernel tree DIR instead
 #   make SUPERP_TESTS=1   the KUnit suites and test probes too
 #   make check      every test, from a fresh machine (README's test command)
@@ -23,7 +24,7 @@ TOOLS := $(patsubst %/Makefile,%,$(wildcard tools/*/Makefile))
 PROVIDER := providers/superp
 
 .PHONY: all modules userspace tools $(TOOLS) provider setup kernel check soak test demo bench clean \
-	install
+	install install-modules install-tools install-provider deb deb-modules
 
 all: modules tools provider
 
@@ -70,8 +71,11 @@ $(BUILD)/superp-stress: selftests/verbs/superp-stress.c
 # make install [DESTDIR=DIR] [KDIR=DIR]: sunh.ko and ib_superp.ko in
 # /lib/modules/RELEASE/updates, superp and sunh in /usr/sbin, superp-gen in
 # /usr/bin, their manual pages (gzip -9n, as Debian ships them: no name or
-# time in the header) in /usr/share/man/man8, the provider where Debian's
-# libibverbs looks; no test code.
+# time in the header) in /usr/share/man/man8, the bash completion of superp
+# and sunh, the Wireshark dissector in Wireshark's global plugin folder, the
+# provider where Debian's libibverbs looks; no test code.
+# install-tools and install-provider are the parts without the modules
+# (the Debian packages build those with DKMS: debian/rules).
 # RELEASE is the modules' own (their vermagic), the directory modprobe
 # searches for the kernel they load into: a Debian headers tree's
 # kernelrelease is its source version (6.1.192), not the release its
@@ -81,12 +85,22 @@ SBIN_PATH := PATH=$$PATH:/usr/sbin:/sbin
 KREL = $(firstword $(shell $(SBIN_PATH) modinfo -F vermagic \
 	drivers/infiniband/sw/superp/ib_superp.ko))
 MAN_PAGES := tools/superp/superp.8 tools/sunh/sunh.8 tools/superp-gen/superp-gen.8
-install: modules tools/superp tools/sunh tools/superp-gen
+MULTIARCH ?= $(shell $(CC) -print-multiarch)
+# Lua dissectors sit in the plugin folder itself (compiled plugins in its
+# per-version subfolders): tshark -G folders, "Global Lua Plugins".
+WIRESHARK_PLUGINS := /usr/lib/$(MULTIARCH)/wireshark/plugins
+COMPLETIONS := /usr/share/bash-completion/completions
+install: install-modules install-tools install-provider
+
+install-modules: modules
 	$(if $(KREL),,$(error no kernel release in ib_superp.ko's vermagic))
 	install -D -m 0644 net/sunh/sunh.ko \
 		$(DESTDIR)/lib/modules/$(KREL)/updates/sunh.ko
 	install -D -m 0644 drivers/infiniband/sw/superp/ib_superp.ko \
 		$(DESTDIR)/lib/modules/$(KREL)/updates/ib_superp.ko
+	[ -n "$(DESTDIR)" ] || $(SBIN_PATH) depmod -a $(KREL)
+
+install-tools: tools/superp tools/sunh tools/superp-gen
 	install -D -m 0755 tools/superp/superp $(DESTDIR)/usr/sbin/superp
 	install -D -m 0755 tools/sunh/sunh $(DESTDIR)/usr/sbin/sunh
 	install -D -m 0755 tools/superp-gen/superp-gen $(DESTDIR)/usr/bin/superp-gen
@@ -95,8 +109,26 @@ install: modules tools/superp tools/sunh tools/superp-gen
 		gzip -9n < $$m > $(DESTDIR)/usr/share/man/man8/$${m##*/}.gz && \
 		chmod 0644 $(DESTDIR)/usr/share/man/man8/$${m##*/}.gz || exit 1; \
 	done
-	$(MAKE) -C $(PROVIDER) install DESTDIR=$(DESTDIR)
-	[ -n "$(DESTDIR)" ] || $(SBIN_PATH) depmod -a $(KREL)
+	install -D -m 0644 tools/completion/superp $(DESTDIR)$(COMPLETIONS)/superp
+	install -D -m 0644 tools/completion/sunh $(DESTDIR)$(COMPLETIONS)/sunh
+	install -D -m 0644 tools/wireshark/superp.lua \
+		$(DESTDIR)$(WIRESHARK_PLUGINS)/superp.lua
+
+install-provider: provider
+	$(MAKE) -C $(PROVIDER) install DESTDIR=$(DESTDIR) MULTIARCH=$(MULTIARCH)
+
+# make deb [DEB_DIR=DIR]: superp-dkms, superp-tools, superp-ibverbs-provider
+# in DIR (default build/deb), by dpkg-buildpackage from a copy of the tree.
+# make deb-modules [KVER=RELEASE]: superp-modules-RELEASE, the modules built
+# by DKMS for kernel RELEASE (default: the newest Debian *-amd64 kernel
+# installed, the one the harness's stock guests boot), from superp-dkms.
+DEB_DIR ?= $(BUILD)/deb
+KVER ?= $(shell ls /lib/modules 2>/dev/null | grep -E -- '-amd64$$' | sort -V | tail -1)
+deb:
+	tools/lib/deb.sh $(DEB_DIR)
+
+deb-modules:
+	tools/lib/deb.sh --modules $(KVER) $(DEB_DIR)
 
 setup:
 	$(HARNESS)/setup.sh
