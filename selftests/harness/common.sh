@@ -88,3 +88,16 @@ time_scale() {
 	[ "$pct" -ge 100 ] || pct=100
 	echo "$pct"
 }
+
+# qemu_monitor_cmd SOCKET CMD: one command to a QEMU's human monitor on
+# the unix socket SOCKET.
+qemu_monitor_cmd() {
+	python3 - "$1" "$2" <<-'PY' 2>/dev/null
+	import socket, sys
+	s = socket.socket(socket.AF_UNIX)
+	s.settimeout(5)
+	s.connect(sys.argv[1])
+	s.sendall(sys.argv[2].encode() + b"\n")
+	s.recv(4096)
+	PY
+}

@@ -376,16 +376,7 @@ watch_guests() { # dir n pid...
 guest_monitor() { echo "/tmp/$netns.g$1.mon"; }
 
 # guest_monitor_cmd I CMD: a command to guest I's QEMU monitor (nmi, quit).
-guest_monitor_cmd() {
-	python3 - "$(guest_monitor "$1")" "$2" <<-'PY' 2>/dev/null
-	import socket, sys
-	s = socket.socket(socket.AF_UNIX)
-	s.settimeout(5)
-	s.connect(sys.argv[1])
-	s.sendall(sys.argv[2].encode() + b"\n")
-	s.recv(4096)
-	PY
-}
+guest_monitor_cmd() { qemu_monitor_cmd "$(guest_monitor "$1")" "$2"; }
 
 # boot_guest DIR I N TOPO KERNEL SMP MEM DEADLINE NIC-ARGS...: guest I
 # until it powers off (QEMU runs with -no-reboot) or DEADLINE ($SECONDS)

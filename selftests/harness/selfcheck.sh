@@ -55,7 +55,7 @@ red_judge() {
 
 s=selftests/harness/selfcheck
 echo "TAP version 13"
-echo "1..15"
+echo "1..16"
 # The hung guest, the stuck test, the guest that never boots and the
 # reboots wait most of their time: they run beside the failures' boot (one
 # guest each, four at most at once).
@@ -86,6 +86,35 @@ red_judge reboots \
 	"reboot-stall (not red: booted again)=^ok .*reboot-stall.sh \(2 passed, 0 failed" \
 	"reboot-stall's note=^# stock-single: guest 1: its kernel stopped before /init after the reboot in .*reboot-stall.sh; booted again" \
 	"no-restart=^not ok .*guest 1 \(stopped: guest 1: no new kernel started within 30s of its reboot in .*no-restart.sh"
+# The watchdog stops a stalled boot and dumps a stuck guest through QEMU's
+# monitor (quit, nmi): a command the monitor drops leaves the guest
+# running. Twenty QEMUs, each stopped before its first instruction, are told
+# to quit: every one must be gone within 2 s.
+monitor_quits() {
+	local i t q sock=$results/selfcheck/monitor.sock gone=0
+
+	for i in $(seq 20); do
+		rm -f "$sock"
+		qemu-system-x86_64 -machine pc -accel tcg -S -nodefaults -display none \
+			-monitor "unix:$sock,server=on,wait=off" 2> /dev/null &
+		q=$!
+		for t in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+		qemu_monitor_cmd "$sock" quit
+		for t in $(seq 20); do kill -0 $q 2> /dev/null || break; sleep 0.1; done
+		if kill -0 $q 2> /dev/null; then kill $q; else gone=$((gone + 1)); fi
+		wait $q 2> /dev/null
+	done
+	rm -f "$sock"
+	echo "$gone"
+}
+n=$((n + 1)) gone=$(monitor_quits)
+if [ "$gone" = 20 ]; then
+	passed=$((passed + 1))
+	echo "ok $n a monitor command takes effect: 20 of 20 QEMUs quit"
+else
+	failed=$((failed + 1))
+	echo "not ok $n a monitor command takes effect: $gone of 20 QEMUs quit"
+fi
 mkdir -p "$results"
 echo "$passed $failed 0" > "$results/counts"
 [ $failed -eq 0 ]
