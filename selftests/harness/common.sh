@@ -90,7 +90,10 @@ time_scale() {
 }
 
 # qemu_monitor_cmd SOCKET CMD: one command to a QEMU's human monitor on
-# the unix socket SOCKET.
+# the unix socket SOCKET; fails when the monitor did not take it. The
+# monitor greets with a prompt and prompts again once the command ran (or
+# closes: quit): hanging up before that can lose the command, which QEMU
+# then drops with the connection (about one in five, seen).
 qemu_monitor_cmd() {
 	python3 - "$1" "$2" <<-'PY' 2>/dev/null
 	import socket, sys
@@ -98,6 +101,11 @@ qemu_monitor_cmd() {
 	s.settimeout(5)
 	s.connect(sys.argv[1])
 	s.sendall(sys.argv[2].encode() + b"\n")
-	s.recv(4096)
+	got = b""
+	while got.count(b"(qemu) ") < 2:
+	    d = s.recv(4096)
+	    if not d:
+	        break
+	    got += d
 	PY
 }

@@ -347,7 +347,8 @@ watch_guests() { # dir n pid...
 				elif [ -z "${stalls[$i]:-}" ]; then
 					stalls[$i]=1 since[$i]=$SECONDS
 					echo "guest $i: its kernel stopped before /init after the reboot in $test; booted again" >> "$dir/reboot-stalls"
-					guest_monitor_cmd "$i" quit
+					guest_monitor_cmd "$i" quit ||
+						log "guest $i: its QEMU monitor did not take quit"
 					continue
 				else
 					why="guest $i: its kernel stopped before /init after the reboot in $test (the second such boot)"
@@ -359,7 +360,9 @@ watch_guests() { # dir n pid...
 				why="guest $i: still at \"$last $test\" after ${limit}s (the test's timeout and ${SUPERP_TEST_SLACK}s)"
 			fi
 			echo "$why" > "$dir/overrun"
-			for t in $(seq 1 "$n"); do guest_monitor_cmd "$t" nmi; done
+			for t in $(seq 1 "$n"); do
+				guest_monitor_cmd "$t" nmi || log "guest $t: its QEMU monitor did not take nmi"
+			done
 			for t in $(seq 30); do
 				any_alive "$@" || break
 				sleep 1
