@@ -146,7 +146,7 @@ tally_kunit() { # file -> sets tp tf ts
 judge() { # name kind seg...
 	local name=$1 kind=$2 seg rc detail="" verdict=ok g=0 who
 	shift 2
-	local p=0 f=0 s=0 secs=
+	local p=0 f=0 s=0 secs= t
 	for seg in "$@"; do
 		g=$((g + 1)) who="guest $g"
 		case "$seg" in */capture.*) who="capture check" ;; esac
@@ -155,9 +155,12 @@ judge() { # name kind seg...
 			continue
 		fi
 		rc=$(sed -n 's/^@@SUPERP-END .* rc=\([0-9]*\).*/\1/p' "$seg" | tail -1)
-		# The guests' time for it (the first guest's: they end together).
-		[ -n "$secs" ] ||
-			secs=$(sed -n 's/^@@SUPERP-END .* time=\([0-9]*\)s.*/, \1 s/p' "$seg" | tail -1)
+		# The test's time: its longest guest's (in a pair test one
+		# guest may only serve, and end at once).
+		t=$(sed -n 's/^@@SUPERP-END .* time=\([0-9]*\)s.*/\1/p' "$seg" | tail -1)
+		if [ -n "$t" ] && { [ -z "$secs" ] || [ "$t" -gt "$secs" ]; }; then
+			secs=$t
+		fi
 		if [ "$kind" = kunit ]; then tally_kunit "$seg"; else tally_tap "$seg"; fi
 		[ "$rc" != 124 ] || detail+=" [$who: stopped at its superp-timeout]"
 		if [ "$rc" != 0 ] && [ "$rc" != 4 ] && [ "$tf" = 0 ]; then
@@ -169,7 +172,7 @@ judge() { # name kind seg...
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	if [ $f -gt 0 ]; then verdict=fail
 	elif [ $p -eq 0 ] && [ $s -gt 0 ]; then verdict=skip; fi
-	report $verdict "$name" "($p passed, $f failed, $s skipped$secs)$detail"
+	report $verdict "$name" "($p passed, $f failed, $s skipped${secs:+, $secs s})$detail"
 	if [ $verdict = fail ]; then
 		# The failures first (a long test's tail may be far past
 		# them), then where it stopped.

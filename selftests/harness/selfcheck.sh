@@ -58,7 +58,7 @@ echo "TAP version 13"
 echo "1..16"
 # The hung guest, the stuck test, the guest that never boots and the
 # reboots wait most of their time: they run beside the failures' boot (one
-# guest each, four at most at once).
+# guest each, five at most at once).
 (
 	red_run hung-guest "$s/hung-guest.sh" SUPERP_GROUP_TIMEOUT=45
 	red_run no-boot "$s/passes.sh" SUPERP_BOOT_LIMIT=2
@@ -66,7 +66,9 @@ echo "1..16"
 red_run stuck-test "$s/stuck-test.sh" SUPERP_TEST_SLACK=20 &
 red_run reboots "$s/reboot-stall.sh $s/no-restart.sh" SUPERP_REBOOT_LIMIT=30 \
 	SUPERP_REBOOT_APPEND="rdinit=/usr/bin/sleep -- 100000" &
-red_run failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/starts-clean.sh $s/capture-check.sh $s/barrier-alone.sh kunit/harness_selfcheck_test $s/kernel-warning.sh"
+# The failures' boots, one per kernel, side by side too.
+red_run failures-debug "kunit/harness_selfcheck_test $s/kernel-warning.sh" &
+red_run failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/starts-clean.sh $s/capture-check.sh $s/barrier-alone.sh"
 wait
 red_judge failures \
 	"failing-test=^not ok .*failing-test.sh" \
@@ -74,7 +76,8 @@ red_judge failures \
 	"left-behind=^not ok .*left-behind.sh .*stopped at its superp-timeout" \
 	"starts-clean (not red: the test after it passes)=^ok .*starts-clean.sh \(4 passed, 0 failed" \
 	"capture-check=^not ok .*capture-check.sh \(2 passed, 1 failed, 0 skipped[,)]" \
-	"barrier-alone=^not ok .*barrier-alone.sh \(2 passed, 1 failed" \
+	"barrier-alone=^not ok .*barrier-alone.sh \(2 passed, 1 failed"
+red_judge failures-debug \
 	"harness_selfcheck_test=^not ok .*kunit/harness_selfcheck_test \(1 passed, 1 failed" \
 	"kernel-warning=^not ok .*test-single guest 1 \(kernel reported a problem\)"
 red_judge hung-guest "hung-guest=^not ok .*guest 1 \(timed out"

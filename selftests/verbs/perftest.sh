@@ -4,9 +4,12 @@
 # provider (providers/superp) over ib_superp on a SUNH connection: every
 # program (ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw, ib_write_lat,
 # ib_read_lat, ib_send_lat) once posting with the ibv_qp_ex wr_* API
-# (perftest's default) over all sizes (-a), and once with
-# --use_old_post_send (ibv_post_send), the bandwidth programs with 16 QPs
-# (-q 16); a few over a UDP/IPv4 connection and over rxe (the reference).
+# (perftest's default) over all sizes (-a; the latency programs at 2 B and
+# 1 MiB in make check, every size under make soak: the bandwidth programs
+# already carry each opcode through every size, and the latency ones took
+# a minute of the run), and once with --use_old_post_send (ibv_post_send),
+# the bandwidth programs with 16 QPs (-q 16); a few over a UDP/IPv4
+# connection and over rxe (the reference).
 # Every run's exit status is checked on both sides and the client's result
 # rows parsed (bandwidth above 0, latency rows complete); after each device
 # `rdma resource show` counts what it did before.
@@ -16,6 +19,7 @@
 # superp-topology: pair
 # superp-kernel: stock
 # superp-timeout: 900
+# superp-soak-timeout: 1200
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 
@@ -35,9 +39,14 @@ superp_sunh ib_write_bw wr -a,-n,5
 superp_sunh ib_read_bw wr -a,-n,5
 superp_sunh ib_send_bw wr -a,-n,5
 superp_sunh ib_atomic_bw wr -n,100
-superp_sunh ib_write_lat wr -a,-n,5
+$(soak_or "superp_sunh ib_write_lat wr -a,-n,5
 superp_sunh ib_read_lat wr -a,-n,5
-superp_sunh ib_send_lat wr -a,-n,5
+superp_sunh ib_send_lat wr -a,-n,5" "superp_sunh ib_write_lat wr -s,2,-n,20
+superp_sunh ib_write_lat wr -s,1048576,-n,5
+superp_sunh ib_read_lat wr -s,2,-n,20
+superp_sunh ib_read_lat wr -s,1048576,-n,5
+superp_sunh ib_send_lat wr -s,2,-n,20
+superp_sunh ib_send_lat wr -s,1048576,-n,5")
 superp_sunh ib_write_bw old -q,16,-s,4096,-n,20
 superp_sunh ib_read_bw old -q,16,-s,4096,-n,20
 superp_sunh ib_send_bw old -q,16,-s,4096,-n,20
