@@ -37,22 +37,37 @@ esac
 # tree in a copy per kernel so that builds for two kernels never share
 # objects. Warnings are errors; on the test kernel sparse checks every
 # file compiled (C=1).
+# The copy is built where every run builds it, beside the cached kernels
+# (one run at a time), through ccache: a run on a fresh clone then
+# compiles again only what changed since the last run (ccache's hash
+# holds the paths, so a tree in another place would miss); sparse still
+# checks every file. The .ko files go to $SUPERP_BUILD/modules-KERNEL.
 phase_begin "modules ($kernel kernel)"
 obj=$SUPERP_BUILD/modules-$kernel
-mkdir -p "$obj"
+src=$SUPERP_CACHE/modules-$kernel
+mkdir -p "$SUPERP_CACHE"
+exec 7> "$src.lock"
+flock 7
+rm -rf "$src" "$obj"
+mkdir -p "$src" "$obj"
 # Sources only: objects of a build in the source tree (another kernel's)
-# must not reach this copy, where the .ko files are collected.
+# must not reach this copy.
 (cd "$SUPERP_TOP" && tar -c --exclude='*.o' --exclude='*.ko' \
 	--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
 	--exclude='modules.order' --exclude='Module.symvers' \
-	Kbuild include net drivers kunit probes) | tar -x -C "$obj"
+	Kbuild include net drivers kunit probes) | tar -x -C "$src"
 sparse=
 [ "$kernel" = test ] && sparse=C=1
-make -s -j"$(nproc)" -C "$kdir" M="$obj" W=1 $sparse SUPERP_TESTS=1 modules >"$obj.log" 2>&1 ||
+cc=gcc
+command -v ccache > /dev/null && cc="ccache gcc"
+export CCACHE_DIR=$SUPERP_CACHE/ccache
+make -s -j"$(nproc)" -C "$kdir" M="$src" W=1 $sparse SUPERP_TESTS=1 CC="$cc" modules >"$obj.log" 2>&1 ||
 	{ cat "$obj.log"; die "module build for the $kernel kernel failed"; }
 if grep -E 'warning:|error:' "$obj.log"; then
 	die "module build for the $kernel kernel has warnings"
 fi
+(cd "$src" && find . -name '*.ko' | cpio -pdm --quiet "$obj")
+exec 7>&-
 phase_end
 
 phase_begin "tools"
