@@ -32,7 +32,8 @@
 			  IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |		    \
 			  IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 #define SUPERP_QP_EX_UD_OPS (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
-#define SUPERP_QP_EX_MASK (IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+#define SUPERP_QP_EX_MASK (IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS | \
+			   IBV_QP_INIT_ATTR_CREATE_FLAGS)
 
 static struct superp_qp *qp_ex_to_sqp(struct ibv_qp_ex *qp_ex)
 {
@@ -300,23 +301,56 @@ static void superp_qp_ex_set_ops(struct ibv_qp_ex *q, uint64_t ops)
 	q->wr_abort = superp_wr_abort;
 }
 
+/*
+ * What ibv_create_qp_ex may ask beyond ibv_create_qp: the opcodes of its
+ * type (or none: no wr_<opcode>, ibv_post_send still works), and creation
+ * flags only as none at all, which is what callers that set
+ * IBV_QP_INIT_ATTR_CREATE_FLAGS by habit pass. Anything else is refused
+ * with EOPNOTSUPP before a command is sent, and said in the log: the
+ * caller learns at create time what the device lacks.
+ */
+static int superp_qp_ex_check(struct ibv_context *ibctx,
+			      const struct ibv_qp_init_attr_ex *attr,
+			      uint64_t *ops)
+{
+	uint64_t allowed = attr->qp_type == IBV_QPT_UD ? SUPERP_QP_EX_UD_OPS :
+			   SUPERP_QP_EX_OPS;
+	int err = EOPNOTSUPP;	/* positive, as ibv_cmd_*() return */
+	const char *why;
+
+	*ops = 0;
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+		*ops = attr->send_ops_flags;
+	if (attr->comp_mask & ~SUPERP_QP_EX_MASK)
+		why = "comp_mask";
+	else if (attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS &&
+		 attr->create_flags)
+		why = "create_flags";
+	else if (*ops & ~allowed)
+		why = "send_ops_flags";
+	else
+		return 0;
+	__verbs_log(&to_sctx(ibctx)->vctx, VERBS_LOG_ERR,
+		    "superp: %s: ibv_create_qp_ex: %s not supported\n",
+		    ibctx->device->name, why);
+	return err;
+}
+
 struct ibv_qp *superp_create_qp_ex(struct ibv_context *ibctx,
 				   struct ibv_qp_init_attr_ex *attr)
 {
 	struct superp_create_qp_resp_drv resp = {};
 	struct superp_create_qp_cmd_drv cmd = {};	/* comp_mask 0 */
-	uint64_t ops = 0;
+	struct ibv_qp_init_attr_ex cmd_attr;
 	struct superp_qp *qp;
+	uint64_t ops;
 	int err;
 
 	err = superp_qp_type_check(ibctx, attr->qp_type);
 	if (err)
 		goto err_out;
-	err = EOPNOTSUPP;
-	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
-		ops = attr->send_ops_flags;
-	if (attr->comp_mask & ~SUPERP_QP_EX_MASK || ops & ~SUPERP_QP_EX_OPS ||
-	    (attr->qp_type == IBV_QPT_UD && ops & ~SUPERP_QP_EX_UD_OPS))
+	err = superp_qp_ex_check(ibctx, attr, &ops);
+	if (err)
 		goto err_out;
 	err = EINVAL;
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD))
@@ -325,10 +359,17 @@ struct ibv_qp *superp_create_qp_ex(struct ibv_context *ibctx,
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		goto err_out;
-	err = ibv_cmd_create_qp_ex(ibctx, &qp->vqp, attr, &cmd.ibv_cmd,
+	/*
+	 * The command takes no creation flags (libibverbs refuses the bit
+	 * with EINVAL), and they are none: leave the bit out.
+	 */
+	cmd_attr = *attr;
+	cmd_attr.comp_mask &= ~IBV_QP_INIT_ATTR_CREATE_FLAGS;
+	err = ibv_cmd_create_qp_ex(ibctx, &qp->vqp, &cmd_attr, &cmd.ibv_cmd,
 				   sizeof(cmd), &resp.ibv_resp, sizeof(resp));
 	if (err)
 		goto err_free;
+	attr->cap = cmd_attr.cap;	/* what the kernel granted */
 	err = superp_qp_map_rings(qp, ibctx->cmd_fd, &resp.drv, &attr->cap,
 				  attr->srq);
 	if (err)

@@ -6,6 +6,7 @@
 #   mkinitramfs.sh base OUT                       binaries, libraries, project files
 #   mkinitramfs.sh modules OUT VER MODROOT KODIR  kernel modules + project .ko files
 #   mkinitramfs.sh plan OUT PLANFILE              the test plan of one boot
+#   mkinitramfs.sh extra OUT NAME                 guest extra NAME (guest-extra/NAME)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -137,9 +138,23 @@ make_plan() {
 	write_cpio "$1"
 }
 
+# What some boots carry beside the base: selftests/harness/guest-extra/NAME,
+# a fragment of this script that stages files with copy_file and
+# copy_with_libs, goes into the initramfs of the boots whose tests declare
+# "# superp-guest-extra: NAME" (run.sh), and of no other.
+make_extra() {
+	local out=$1 name=$2 frag=$SUPERP_TOP/selftests/harness/guest-extra/$2
+	[ -f "$frag" ] || die "no guest extra $name ($frag)"
+	mkdir -p "$stage"/usr/{bin,lib}
+	# shellcheck source=/dev/null
+	. "$frag"
+	write_cpio "$out"
+}
+
 case "${1:-}" in
 base) make_base "$2" ;;
 modules) make_modules "$2" "$3" "$4" "$5" ;;
 plan) make_plan "$2" "$3" ;;
-*) die "usage: $0 base|modules|plan OUT ..." ;;
+extra) make_extra "$2" "$3" ;;
+*) die "usage: $0 base|modules|plan|extra OUT ..." ;;
 esac

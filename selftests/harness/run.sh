@@ -12,6 +12,8 @@
 #   # superp-soak-timeout: SECONDS  (the test has a longer form for make soak)
 #   # superp-soak-kernel: test | stock | both    (make soak's, if not the same)
 #   # superp-capture: CHECK   (a script beside the test, run on the host)
+#   # superp-guest-extra: NAME  (the boot's initramfs also carries guest
+#                                extra NAME: harness/guest-extra/NAME)
 # Timeouts are scaled by this machine's speed (SUPERP_TIME_SCALE, percent;
 # measured when unset: common.sh time_scale). With SUPERP_SOAK=1 the guests
 # run each test's long form (selftests/lib.sh soak_or) under its
@@ -62,12 +64,12 @@ export SUPERP_TIME_SCALE
 scaled() { echo $(($1 * SUPERP_TIME_SCALE / 100)); }
 SUPERP_BOOT_LIMIT=${SUPERP_BOOT_LIMIT:-$(scaled 300)}
 
-declare -A group_tests group_nguests
+declare -A group_tests group_nguests group_extras
 host_tests=()
 for t in "${tests[@]}"; do
 	t=${t#./}
 	case "$t" in
-	kunit/*) kernels=test topo=single timeout=$(scaled 600) ;;
+	kunit/*) kernels=test topo=single timeout=$(scaled 600) extra= ;;
 	*)
 		[ -f "$SUPERP_TOP/$t" ] || die "no such test: $t"
 		topo=$(prop "$t" topology single)
@@ -77,6 +79,7 @@ for t in "${tests[@]}"; do
 		[ -z "$SUPERP_SOAK" ] || timeout=$(prop "$t" soak-timeout "$timeout")
 		timeout=$(scaled "$timeout")
 		[ "$kernels" = both ] && kernels="test stock"
+		extra=$(prop "$t" guest-extra "")
 		;;
 	esac
 	[ -n "$force_kernel" ] && kernels=$force_kernel
@@ -89,6 +92,8 @@ for t in "${tests[@]}"; do
 		g="$k-$topo"
 		group_tests[$g]+="${t#kunit/} $timeout $([ "${t%%/*}" = kunit ] && echo kunit || echo selftest)"$'\n'
 		group_nguests[$g]=$n
+		[ -z "$extra" ] || [[ " ${group_extras[$g]:-} " == *" $extra "* ]] ||
+			group_extras[$g]+=" $extra"
 	done
 done
 
@@ -468,7 +473,14 @@ run_group() { # group [attempt]
 	local gtimeout=${SUPERP_GROUP_TIMEOUT:-$((total + 240))}
 
 	"$SUPERP_TOP/selftests/harness/mkinitramfs.sh" plan "$dir/plan.cpio" "$plan" || return 1
-	cat "$SUPERP_BUILD/initrd-$kernel.cpio" "$dir/plan.cpio" > "$dir/initrd.cpio"
+	# The guest extras of this boot's tests go between the base and the
+	# plan; other boots stay without them.
+	local extras=() x
+	for x in ${group_extras[$g]:-}; do
+		[ -f "$SUPERP_BUILD/extra-$x.cpio" ] || { log "no guest extra $x (run without --no-prepare)"; return 1; }
+		extras+=("$SUPERP_BUILD/extra-$x.cpio")
+	done
+	cat "$SUPERP_BUILD/initrd-$kernel.cpio" "${extras[@]}" "$dir/plan.cpio" > "$dir/initrd.cpio"
 
 	# One bridge per L2 segment, in a namespace of our own.
 	netns=superp-$BASHPID
@@ -609,6 +621,14 @@ if [ -n "$prepare" ]; then
 		"$SUPERP_TOP/selftests/harness/prepare.sh" "$k" || exit 1
 	done
 	[ ${#host_tests[@]} -gt 0 ] && make -s -C "$SUPERP_TOP" userspace
+	# The guest extras the boots of this run need, each built once (under
+	# the build directory's lock, as prepare.sh writes).
+	for x in $(printf '%s\n' "${group_extras[@]}" | tr ' ' '\n' | sort -u); do
+		phase_begin "guest extra $x"
+		flock "$SUPERP_BUILD/.lock" "$SUPERP_TOP/selftests/harness/mkinitramfs.sh" \
+			extra "$SUPERP_BUILD/extra-$x.cpio" "$x" || exit 1
+		phase_end
+	done
 fi
 
 echo "TAP version 13"

@@ -40,6 +40,10 @@
  *                                      kernel refuses a POST_RECV work
  *                                      request list for it (prints the
  *                                      error), destroy them
+ *   superp-verbs-probe qp-ex DEV       ibv_create_qp_ex: every operation
+ *                                      of each QP type alone and all
+ *                                      together, empty creation flags;
+ *                                      the rest refused with EOPNOTSUPP
  *
  *   superp-verbs-probe cq DEV          create CQs through the provider
  *                                      (with and without a completion
@@ -1653,6 +1657,175 @@ out:
 	return ret;
 }
 
+/* The operations superp offers an RC QP; a UD QP has the two sends. */
+static const uint64_t qp_ex_rc_ops[] = {
+	IBV_QP_EX_WITH_SEND, IBV_QP_EX_WITH_SEND_WITH_IMM,
+	IBV_QP_EX_WITH_RDMA_WRITE, IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM,
+	IBV_QP_EX_WITH_RDMA_READ, IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP,
+	IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD,
+};
+
+#define QP_EX_RC_ALL 0x7fULL	/* the seven above */
+#define QP_EX_UD_ALL (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
+
+/* The wr_<opcode> function of one of qp_ex_rc_ops. */
+static void *qp_ex_op_fn(struct ibv_qp_ex *q, uint64_t op)
+{
+	switch (op) {
+	case IBV_QP_EX_WITH_SEND: return q->wr_send;
+	case IBV_QP_EX_WITH_SEND_WITH_IMM: return q->wr_send_imm;
+	case IBV_QP_EX_WITH_RDMA_WRITE: return q->wr_rdma_write;
+	case IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM: return q->wr_rdma_write_imm;
+	case IBV_QP_EX_WITH_RDMA_READ: return q->wr_rdma_read;
+	case IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP: return q->wr_atomic_cmp_swp;
+	case IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD: return q->wr_atomic_fetch_add;
+	}
+	return NULL;
+}
+
+struct qp_ex_case {
+	enum ibv_qp_type type;
+	uint32_t mask;		/* beside IBV_QP_INIT_ATTR_PD */
+	uint64_t ops;
+	uint32_t create_flags;
+	int err;		/* 0: created */
+};
+
+/*
+ * One ibv_create_qp_ex: created with the common functions and a
+ * wr_<opcode> for each operation asked and none for the others, or
+ * refused with c->err. Returns 0 when it went so.
+ */
+static int qp_ex_try(struct ibv_context *ctx, struct ibv_pd *pd,
+		     struct ibv_cq *cq, const struct qp_ex_case *c)
+{
+	struct ibv_qp_init_attr_ex a = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = c->type,
+		.comp_mask = IBV_QP_INIT_ATTR_PD | c->mask,
+		.pd = pd,
+		.send_ops_flags = c->ops,
+		.create_flags = c->create_flags,
+	};
+	int i, ud = c->type == IBV_QPT_UD, ret = 0;
+	struct ibv_qp_ex *q;
+	struct ibv_qp *qp;
+
+	errno = 0;
+	qp = ibv_create_qp_ex(ctx, &a);
+	if (!qp || c->err) {
+		if (!qp && errno == c->err)
+			return 0;
+		fprintf(stderr, "qp_ex type %d mask 0x%x ops 0x%llx flags 0x%x: %s, not %s\n",
+			c->type, c->mask, (unsigned long long)c->ops,
+			c->create_flags, qp ? "created" : strerror(errno),
+			c->err ? strerror(c->err) : "created");
+		if (qp)
+			ibv_destroy_qp(qp);
+		return -1;
+	}
+	q = ibv_qp_to_qp_ex(qp);
+	if (!q || !q->wr_start || !q->wr_complete || !q->wr_abort ||
+	    !q->wr_set_sge || !q->wr_set_inline_data ||
+	    ud != !!q->wr_set_ud_addr) {
+		fprintf(stderr, "qp_ex type %d: no ibv_qp_ex or its common functions\n",
+			c->type);
+		ret = -1;
+	}
+	for (i = 0; q && i < (int)ARRAY_SIZE(qp_ex_rc_ops); i++) {
+		uint64_t op = qp_ex_rc_ops[i];
+
+		if (!qp_ex_op_fn(q, op) == !(c->ops & op))
+			continue;
+		fprintf(stderr, "qp_ex type %d ops 0x%llx: wr_* of 0x%llx %s\n",
+			c->type, (unsigned long long)c->ops,
+			(unsigned long long)op,
+			c->ops & op ? "missing" : "installed unasked");
+		ret = -1;
+	}
+	if (ibv_destroy_qp(qp))
+		ret = -1;
+	return ret;
+}
+
+/*
+ * ibv_create_qp_ex as rxe's provider answers it: every operation of the
+ * QP's type, alone and together, also with IBV_QP_INIT_ATTR_CREATE_FLAGS
+ * and no flag; other operations, creation flags, comp_mask bits and QP
+ * types are refused with EOPNOTSUPP (Documentation/provider.rst).
+ */
+static int probe_qp_ex(const char *name)
+{
+	const uint32_t ops = IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	const uint32_t flags = IBV_QP_INIT_ATTR_CREATE_FLAGS;
+	const struct qp_ex_case fixed[] = {
+		{ IBV_QPT_RC, ops, QP_EX_RC_ALL, 0, 0 },
+		{ IBV_QPT_RC, ops | flags, QP_EX_RC_ALL, 0, 0 },
+		{ IBV_QPT_RC, flags, 0, 0, 0 },
+		{ IBV_QPT_UD, ops, IBV_QP_EX_WITH_SEND, 0, 0 },
+		{ IBV_QPT_UD, ops | flags, QP_EX_UD_ALL, 0, 0 },
+		{ IBV_QPT_RC, ops, IBV_QP_EX_WITH_LOCAL_INV, 0, EOPNOTSUPP },
+		{ IBV_QPT_RC, ops, IBV_QP_EX_WITH_BIND_MW, 0, EOPNOTSUPP },
+		{ IBV_QPT_RC, ops, IBV_QP_EX_WITH_SEND_WITH_INV, 0, EOPNOTSUPP },
+		{ IBV_QPT_RC, ops, IBV_QP_EX_WITH_TSO, 0, EOPNOTSUPP },
+		{ IBV_QPT_RC, ops, QP_EX_RC_ALL | IBV_QP_EX_WITH_ATOMIC_WRITE, 0,
+		  EOPNOTSUPP },
+		{ IBV_QPT_RC, flags, 0, IBV_QP_CREATE_BLOCK_SELF_MCAST_LB,
+		  EOPNOTSUPP },
+		{ IBV_QPT_UD, flags, 0, IBV_QP_CREATE_SOURCE_QPN, EOPNOTSUPP },
+		{ IBV_QPT_RC, IBV_QP_INIT_ATTR_MAX_TSO_HEADER, 0, 0, EOPNOTSUPP },
+		{ IBV_QPT_UC, ops, IBV_QP_EX_WITH_SEND, 0, EOPNOTSUPP },
+	};
+	int i, bad = 0, accepted = 0, refused = 0;
+	struct ibv_context *ctx;
+	struct qp_ex_case c;
+	struct ibv_cq *cq;
+	struct ibv_pd *pd;
+
+	pd = open_pd(name, &ctx);
+	if (!pd)
+		return 1;
+	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	if (!cq) {
+		perror("ibv_create_cq");
+		bad++;
+		goto out;
+	}
+	/* Each RC operation alone; on UD, each beyond the sends refused. */
+	for (i = 0; i < (int)ARRAY_SIZE(qp_ex_rc_ops); i++) {
+		c = (struct qp_ex_case){ .type = IBV_QPT_RC, .mask = ops,
+					 .ops = qp_ex_rc_ops[i] };
+		bad += !!qp_ex_try(ctx, pd, cq, &c);
+		accepted++;
+		if (qp_ex_rc_ops[i] & QP_EX_UD_ALL)
+			continue;
+		c = (struct qp_ex_case){ .type = IBV_QPT_UD, .mask = ops,
+					 .ops = QP_EX_UD_ALL | qp_ex_rc_ops[i],
+					 .err = EOPNOTSUPP };
+		bad += !!qp_ex_try(ctx, pd, cq, &c);
+		refused++;
+	}
+	for (i = 0; i < (int)ARRAY_SIZE(fixed); i++) {
+		bad += !!qp_ex_try(ctx, pd, cq, &fixed[i]);
+		if (fixed[i].err)
+			refused++;
+		else
+			accepted++;
+	}
+	printf("qp_ex: %d created with their wr_* functions, %d refused (EOPNOTSUPP), %d wrong\n",
+	       accepted, refused, bad);
+out:
+	if (cq && ibv_destroy_cq(cq))
+		bad++;
+	if (dealloc_pd(pd))
+		bad++;
+	ibv_close_device(ctx);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n, size, access;
@@ -1688,6 +1861,8 @@ int main(int argc, char **argv)
 		return probe_cq_resize_race(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "qp"))
 		return probe_qp(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "qp-ex"))
+		return probe_qp_ex(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "cq-ex"))
 		return probe_cq_ex(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "cq-overflow"))

@@ -5,12 +5,14 @@
 # (Documentation/provider.rst, "Rings"), modifies and queries them and
 # destroys them; the kernel refuses a work request list for a user QP
 # (its WQEs come through the rings), and nothing is left behind.
+# ibv_create_qp_ex gives every operation of the QP's type its wr_*
+# function and refuses the rest with EOPNOTSUPP, as rxe's provider does.
 # superp-topology: single
 # superp-kernel: test
 # superp-timeout: 120
 . "$SUPERP_ROOT/selftests/lib.sh"
 
-tap_plan 8
+tap_plan 9
 
 check "modprobe ib_superp" modprobe ib_superp
 check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
@@ -32,6 +34,11 @@ no_qp_left() {
 		printf '%s\n' "$out" | grep -Eq ' cq 1( |$)' &&
 		printf '%s\n' "$out" | grep -Eq ' mr 0( |$)' || { printf '%s\n' "$out"; return 1; }
 }
+superp-verbs-probe qp-ex superp0 > /tmp/qp-ex.out 2>&1
+sed "s/^/# /" /tmp/qp-ex.out
+check "ibv_create_qp_ex: 12 QPs with their wr_* functions, 14 refused with EOPNOTSUPP" \
+	grep -q '^qp_ex: 12 created with their wr_\* functions, 14 refused (EOPNOTSUPP), 0 wrong$' \
+	/tmp/qp-ex.out
 check "every QP destroyed, none left but the core's QP1 (and its CQ), no MR" no_qp_left
 check "rdma link delete superp0" rdma link delete superp0
 check "rmmod ib_superp" rmmod ib_superp
