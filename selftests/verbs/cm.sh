@@ -33,21 +33,25 @@ tap_begin
 
 # cm_run NAME SECS LOG SERVER-ARGS -- CLIENT-ARGS: a librdmacm program as
 # a server on guest 1 and its client on guest 2; rdma_cm servers do not
-# listen on TCP, so the client starts once the server's cm_id is listed.
+# listen on TCP, so the client starts once this server's own cm_id is
+# listed listening (by its pid, which busybox's timeout execs the program
+# as: the listing of the run before may not be gone yet), or after 10 s,
+# with what was listed in the log.
 cm_run() {
-	local name=$1 secs=$2 log=$3 prog=$4 i
+	local name=$1 secs=$2 log=$3 prog=$4 i pid
 	shift 4
 	if is_coordinator; then
 		timeout "$secs" "$prog" "$@" > "$log" 2>&1 &
+		pid=$!
 		i=0
 		until rdma resource show cm_id > "$log.cm_id" 2>&1 &&
-			grep -q LISTEN "$log.cm_id"; do
+			grep -q "LISTEN .* pid $pid " "$log.cm_id"; do
 			i=$((i + 1))
-			[ $i -lt 100 ] || break
+			[ $i -lt 100 ] || { sed 's/^/no listener yet: /' "$log.cm_id" >> "$log"; break; }
 			sleep 0.1
 		done
 		barrier "$name"
-		wait $!
+		wait "$pid"
 	else
 		barrier "$name"
 		timeout "$secs" "$prog" "$@" > "$log" 2>&1
@@ -70,7 +74,16 @@ cm_check() {
 		cm_run "cm-$d-$name" "$CM_TIMEOUT" "$log" "$@" $copt "$(guest_ip "$peer")"
 	fi
 	rc=$?
-	if [ "$rc" -eq 0 ]; then tail -3 "$log"; else cat "$log"; fi | sed 's/^/# /'
+	if [ "$rc" -eq 0 ]; then
+		tail -3 "$log"
+	else
+		cat "$log"
+		# The IB CM's own counts of what it sent and took (REQ,
+		# REJ, ...): which side dropped or refused the exchange.
+		(cd /sys/class/infiniband/superp0/ports/1 2>/dev/null &&
+			grep -H . cm_tx_msgs/* cm_rx_msgs/* cm_rx_duplicates/* | tr '\n' ' ')
+		echo
+	fi | sed 's/^/# /'
 	check "$d: $desc exits 0" test "$rc" -eq 0
 }
 
