@@ -123,7 +123,7 @@ install-provider: provider
 # by DKMS for kernel RELEASE (default: the newest Debian *-amd64 kernel
 # installed, the one the harness's stock guests boot), from superp-dkms.
 DEB_DIR ?= $(BUILD)/deb
-KVER ?= $(shell ls /lib/modules 2>/dev/null | grep -E -- '-amd64$$' | sort -V | tail -1)
+KVER ?= $(shell bash -c '. $(HARNESS)/common.sh && stock_kernel_version')
 deb:
 	tools/lib/deb.sh $(DEB_DIR)
 
