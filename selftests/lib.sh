@@ -184,4 +184,16 @@ barrier() {
 	return 1
 }
 
+# barrier_words NAME WORD [TIMEOUT_S]: barrier, where each guest brings a
+# WORD (no space) and all learn every guest's: prints them on one line, in
+# the order of the guests' ids. How guests agree on a step that only one
+# of them can judge (whether to run it again, say).
+barrier_words() {
+	${SUPERP_BARRIER_NETNS:+ip netns exec "$SUPERP_BARRIER_NETNS"} \
+		superp-barrier "$(guest_ip 1)" "$SUPERP_ID" "$SUPERP_NGUESTS" \
+		"$1" "$(scaled_s "${3:-300}")" "$2" && return 0
+	not_ok "barrier $1: not every guest came within $(scaled_s "${3:-300}") s"
+	return 1
+}
+
 is_coordinator() { [ "${SUPERP_ID:-1}" = 1 ]; }
