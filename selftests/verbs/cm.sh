@@ -75,6 +75,18 @@ cm_counters() {
 	echo
 }
 
+# cm_verdict DESC RC LOG: "DESC exits 0", with the end of LOG when it
+# did, else all of LOG and the CM's counts.
+cm_verdict() {
+	if [ "$2" -eq 0 ]; then
+		tail -3 "$3"
+	else
+		cat "$3"
+		cm_counters
+	fi | sed 's/^/# /'
+	check "$1 exits 0" test "$2" -eq 0
+}
+
 # Datagrams went both ways: the MADs of the CM, the datagrams of udaddy.
 datagrams_went() { hw | jq -e '.rx_datagrams > 0 and .tx_datagrams > 0' > /dev/null; }
 
@@ -91,13 +103,7 @@ cm_check() {
 		cm_run "cm-$d-$name" "$CM_TIMEOUT" "$log" "$@" $copt "$(guest_ip "$peer")"
 	fi
 	rc=$?
-	if [ "$rc" -eq 0 ]; then
-		tail -3 "$log"
-	else
-		cat "$log"
-		cm_counters
-	fi | sed 's/^/# /'
-	check "$d: $desc exits 0" test "$rc" -eq 0
+	cm_verdict "$d: $desc" "$rc" "$log"
 }
 
 # perftest's -R mode makes two rdma_cm connections in turn: one that
@@ -149,13 +155,7 @@ cm_perftest() {
 		tap_diag "$d: $t -R: its client asked before the server listened (REJ 8), run $run of $CM_PERF_RUNS; again"
 		run=$((run + 1))
 	done
-	if [ "$rc" -eq 0 ]; then
-		tail -3 "$log"
-	else
-		cat "$log"
-		cm_counters
-	fi | sed 's/^/# /'
-	check "$d: $t $* exits 0" test "$rc" -eq 0
+	cm_verdict "$d: $t $*" "$rc" "$log"
 }
 
 for d in $CM_DEVS; do
