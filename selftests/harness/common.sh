@@ -89,12 +89,13 @@ time_scale() {
 	echo "$pct"
 }
 
-# qemu_monitor_cmd SOCKET CMD: one command to a QEMU's human monitor on
-# the unix socket SOCKET; fails when the monitor did not take it. The
-# monitor greets with a prompt and prompts again once the command ran (or
-# closes: quit): hanging up before that can lose the command, which QEMU
-# then drops with the connection (about one in five, seen).
-qemu_monitor_cmd() {
+# qemu_monitor_query SOCKET CMD: one command to a QEMU's human monitor on
+# the unix socket SOCKET, its answer on stdout; fails when the monitor did
+# not take it. The monitor greets with a prompt and prompts again once
+# the command ran (or closes: quit): hanging up before that can lose the
+# command, which QEMU then drops with the connection (about one in five,
+# seen).
+qemu_monitor_query() {
 	python3 - "$1" "$2" <<-'PY' 2>/dev/null
 	import socket, sys
 	s = socket.socket(socket.AF_UNIX)
@@ -107,5 +108,11 @@ qemu_monitor_cmd() {
 	    if not d:
 	        break
 	    got += d
+	# The answer: between the echoed command line and the next prompt.
+	answer = got.split(b"(qemu) ")[1] if got.count(b"(qemu) ") >= 2 else b""
+	lines = answer.decode(errors="replace").replace("\r", "").split("\n")[1:]
+	sys.stdout.write("\n".join(l for l in lines if l.strip()) + "\n")
 	PY
 }
+# qemu_monitor_cmd SOCKET CMD: the same, the answer dropped (nmi, quit).
+qemu_monitor_cmd() { qemu_monitor_query "$@" > /dev/null; }

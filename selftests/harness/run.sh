@@ -189,7 +189,7 @@ judge() { # name kind seg...
 }
 
 # Kernel messages that fail a run whatever the tests said.
-SPLAT='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|kmemleak:.*leak|unreferenced object|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|general protection fault|INFO: task .* blocked|DEBUG_LOCKS_WARN_ON|refcount_t:|list_(add|del) corruption|waiting for .* to become free|invoked oom-killer'
+SPLAT='NETDEV WATCHDOG|BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|kmemleak:.*leak|unreferenced object|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|general protection fault|INFO: task .* blocked|DEBUG_LOCKS_WARN_ON|refcount_t:|list_(add|del) corruption|waiting for .* to become free|invoked oom-killer'
 
 # Host tests run side by side, as many at once as the machine has cores
 # (each is one busy process: checkpatch, a compiler, tshark; each works in
@@ -312,6 +312,23 @@ reboot_state() {
 	inits=$(grep -a -c '^@@SUPERP-GUEST ' "$1/guest$2.out")
 	[ "$kernels" -gt $((inits + $3)) ] && echo stalled || echo none
 }
+# virtio_state DIR N: the virtio-net queues of every guest of the group as
+# QEMU sees them (RX and TX of each NIC: the indices tell which side
+# stopped), into DIR/virtio-state; taken while the guests still run, once
+# a guest's console says its NIC stopped sending (NETDEV WATCHDOG).
+virtio_state() {
+	local i path q
+	for i in $(seq 1 "$2"); do
+		echo "guest $i:"
+		for path in $(guest_monitor_query "$i" "info virtio" |
+				awk '$2 == "[virtio-net]" { print $1 }'); do
+			for q in 0 1; do
+				guest_monitor_query "$i" "info virtio-queue-status $path $q" |
+					grep -E '^/|queue_index|inuse|used_idx|signalled_used|avail_idx'
+			done
+		done
+	done > "$1/virtio-state" 2>&1
+}
 watch_guests() { # dir n pid...
 	local dir=$1 n=$2 start=$SECONDS i stalled= booted= limit why
 	local name t count last test
@@ -320,6 +337,9 @@ watch_guests() { # dir n pid...
 	local pids=("$@")
 	while read -r _ name t; do tmo[$name]=$t; done < "$dir/plan"
 	while any_alive "$@"; do
+		[ -e "$dir/virtio-state" ] ||
+			! grep -aqs 'NETDEV WATCHDOG' "$dir"/guest*.console ||
+			virtio_state "$dir" "$n"
 		if [ -z "$booted" ] && [ $((SECONDS - start)) -ge "$SUPERP_BOOT_LIMIT" ]; then
 			for i in $(seq 1 "$n"); do
 				grep -q '^@@SUPERP-GUEST' "$dir/guest$i.out" 2>/dev/null ||
@@ -386,8 +406,10 @@ watch_guests() { # dir n pid...
 # The QEMU monitor of a running group's guest (run_group's netns names it).
 guest_monitor() { echo "/tmp/$netns.g$1.mon"; }
 
-# guest_monitor_cmd I CMD: a command to guest I's QEMU monitor (nmi, quit).
+# guest_monitor_cmd I CMD: a command to guest I's QEMU monitor (nmi, quit);
+# guest_monitor_query I CMD prints its answer.
 guest_monitor_cmd() { qemu_monitor_cmd "$(guest_monitor "$1")" "$2"; }
+guest_monitor_query() { qemu_monitor_query "$(guest_monitor "$1")" "$2"; }
 
 # boot_guest DIR I N TOPO KERNEL SMP MEM DEADLINE NIC-ARGS...: guest I
 # until it powers off (QEMU runs with -no-reboot) or DEADLINE ($SECONDS)
@@ -611,6 +633,8 @@ run_group() { # group [attempt]
 			passed=$((passed + 1)); report ok "$what" "(clean console)"
 		fi
 	done
+	# A NIC stopped sending: the queues as QEMU saw them then.
+	[ ! -s "$dir/virtio-state" ] || sed 's/^/#   virtio: /' "$dir/virtio-state"
 	return 0
 }
 

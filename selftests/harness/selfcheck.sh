@@ -55,7 +55,7 @@ red_judge() {
 
 s=selftests/harness/selfcheck
 echo "TAP version 13"
-echo "1..16"
+echo "1..18"
 # The hung guest, the stuck test, the guest that never boots and the
 # reboots wait most of their time: they run beside the failures' boot (one
 # guest each, five at most at once).
@@ -68,7 +68,7 @@ red_run reboots "$s/reboot-stall.sh $s/no-restart.sh" SUPERP_REBOOT_LIMIT=20 \
 	SUPERP_REBOOT_APPEND="rdinit=/usr/bin/sleep -- 100000" &
 # The failures' boots, one per kernel, side by side too.
 red_run failures-debug "kunit/harness_selfcheck_test $s/kernel-warning.sh" &
-red_run failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/starts-clean.sh $s/capture-check.sh $s/barrier-alone.sh"
+red_run failures "$s/failing-test.sh $s/stops-early.sh $s/left-behind.sh $s/starts-clean.sh $s/capture-check.sh $s/barrier-alone.sh $s/netdev-watchdog.sh"
 wait
 red_judge failures \
 	"failing-test=^not ok .*failing-test.sh" \
@@ -76,7 +76,9 @@ red_judge failures \
 	"left-behind=^not ok .*left-behind.sh .*stopped at its superp-timeout" \
 	"starts-clean (not red: the test after it passes)=^ok .*starts-clean.sh \(4 passed, 0 failed" \
 	"capture-check=^not ok .*capture-check.sh \(2 passed, 1 failed, 0 skipped[,)]" \
-	"barrier-alone=^not ok .*barrier-alone.sh \(2 passed, 1 failed"
+	"barrier-alone=^not ok .*barrier-alone.sh \(2 passed, 1 failed" \
+	"netdev-watchdog=^not ok .*stock-single guest 1 \(kernel reported a problem\)" \
+	"netdev-watchdog's queues=^#   virtio: +queue_index: +1$"
 red_judge failures-debug \
 	"harness_selfcheck_test=^not ok .*kunit/harness_selfcheck_test \(1 passed, 1 failed" \
 	"kernel-warning=^not ok .*test-single guest 1 \(kernel reported a problem\)"
