@@ -165,14 +165,16 @@ guest_ip() { echo "10.23.${2:-0}.$1"; }
 # slower machine gets as long as the test's own timeout does.
 scaled_s() { echo $(($1 * ${SUPERP_TIME_SCALE:-100} / 100)); }
 
-# barrier_try NAME [TIMEOUT_S]: wait until every guest of the topology
-# reaches NAME, for at most TIMEOUT_S (300 unless given) scaled; its exit
-# status says whether all came, and nothing else is reported. A test that
-# moved eth0 into a network namespace names it in SUPERP_BARRIER_NETNS.
+# barrier_try NAME [TIMEOUT_S [WORD]]: wait until every guest of the
+# topology reaches NAME, for at most TIMEOUT_S (300 unless given) scaled;
+# its exit status says whether all came, and nothing else is reported.
+# With a WORD (no space), every guest's word is printed on one line, in
+# the order of the guests' ids. A test that moved eth0 into a network
+# namespace names it in SUPERP_BARRIER_NETNS.
 barrier_try() {
 	${SUPERP_BARRIER_NETNS:+ip netns exec "$SUPERP_BARRIER_NETNS"} \
 		superp-barrier "$(guest_ip 1)" "$SUPERP_ID" "$SUPERP_NGUESTS" \
-		"$1" "$(scaled_s "${2:-300}")"
+		"$1" "$(scaled_s "${2:-300}")" ${3:+"$3"}
 }
 
 # barrier NAME [TIMEOUT_S]: barrier_try within a test, where a guest that
@@ -185,13 +187,11 @@ barrier() {
 }
 
 # barrier_words NAME WORD [TIMEOUT_S]: barrier, where each guest brings a
-# WORD (no space) and all learn every guest's: prints them on one line, in
-# the order of the guests' ids. How guests agree on a step that only one
-# of them can judge (whether to run it again, say).
+# WORD and all learn every guest's (barrier_try's output). How guests
+# agree on a step that only one of them can judge (whether to run it
+# again, say).
 barrier_words() {
-	${SUPERP_BARRIER_NETNS:+ip netns exec "$SUPERP_BARRIER_NETNS"} \
-		superp-barrier "$(guest_ip 1)" "$SUPERP_ID" "$SUPERP_NGUESTS" \
-		"$1" "$(scaled_s "${3:-300}")" "$2" && return 0
+	barrier_try "$1" "${3:-300}" "$2" && return 0
 	not_ok "barrier $1: not every guest came within $(scaled_s "${3:-300}") s"
 	return 1
 }

@@ -67,8 +67,10 @@ static int read_line(int fd, char *buf, size_t len)
 /* The words of a release line ("go W1 W2 ...\n"), if this guest passed one. */
 static void printf_words(const char *release)
 {
+	const char *w = strncmp(release, "go ", 3) ? "" : release + 3;
+
 	if (print_words)
-		printf("%.*s\n", (int)strcspn(release + 3, "\n"), release + 3);
+		printf("%.*s\n", (int)strcspn(w, "\n"), w);
 }
 
 /* "go" and the words of guests 1..NGUESTS, space-separated, into BUF. */
