@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Run SUPERp tests and print one summary line "N passed, N failed, N skipped".
 #
-#   run.sh [--kernel test|stock|bench] [--no-prepare] TEST...
+#   run.sh [--kernel test|stock|bench] [--no-prepare] [--host | --guests] TEST...
 #
 # TEST is kunit/MODULE (a KUnit suite module built from kunit/), a selftest
-# path (selftests/AREA/NAME.sh) or "all". Selftests declare in comment lines:
+# path (selftests/AREA/NAME.sh) or "all". --host runs only the TESTs that
+# run on the host, --guests only the others. Selftests declare in comment lines:
 #   # superp-topology: host | single | pair | router   (default single)
 #   # superp-kernel: test | stock | bench | both       (default test)
 #   # superp-timeout: SECONDS                          (default 300)
@@ -28,12 +29,14 @@ set -uo pipefail
 
 force_kernel=
 prepare=1
+only=
 tests=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) force_kernel=$2; shift ;;
 	--no-prepare) prepare= ;;
-	-h | --help) sed -n '3,18p' "$0"; exit 0 ;;
+	--host | --guests) only=${1#--} ;;
+	-h | --help) sed -n '3,/^# Logs:/p' "$0"; exit 0 ;;
 	*) tests+=("$1") ;;
 	esac
 	shift
@@ -84,9 +87,10 @@ for t in "${tests[@]}"; do
 	esac
 	[ -n "$force_kernel" ] && kernels=$force_kernel
 	if [ "$topo" = host ]; then
-		host_tests+=("$t")
+		[ "$only" = guests ] || host_tests+=("$t")
 		continue
 	fi
+	[ "$only" != host ] || continue
 	case "$topo" in single) n=1 ;; pair) n=2 ;; router) n=3 ;; *) die "$t: bad topology $topo" ;; esac
 	for k in $kernels; do
 		g="$k-$topo"
