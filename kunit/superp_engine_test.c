@@ -1728,6 +1728,47 @@ static void peer_restart_test(struct kunit *test)
 }
 
 /*
+ * The restarted side's hello meets a survivor that acknowledges PSNs the
+ * new incarnation never sent. Those ACKs are dropped, and the hello is
+ * retransmitted on the doubling RTO: the connection breaks when its
+ * retransmission budget is spent, rto * (2^(pdl_max_rtx + 1) - 1) after
+ * the hello left (sending flow control 4.a), not later.
+ */
+static void peer_restart_budget_test(struct kunit *test)
+{
+	const struct superp_params *p = &superp_default_params;
+	struct tnode *a = t_new(test, NULL, SUPERP_CONN_HELLO);
+	struct tnode *b = t_new(test, NULL, SUPERP_CONN_HELLO);
+	u64 rto = p->pdl_retrans_time_out * US, now = 0, t0;
+	u64 budget = rto * ((2ULL << p->pdl_max_rtx) - 1);
+	int rounds = 1000;
+
+	t_writes(a, 5, &now, b);
+	t_writes(b, 5, &now, a);
+	now = t_settle(a, b, now);
+	KUNIT_ASSERT_EQ(test, a->ncomp, 5);
+
+	b = t_new(test, NULL, SUPERP_CONN_HELLO);	/* b restarts */
+	t0 = now;
+	KUNIT_EXPECT_EQ(test, t_submit(b, SUPERP_OP_RMA_WRITE, 1, now), -EAGAIN);
+	t_link(a, b, now);
+	while (b->c->state != SUPERP_ST_BROKEN && (a->timer || b->timer) &&
+	       rounds--) {
+		struct tnode *n = (a->timer && (!b->timer || a->timer <= b->timer))
+				  ? a : b;
+
+		if (n->timer > now)
+			now = n->timer;
+		t_fire(n, now);
+		t_link(a, b, now);
+	}
+	KUNIT_EXPECT_EQ(test, b->c->state, SUPERP_ST_BROKEN);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_CONN_BROKEN], 1);
+	KUNIT_EXPECT_LE(test, now - t0, budget);
+	KUNIT_EXPECT_GT(test, b->ev[SUPERP_EV_ACK_OUT_OF_WINDOW], 0);
+}
+
+/*
  * A refused reply packet (an Atomic Response answering a READ) never
  * makes the reply whole: placed() is not called, for the user would take
  * the READ's data as placed, and the READ fails (-EPROTO).
@@ -1794,6 +1835,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(placed_not_for_refused_reply_test),
 	KUNIT_CASE(hello_test),
 	KUNIT_CASE(peer_restart_test),
+	KUNIT_CASE(peer_restart_budget_test),
 	KUNIT_CASE(send_xid_after_window_reuse_test),
 	{}
 };
