@@ -336,7 +336,7 @@ static void print_u64_nest(const struct nlattr *nest, const char *key,
 		printf("\n    %s", key);
 	mnl_attr_for_each_nested(a, nest) {
 		t = mnl_attr_get_type(a);
-		if (!t || t > n)
+		if (!t || t > n || !names[t - 1])
 			continue;
 		if (counters)
 			jput_u64(counters, names[t - 1], mnl_attr_get_u64(a));
