@@ -11,14 +11,15 @@
 # `rdma link delete` and `rmmod` (KASAN and kmemleak watch). The tools'
 # JSON: a netdev named a"b\c comes back from superp's and sunh's -j
 # exactly, a u64 at its maximum keeps every digit, -p indents the same
-# document, sunh -s adds the counters to subnet show.
+# document but not the monitor's stream, sunh -s adds the counters to
+# subnet show.
 # superp-topology: single
 # superp-kernel: stock
 # superp-soak-kernel: both
 # superp-timeout: 300
 . "$SUPERP_ROOT/selftests/lib.sh"
 
-tap_plan 71
+tap_plan 72
 
 # refused PATTERN command...: the command fails and says PATTERN (the
 # errno's text and the kernel's message, as the tool prints them).
@@ -177,15 +178,23 @@ check "soft shutdown again: EINVAL, not up" refused 'Invalid argument \(connecti
 	superp conn shutdown dev superp0 lcid 4 soft
 superp monitor > /tmp/monitor 2>&1 &
 mon=$!
+# JSON, indented on request: a stream stays one compact object a line.
+superp -j -p monitor > /tmp/monitor.json 2>&1 &
+jmon=$!
 sleep 1
 check "hard shutdown" superp conn shutdown dev superp0 lcid 2 hard
 sleep 1
-kill "$mon"
-wait "$mon" 2>/dev/null
+kill "$mon" "$jmon"
+wait "$mon" "$jmon" 2>/dev/null
 check "... the connection is broken, conn_broken counted once" jq_true \
 	'.[0].state == "broken" and .[0].events.conn_broken == 1' conn_show 2
 check "... monitor printed conn_broken with ECONNRESET (104)" \
 	grep -q '^superp0 lcid 2 event conn_broken ([0-9]*) value 104$' /tmp/monitor
+check "... monitor -j -p: the same, one compact object a line, each one valid" sh -c \
+	'grep -qx "{\"dev\":\"superp0\",\"lcid\":2,\"event\":\"conn_broken\",\"id\":[0-9]*,\"value\":104}" /tmp/monitor.json &&
+	 while IFS= read -r l; do
+		printf "%s\n" "$l" | jq -e "type == \"object\"" > /dev/null || { echo "$l"; exit 1; }
+	 done < /tmp/monitor.json'
 check "hard shutdown again: ENOTCONN" refused 'connection already broken' \
 	superp conn shutdown dev superp0 lcid 2 hard
 check "shutdown of no connection: ENOENT" refused 'No such file or directory \(no connection' \
