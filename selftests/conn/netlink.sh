@@ -8,14 +8,18 @@
 # driver's device, a device hidden from the namespace, no CAP_NET_ADMIN);
 # device defaults set all or nothing; soft shutdown started; hard
 # shutdown and its event on the "events" group; connections removed with
-# `rdma link delete` and `rmmod` (KASAN and kmemleak watch).
+# `rdma link delete` and `rmmod` (KASAN and kmemleak watch). The tools'
+# JSON: a netdev named a"b\c comes back from superp's and sunh's -j
+# exactly, a u64 at its maximum keeps every digit, -p indents the same
+# document but not the monitor's stream, sunh -s adds the counters to
+# subnet show.
 # superp-topology: single
 # superp-kernel: stock
 # superp-soak-kernel: both
 # superp-timeout: 300
 . "$SUPERP_ROOT/selftests/lib.sh"
 
-tap_plan 59
+tap_plan 72
 
 # refused PATTERN command...: the command fails and says PATTERN (the
 # errno's text and the kernel's message, as the tool prints them).
@@ -174,15 +178,23 @@ check "soft shutdown again: EINVAL, not up" refused 'Invalid argument \(connecti
 	superp conn shutdown dev superp0 lcid 4 soft
 superp monitor > /tmp/monitor 2>&1 &
 mon=$!
+# JSON, indented on request: a stream stays one compact object a line.
+superp -j -p monitor > /tmp/monitor.json 2>&1 &
+jmon=$!
 sleep 1
 check "hard shutdown" superp conn shutdown dev superp0 lcid 2 hard
 sleep 1
-kill "$mon"
-wait "$mon" 2>/dev/null
+kill "$mon" "$jmon"
+wait "$mon" "$jmon" 2>/dev/null
 check "... the connection is broken, conn_broken counted once" jq_true \
 	'.[0].state == "broken" and .[0].events.conn_broken == 1' conn_show 2
 check "... monitor printed conn_broken with ECONNRESET (104)" \
 	grep -q '^superp0 lcid 2 event conn_broken ([0-9]*) value 104$' /tmp/monitor
+check "... monitor -j -p: the same, one compact object a line, each one valid" sh -c \
+	'grep -qx "{\"dev\":\"superp0\",\"lcid\":2,\"event\":\"conn_broken\",\"id\":[0-9]*,\"value\":104}" /tmp/monitor.json &&
+	 while IFS= read -r l; do
+		printf "%s\n" "$l" | jq -e "type == \"object\"" > /dev/null || { echo "$l"; exit 1; }
+	 done < /tmp/monitor.json'
 check "hard shutdown again: ENOTCONN" refused 'connection already broken' \
 	superp conn shutdown dev superp0 lcid 2 hard
 check "shutdown of no connection: ENOENT" refused 'No such file or directory \(no connection' \
@@ -197,6 +209,47 @@ for c in 2 3 4; do superp conn del dev superp0 lcid $c; done
 check "with no connection left, pdl_conn_per_xpu 128 is accepted" \
 	superp dev set superp0 pdl_conn_per_xpu 128
 check "... and lcid 100 fits" sunh_conn 100
+
+# The tools' JSON, escaped: a netdev whose name holds a quote and a
+# backslash, as superp (dev show) and sunh (route show) name it.
+odd='a"b\c'
+# prints TEXT command...: the command's output is TEXT, exactly.
+prints() {
+	local want=$1 out
+	shift
+	out=$("$@") || return 1
+	[ "$out" = "$want" ] || { printf 'got:  %s\nwant: %s\n' "$out" "$want"; return 1; }
+}
+check "a veth whose name holds a quote and a backslash" ip link add "$odd" type veth peer name esc1
+check "rdma link add superp9 on it" rdma link add superp9 type superp netdev "$odd"
+check "dev show -j: the netdev's name, escaped, read back exactly by jq" \
+	prints "$odd" sh -c 'superp -j dev show superp9 | jq -r ".[0].netdev"'
+check "dev set superp9 mem_limit 2^64-1" superp dev set superp9 mem_limit 18446744073709551615
+check "... dev show -j writes it with all its digits, on one line" sh -c '
+	out=$(superp -j dev show superp9) && [ "$(printf "%s\n" "$out" | wc -l)" = 1 ] &&
+	printf "%s\n" "$out" | grep -q "\"mem_limit\":18446744073709551615,"'
+check "dev show -j -p: indented, the same document" sh -c '
+	a=$(superp -j -p dev show superp9) && b=$(superp -j dev show superp9) &&
+	[ "$(printf "%s\n" "$a" | wc -l)" -gt 10 ] &&
+	printf "%s\n" "$a" | grep -q "^    \"mem_limit\": 18446744073709551615,\$" &&
+	[ "$(printf "%s\n" "$a" | jq -c .)" = "$(printf "%s\n" "$b" | jq -c .)" ]'
+check "... -p without -j: the text" output_has '^superp9 index [0-9]+ netdev a"b\\c ' superp -p dev show superp9
+check "rdma link delete superp9, the veth deleted" sh -c 'rdma link delete superp9 && ip link del "$1"' - "$odd"
+ip netns add esc
+check "sunh: in a namespace, that veth name, a subnet, a route through it" sh -c '
+	ip -n esc link add "$1" type veth peer name esc2 &&
+	sunh -n esc subnet set 10.99.0.0/16 &&
+	sunh -n esc route add 5 dev "$1" lladdr 02:00:00:00:00:05' - "$odd"
+check "route show -j: the device's name read back exactly by jq" \
+	prints "$odd" sh -c 'sunh -n esc -j route show 5 | jq -r ".[0].dev"'
+check "subnet show -j: one line, the subnet's / as is" \
+	prints '{"subnet":"10.99.0.0/16","bits":12,"hoplimit":15,"forwarding":false,"learning":true,"ageing":300,"udpport":7777,"echorate":1000,"ethertype":34997}' \
+	sunh -n esc -j subnet show
+check "-s subnet show: the counters of stats follow the settings (text; -j -p: stats)" sh -c '
+	sunh -n esc -s subnet show | grep -q "^rx_packets " &&
+	sunh -n esc -j -p -s subnet show |
+		jq -e ".subnet == \"10.99.0.0/16\" and (.stats | has(\"rx_packets\"))" >/dev/null'
+ip netns del esc
 
 # Teardown with connections installed.
 sunh_conn 5 >/dev/null

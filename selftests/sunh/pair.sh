@@ -3,7 +3,7 @@
 # Two nodes on one segment: SUNH echo between them, entries resolved through
 # ARP on the sender and learned from received frames on the receiver, hop
 # limit untouched without a router, the traffic class picks the transmit
-# queue, unprivileged users cannot change
+# queue, ping's JSON is one object a reply, unprivileged users cannot change
 # anything, and `rmmod sunh` while echo traffic flows is clean.
 # superp-topology: pair
 # superp-kernel: stock
@@ -14,6 +14,17 @@
 
 me=$SUPERP_ID
 peer=$((3 - me))
+
+# ping_json: sunh -j -p ping, two replies: a stream, so one compact object
+# a line whatever -p says, each as the text reply has it, time_ms with
+# three decimals.
+ping_json() {
+	sunh -j -p ping "$peer" -c 2 -i 0.2 > /tmp/ping.json || return 1
+	cat /tmp/ping.json
+	[ "$(wc -l < /tmp/ping.json)" = 2 ] &&
+	[ "$(grep -cE "^\{\"bytes\":[0-9]+,\"from\":$peer,\"seq\":[12],\"hlim\":15,\"req_hlim\":15,\"tclass\":0,\"time_ms\":[0-9]+\.[0-9]{3}\}\$" /tmp/ping.json)" = 2 ] &&
+	jq -se 'length == 2 and map(.seq) == [1, 2]' /tmp/ping.json > /dev/null
+}
 
 tap_begin
 
@@ -32,6 +43,7 @@ if is_coordinator; then
 	check "ping $peer" sh -c "sunh ping $peer -c 3 -i 0.2 | tee /tmp/ping.out"
 	check "one hop: hop limit 15 both ways" grep -q "hlim=15 req_hlim=15" /tmp/ping.out
 	check "entry for $peer is resolved" sh -c "sunh route show | tee /dev/stderr | grep -q '^$peer dev eth0 lladdr 52:54:00:23:00:0$peer resolved'"
+	check "ping -j -p: one compact object a reply" ping_json
 fi
 barrier sunh-pinged
 if ! is_coordinator; then

@@ -56,6 +56,15 @@ field() {
 	grep -Eq "$3" <<< "$v" || { echo "$2: \"$v\", not /$3/"; return 1; }
 }
 
+# depends_on DEB PACKAGE...: DEB's Depends names every PACKAGE.
+depends_on() {
+	local deb=$1 p
+	shift
+	for p in "$@"; do
+		field "$deb" Depends "(^|, )$p( |,|\$)" || return 1
+	done
+}
+
 # The test programs, KUnit suites and probes are in no package: no file of
 # any named after them, no .ko (superp-dkms ships sources only).
 no_tests() {
@@ -98,7 +107,7 @@ lint() {
 	[ -z "$out" ] || { echo "$out"; return 1; }
 }
 
-tap_plan 13
+tap_plan 14
 check "make deb in a fresh copy of the tree" build
 [ ! -f "$tmp/took" ] || tap_diag "$(cat "$tmp/took")"
 version=$(dpkg-deb -f "$tmp"/out/superp-dkms_*_all.deb Version 2>/dev/null)
@@ -115,6 +124,8 @@ check "superp-tools: tools, manual pages, bash completion, dissector" \
 	/usr/share/man/man8/superp-gen\.8\.gz \
 	/usr/share/bash-completion/completions/superp /usr/share/bash-completion/completions/sunh \
 	"/usr/lib/$multiarch/wireshark/plugins/superp\.lua"
+check "superp-tools: depends on the libraries the tools link (libmnl0, libjson-c5)" \
+	depends_on "$(deb superp-tools amd64)" libmnl0 libjson-c5
 check "superp-tools: -V prints the package's version" \
 	tools_version usr/sbin/superp usr/sbin/sunh usr/bin/superp-gen
 check "superp-ibverbs-provider: the provider and its .driver" \

@@ -29,6 +29,7 @@
 
 #include "../lib/genl.h"
 #include "../lib/netns.h"
+#include "../lib/output.h"
 #include "sunh-help.h"
 
 #ifndef SUPERP_VERSION
@@ -37,7 +38,6 @@
 
 /* Looked up at the first request: help and usage errors need no module. */
 static uint16_t family_id;
-static bool json;
 static char buf[32768];
 
 /*
@@ -194,7 +194,83 @@ static const char *const stat_names[__SUNH_STAT_MAX] = {
 	[SUNH_STAT_LEARN_HELD] = "learn_held",
 };
 
+/* ---- stats ---- */
+
+/* The counters: as text lines, or as members of the object r->arg (-j). */
+static int stats_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct json_object *obj = ((struct reply *)data)->arg;
+	const struct nlattr *nest, *attr;
+	unsigned int t;
+
+	parse(nlh);
+	nest = attrs[SUNH_A_STATS];
+	if (!nest)
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(attr, nest) {
+		t = mnl_attr_get_type(attr);
+		if (!t || t > __SUNH_STAT_MAX || !stat_names[t - 1] ||
+		    mnl_attr_get_payload_len(attr) != sizeof(uint64_t))
+			continue;
+		if (obj)
+			jput_u64(obj, stat_names[t - 1], mnl_attr_get_u64(attr));
+		else
+			printf("%-26s %" PRIu64 "\n", stat_names[t - 1],
+			       mnl_attr_get_u64(attr));
+	}
+	return MNL_CB_OK;
+}
+
+/*
+ * The namespace's counters: into @obj (JSON), which becomes the member
+ * "stats" of @parent if there is one, or printed as text (@obj NULL).
+ */
+static void get_stats(struct json_object *obj, struct json_object *parent)
+{
+	struct nlmsghdr *nlh = msg_start(SUNH_CMD_STATS_GET, 0);
+	struct reply r = { .arg = obj };
+
+	genl_check(genl_request(nlh, stats_cb, &r), &r, "stats");
+	if (obj && parent)
+		jput(parent, "stats", obj);
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+	struct json_object *obj = json ? jobject() : NULL;
+
+	get_stats(obj, NULL);
+	if (obj)
+		jprint(obj);
+	return 0;
+}
+
 /* ---- subnet and settings ---- */
+
+/* subnet show -j: the object config_cb() made, printed by cmd_subnet(). */
+static struct json_object *config_obj;
+
+static void config_json(const char *addr, bool have)
+{
+	char subnet[INET6_ADDRSTRLEN + 4];
+
+	config_obj = jobject();
+	if (have) {
+		snprintf(subnet, sizeof(subnet), "%s/%u", addr,
+			 get_u8(SUNH_A_PREFIX_LEN));
+		jput_str(config_obj, "subnet", subnet);
+		jput_u64(config_obj, "bits", get_u8(SUNH_A_ADDR_BITS));
+	} else {
+		jput_null(config_obj, "subnet");
+	}
+	jput_u64(config_obj, "hoplimit", get_u8(SUNH_A_HOP_LIMIT));
+	jput_bool(config_obj, "forwarding", get_u8(SUNH_A_FORWARDING));
+	jput_bool(config_obj, "learning", get_u8(SUNH_A_LEARNING));
+	jput_u64(config_obj, "ageing", get_u32(SUNH_A_AGEING));
+	jput_u64(config_obj, "udpport", get_u16(SUNH_A_UDP_PORT));
+	jput_u64(config_obj, "echorate", get_u32(SUNH_A_ECHO_RATE));
+	jput_u64(config_obj, "ethertype", get_u16(SUNH_A_ETHERTYPE));
+}
 
 static int config_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -212,21 +288,8 @@ static int config_cb(const struct nlmsghdr *nlh, void *data)
 		have = true;
 	}
 	if (json) {
-		printf("{");
-		if (have)
-			printf("\"subnet\":\"%s/%u\",\"bits\":%u,", addr,
-			       get_u8(SUNH_A_PREFIX_LEN),
-			       get_u8(SUNH_A_ADDR_BITS));
-		else
-			printf("\"subnet\":null,");
-		printf("\"hoplimit\":%u,\"forwarding\":%s,\"learning\":%s,\"ageing\":%u,\"udpport\":%u,\"echorate\":%u,\"ethertype\":%u}\n",
-		       get_u8(SUNH_A_HOP_LIMIT),
-		       get_u8(SUNH_A_FORWARDING) ? "true" : "false",
-		       get_u8(SUNH_A_LEARNING) ? "true" : "false",
-		       get_u32(SUNH_A_AGEING),
-		       get_u16(SUNH_A_UDP_PORT),
-		       get_u32(SUNH_A_ECHO_RATE),
-		       get_u16(SUNH_A_ETHERTYPE));
+		if (!config_obj)
+			config_json(addr, have);
 		return MNL_CB_OK;
 	}
 	if (have)
@@ -258,6 +321,14 @@ static int cmd_subnet(int argc, char **argv)
 	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list")) {
 		nlh = msg_start(SUNH_CMD_CONFIG_GET, 0);
 		genl_check(genl_request(nlh, config_cb, &r), &r, "subnet show");
+		if (json && !config_obj)
+			die("subnet show: no answer");
+		/* -s: the counters of stats, after the settings. */
+		if (stats)
+			get_stats(config_obj ? jobject() : NULL, config_obj);
+		if (config_obj)
+			jprint(config_obj);
+		config_obj = NULL;
 		return 0;
 	}
 	if (matches(argv[0], "delete")) {
@@ -332,9 +403,13 @@ static int cmd_set(int argc, char **argv)
 
 /* ---- routes ---- */
 
-static int route_count;
-/* A dump is printed only once it is complete and consistent. */
+/*
+ * A dump is printed only once it is complete and consistent: its text is
+ * written to route_out (a memory stream), or its entries are added to the
+ * array route_list (-j).
+ */
 static FILE *route_out;
+static struct json_object *route_list;
 
 static int route_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -361,19 +436,20 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	local = attrs[SUNH_A_LOCAL];
 
 	if (json) {
-		fprintf(route_out, "%s{\"addr\":%u,\"dev\":\"%s\"",
-			route_count ? "," : "", get_u16(SUNH_A_ADDR), ifname);
+		struct json_object *o = jobject();
+
+		jput_u64(o, "addr", get_u16(SUNH_A_ADDR));
+		jput_str(o, "dev", ifname);
 		if (local) {
-			fprintf(route_out, ",\"origin\":\"local\"}");
+			jput_str(o, "origin", "local");
 		} else {
-			fprintf(route_out,
-				",\"lladdr\":\"%s\",\"origin\":\"%s\",\"age_ms\":%" PRIu64
-				",\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
-				mac, origin_name(get_u8(SUNH_A_ORIGIN)),
-				get_u64(SUNH_A_AGE_MS),
-				get_u64(SUNH_A_PACKETS),
-				get_u64(SUNH_A_BYTES));
+			jput_str(o, "lladdr", mac);
+			jput_str(o, "origin", origin_name(get_u8(SUNH_A_ORIGIN)));
+			jput_u64(o, "age_ms", get_u64(SUNH_A_AGE_MS));
+			jput_u64(o, "packets", get_u64(SUNH_A_PACKETS));
+			jput_u64(o, "bytes", get_u64(SUNH_A_BYTES));
 		}
+		jappend(route_list, o);
 	} else if (local) {
 		fprintf(route_out, "%u dev %s local\n", get_u16(SUNH_A_ADDR),
 			ifname);
@@ -386,7 +462,6 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 			get_u64(SUNH_A_PACKETS),
 			get_u64(SUNH_A_BYTES));
 	}
-	route_count++;
 	return MNL_CB_OK;
 }
 
@@ -421,10 +496,13 @@ static int route_show(const char *addr)
 	int err, tries;
 
 	for (tries = 1; ; tries++) {
-		route_out = open_memstream(&text, &len);
-		if (!route_out)
-			die("out of memory");
-		route_count = 0;
+		if (json) {
+			route_list = jarray();
+		} else {
+			route_out = open_memstream(&text, &len);
+			if (!route_out)
+				die("out of memory");
+		}
 		if (addr) {
 			nlh = msg_start(SUNH_CMD_ROUTE_GET, 0);
 			mnl_attr_put_u16(nlh, SUNH_A_ADDR,
@@ -434,19 +512,28 @@ static int route_show(const char *addr)
 					NLM_F_DUMP);
 		}
 		err = genl_request(nlh, route_cb, &r);
-		fclose(route_out);
+		if (route_out)
+			fclose(route_out);
+		route_out = NULL;
 		genl_check(err, &r, "route show");
 		if (!r.intr)
 			break;
 		free(text);
 		text = NULL;
+		if (route_list)
+			json_object_put(route_list);
+		route_list = NULL;
 		if (tries == ROUTE_DUMP_TRIES)
 			die("route show: the table changed during each of %d dumps (interrupted), try again",
 			    tries);
 		fprintf(stderr, "%s: route show: dump interrupted by a change, retrying\n",
 			progname);
 	}
-	printf(json ? "[%s]\n" : "%s", text ? text : "");
+	if (json)
+		jprint(route_list);
+	else
+		fputs(text ? text : "", stdout);
+	route_list = NULL;
 	free(text);
 	return 0;
 }
@@ -518,47 +605,6 @@ static int cmd_route(int argc, char **argv)
 	return 0;
 }
 
-/* ---- stats ---- */
-
-static int stats_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *nest, *attr;
-	bool first = true;
-	unsigned int t;
-
-	parse(nlh);
-	nest = attrs[SUNH_A_STATS];
-	if (!nest)
-		return MNL_CB_OK;
-	if (json)
-		printf("{");
-	mnl_attr_for_each_nested(attr, nest) {
-		t = mnl_attr_get_type(attr);
-		if (!t || t > __SUNH_STAT_MAX || !stat_names[t - 1] ||
-		    mnl_attr_get_payload_len(attr) != sizeof(uint64_t))
-			continue;
-		if (json)
-			printf("%s\"%s\":%" PRIu64, first ? "" : ",",
-			       stat_names[t - 1], mnl_attr_get_u64(attr));
-		else
-			printf("%-26s %" PRIu64 "\n", stat_names[t - 1],
-			       mnl_attr_get_u64(attr));
-		first = false;
-	}
-	if (json)
-		printf("}\n");
-	return MNL_CB_OK;
-}
-
-static int cmd_stats(int argc, char **argv)
-{
-	struct nlmsghdr *nlh = msg_start(SUNH_CMD_STATS_GET, 0);
-	struct reply r = {};
-
-	genl_check(genl_request(nlh, stats_cb, &r), &r, "stats");
-	return 0;
-}
-
 /* ---- ping ---- */
 
 static double now(void)
@@ -624,9 +670,27 @@ static int echo_once(struct nlmsghdr *nlh, struct echo_reply *e,
 	return 0;
 }
 
-#define JSON_REPLY \
-	"{\"bytes\":%u,\"from\":%u,\"seq\":%u,\"hlim\":%u,\"req_hlim\":%u,\"tclass\":%u,\"time_ms\":%.3f}\n"
-#define TEXT_REPLY "%u bytes from %u: seq=%u hlim=%u req_hlim=%u tclass=0x%02x time=%.3f ms\n"
+/* One reply: a line of text, or one object a line (-j: a stream). */
+static void print_reply(const struct echo_reply *e)
+{
+	struct json_object *o;
+
+	if (!json) {
+		printf("%u bytes from %u: seq=%u hlim=%u req_hlim=%u tclass=0x%02x time=%.3f ms\n",
+		       e->size, e->saddr, e->seq, e->hop_limit,
+		       e->req_hop_limit, e->tclass, e->rtt_ms);
+		return;
+	}
+	o = jobject();
+	jput_u64(o, "bytes", e->size);
+	jput_u64(o, "from", e->saddr);
+	jput_u64(o, "seq", e->seq);
+	jput_u64(o, "hlim", e->hop_limit);
+	jput_u64(o, "req_hlim", e->req_hop_limit);
+	jput_u64(o, "tclass", e->tclass);
+	jput_fixed(o, "time_ms", e->rtt_ms, 3);
+	jprint_line(o);
+}
 
 static volatile sig_atomic_t interrupted;
 
@@ -713,9 +777,7 @@ static int cmd_ping(int argc, char **argv)
 				min = e.rtt_ms;
 			if (e.rtt_ms > max)
 				max = e.rtt_ms;
-			printf(json ? JSON_REPLY : TEXT_REPLY, e.size, e.saddr,
-			       e.seq, e.hop_limit, e.req_hop_limit, e.tclass,
-			       e.rtt_ms);
+			print_reply(&e);
 		} else if (err == -EINTR || interrupted) {
 			sent--;
 			break;
@@ -884,11 +946,15 @@ int main(int argc, char **argv)
 
 	progname = "sunh";
 	while (argc > 1 && argv[1][0] == '-') {
-		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "-json")) {
-			json = true;
-		} else if (!strcmp(argv[1], "-h") ||
-			   !strcmp(argv[1], "-help") ||
-			   !strcmp(argv[1], "--help")) {
+		/* -n NETNS: two words */
+		taken = netns_option(argc, argv);
+		if (taken < 0)
+			usage();
+		if (taken) {
+			argc--;
+			argv++;
+		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "-help") ||
+		    !strcmp(argv[1], "--help")) {
 			usage_to(stdout, 0);
 		} else if (!strcmp(argv[1], "-V") ||
 			   !strcmp(argv[1], "-version") ||
@@ -902,12 +968,7 @@ int main(int argc, char **argv)
 			batch = argv[2];
 			argc--;
 			argv++;
-		} else if ((taken = netns_option(argc, argv))) {
-			if (taken < 0)
-				usage();
-			argc--;
-			argv++;
-		} else {
+		} else if (!output_option(argv[1])) {
 			unknown_option(argv[1]);
 		}
 		argc--;

@@ -20,6 +20,7 @@
 
 #include "../lib/genl.h"
 #include "../lib/netns.h"
+#include "../lib/output.h"
 #include "superp.h"
 #include "superp-help.h"
 
@@ -31,7 +32,6 @@
 static uint16_t family_id;
 static uint32_t events_group;
 char buf[16384];
-static bool json, stats;
 
 static const struct param {
 	const char *name;
@@ -290,67 +290,79 @@ void put_settings(struct nlmsghdr *nlh, const struct conn_settings *s)
 
 /* ---- output ---- */
 
-static int nprinted;
+/*
+ * Each printer below writes text, or with -j adds members to the object
+ * @obj; show commands collect their objects in the array shown, printed
+ * once the dump is over.
+ */
+static struct json_object *shown;
 
-static void print_params(const struct nlattr *nest)
+static void print_params(const struct nlattr *nest, struct json_object *obj)
 {
+	struct json_object *params = NULL;
 	const struct nlattr *a;
-	bool first = true;
 
 	if (!nest)
 		return;
-	printf(json ? ",\"params\":{" : "\n   ");
+	if (obj)
+		params = jobject();
+	else
+		printf("\n   ");
 	mnl_attr_for_each_nested(a, nest) {
 		uint64_t v = mnl_attr_get_payload_len(a) == 8 ?
 			mnl_attr_get_u64(a) : mnl_attr_get_u32(a);
 
-		if (json)
-			printf("%s\"%s\":%" PRIu64, first ? "" : ",",
-			       param_name(mnl_attr_get_type(a)), v);
+		if (params)
+			jput_u64(params, param_name(mnl_attr_get_type(a)), v);
 		else
 			printf(" %s %" PRIu64, param_name(mnl_attr_get_type(a)), v);
-		first = false;
 	}
-	if (json)
-		printf("}");
+	if (params)
+		jput(obj, "params", params);
 }
 
 /* A nest of u64 counters, attribute type = index in @names + 1. */
 static void print_u64_nest(const struct nlattr *nest, const char *key,
-			   const char *const *names, unsigned int n)
+			   const char *const *names, unsigned int n,
+			   struct json_object *obj)
 {
+	struct json_object *counters = NULL;
 	const struct nlattr *a;
-	bool first = true;
 	unsigned int t;
 
-	printf(json ? ",\"%s\":{" : "\n    %s", key);
+	if (obj)
+		counters = jobject();
+	else
+		printf("\n    %s", key);
 	mnl_attr_for_each_nested(a, nest) {
 		t = mnl_attr_get_type(a);
-		if (!t || t > n)
+		if (!t || t > n || !names[t - 1])
 			continue;
-		printf(json ? "%s\"%s\":%" PRIu64 : "%s %s %" PRIu64,
-		       json && !first ? "," : "", names[t - 1],
-		       mnl_attr_get_u64(a));
-		first = false;
+		if (counters)
+			jput_u64(counters, names[t - 1], mnl_attr_get_u64(a));
+		else
+			printf(" %s %" PRIu64, names[t - 1], mnl_attr_get_u64(a));
 	}
-	if (json)
-		printf("}");
+	if (counters)
+		jput(obj, key, counters);
 }
 
-static void print_counters(void)
+static void print_counters(struct json_object *obj)
 {
+	struct json_object *events = NULL;
 	const struct nlattr *a, *e;
 	const char *name;
 	uint32_t count;
-	bool first = true;
 
 	if (attrs[SUPERP_A_STATS])
 		print_u64_nest(attrs[SUPERP_A_STATS], "stats", stat_names,
-			       __SUPERP_STAT_MAX);
+			       __SUPERP_STAT_MAX, obj);
 	if (!attrs[SUPERP_A_EVENTS])
 		return;
-	first = true;
-	printf(json ? ",\"events\":{" : "\n    events");
+	if (obj)
+		events = jobject();
+	else
+		printf("\n    events");
 	mnl_attr_for_each_nested(e, attrs[SUPERP_A_EVENTS]) {
 		name = NULL;
 		count = 0;
@@ -362,12 +374,13 @@ static void print_counters(void)
 		}
 		if (!name)
 			continue;
-		printf(json ? "%s\"%s\":%u" : "%s %s %u",
-		       json && !first ? "," : "", name, count);
-		first = false;
+		if (events)
+			jput_u64(events, name, count);
+		else
+			printf(" %s %u", name, count);
 	}
-	if (json)
-		printf("}");
+	if (events)
+		jput(obj, "events", events);
 }
 
 static void addr_str(bool local, char *s, size_t len)
@@ -387,38 +400,55 @@ static void addr_str(bool local, char *s, size_t len)
 		snprintf(s, len, "?");
 }
 
-#define CONN_JSON "%s{\"dev\":\"%s\",\"lcid\":%u,\"rcid\":%u,\"encap\":\"%s\",\"local\":\"%s\",\"remote\":\"%s\",\"sport\":%u,\"tclass\":%u,\"ordered\":\"%s\",\"state\":\"%s\""
-#define CONN_TEXT "%s%s lcid %u rcid %u encap %s local %s remote %s sport %u tclass %u ordered %s state %s"
-#define DEV_JSON "%s{\"dev\":\"%s\",\"index\":%u,\"netdev\":\"%s\",\"connections\":%u,\"event_drops\":%" PRIu64 ",\"mem_limit\":%" PRIu64 ",\"mem_used\":%" PRIu64
-#define DEV_TEXT "%s%s index %u netdev %s connections %u event_drops %" PRIu64 " mem_limit %" PRIu64 " mem_used %" PRIu64
-
 static int conn_cb(const struct nlmsghdr *nlh, void *data)
 {
 	char local[INET6_ADDRSTRLEN], remote[INET6_ADDRSTRLEN];
 	unsigned int encap, ordered, state;
+	const char *dev, *encap_name, *state_name;
+	unsigned int lcid, rcid, sport, tclass;
+	struct json_object *obj = NULL;
 
 	parse(nlh);
 	if (!attrs[SUPERP_A_DEV_NAME] || !attrs[SUPERP_A_LCID])
 		return MNL_CB_OK;
 	addr_str(true, local, sizeof(local));
 	addr_str(false, remote, sizeof(remote));
+	dev = mnl_attr_get_str(attrs[SUPERP_A_DEV_NAME]);
+	lcid = mnl_attr_get_u16(attrs[SUPERP_A_LCID]);
+	rcid = mnl_attr_get_u16(attrs[SUPERP_A_RCID]);
 	encap = mnl_attr_get_u8(attrs[SUPERP_A_ENCAP]);
+	encap_name = encap < 3 ? encap_names[encap] : "?";
+	sport = mnl_attr_get_u16(attrs[SUPERP_A_UDP_SPORT]);
+	tclass = mnl_attr_get_u8(attrs[SUPERP_A_TCLASS]);
 	ordered = mnl_attr_get_u8(attrs[SUPERP_A_ORDERED]) & 3;
 	state = mnl_attr_get_u8(attrs[SUPERP_A_STATE]);
-	/* One format for both outputs: JSON names, or words of the command line. */
-	printf(json ? CONN_JSON : CONN_TEXT, json && nprinted ? "," : "",
-	       mnl_attr_get_str(attrs[SUPERP_A_DEV_NAME]),
-	       mnl_attr_get_u16(attrs[SUPERP_A_LCID]),
-	       mnl_attr_get_u16(attrs[SUPERP_A_RCID]),
-	       encap < 3 ? encap_names[encap] : "?", local, remote,
-	       mnl_attr_get_u16(attrs[SUPERP_A_UDP_SPORT]),
-	       mnl_attr_get_u8(attrs[SUPERP_A_TCLASS]), ordered_names[ordered],
-	       state < 4 ? state_names[state] : "?");
-	print_params(attrs[SUPERP_A_PARAMS]);
+	state_name = state < 4 ? state_names[state] : "?";
+	/* JSON names, or the words of the command line. */
+	if (json) {
+		obj = jobject();
+		jput_str(obj, "dev", dev);
+		jput_u64(obj, "lcid", lcid);
+		jput_u64(obj, "rcid", rcid);
+		jput_str(obj, "encap", encap_name);
+		jput_str(obj, "local", local);
+		jput_str(obj, "remote", remote);
+		jput_u64(obj, "sport", sport);
+		jput_u64(obj, "tclass", tclass);
+		jput_str(obj, "ordered", ordered_names[ordered]);
+		jput_str(obj, "state", state_name);
+	} else {
+		printf("%s lcid %u rcid %u encap %s local %s remote %s",
+		       dev, lcid, rcid, encap_name, local, remote);
+		printf(" sport %u tclass %u ordered %s state %s", sport, tclass,
+		       ordered_names[ordered], state_name);
+	}
+	print_params(attrs[SUPERP_A_PARAMS], obj);
 	if (stats)
-		print_counters();
-	printf(json ? "}" : "\n");
-	nprinted++;
+		print_counters(obj);
+	if (obj)
+		jappend(shown, obj);
+	else
+		printf("\n");
 	return MNL_CB_OK;
 }
 
@@ -447,29 +477,68 @@ static uint64_t attr_u64(int type)
 
 static int dev_cb(const struct nlmsghdr *nlh, void *data)
 {
+	struct json_object *obj = NULL;
+	const char *dev, *netdev;
+	unsigned int index, conns;
+	uint64_t event_drops;
+
 	parse(nlh);
 	if (!attrs[SUPERP_A_DEV_NAME])
 		return MNL_CB_OK;
-	printf(json ? DEV_JSON : DEV_TEXT,
-	       json && nprinted ? "," : "",
-	       mnl_attr_get_str(attrs[SUPERP_A_DEV_NAME]),
-	       mnl_attr_get_u32(attrs[SUPERP_A_DEV_INDEX]),
-	       mnl_attr_get_str(attrs[SUPERP_A_IFNAME]),
-	       mnl_attr_get_u32(attrs[SUPERP_A_CONN_COUNT]),
-	       mnl_attr_get_u64(attrs[SUPERP_A_EVENT_DROPS]),
-	       attr_u64(SUPERP_A_MEM_LIMIT), attr_u64(SUPERP_A_MEM_USED));
-	print_params(attrs[SUPERP_A_PARAMS]);
+	dev = mnl_attr_get_str(attrs[SUPERP_A_DEV_NAME]);
+	index = mnl_attr_get_u32(attrs[SUPERP_A_DEV_INDEX]);
+	netdev = mnl_attr_get_str(attrs[SUPERP_A_IFNAME]);
+	conns = mnl_attr_get_u32(attrs[SUPERP_A_CONN_COUNT]);
+	event_drops = mnl_attr_get_u64(attrs[SUPERP_A_EVENT_DROPS]);
+	if (json) {
+		obj = jobject();
+		jput_str(obj, "dev", dev);
+		jput_u64(obj, "index", index);
+		jput_str(obj, "netdev", netdev);
+		jput_u64(obj, "connections", conns);
+		jput_u64(obj, "event_drops", event_drops);
+		jput_u64(obj, "mem_limit", attr_u64(SUPERP_A_MEM_LIMIT));
+		jput_u64(obj, "mem_used", attr_u64(SUPERP_A_MEM_USED));
+	} else {
+		printf("%s index %u netdev %s connections %u event_drops %" PRIu64
+		       " mem_limit %" PRIu64 " mem_used %" PRIu64,
+		       dev, index, netdev, conns, event_drops,
+		       attr_u64(SUPERP_A_MEM_LIMIT), attr_u64(SUPERP_A_MEM_USED));
+	}
+	print_params(attrs[SUPERP_A_PARAMS], obj);
 	/* Every packet received, then those that reached no connection. */
-	if ((stats || json) && attrs[SUPERP_A_RX_PACKETS])
-		printf(json ? ",\"rx_packets\":%" PRIu64 :
-		       "\n    rx_packets %" PRIu64,
-		       attr_u64(SUPERP_A_RX_PACKETS));
+	if ((stats || json) && attrs[SUPERP_A_RX_PACKETS]) {
+		if (obj)
+			jput_u64(obj, "rx_packets", attr_u64(SUPERP_A_RX_PACKETS));
+		else
+			printf("\n    rx_packets %" PRIu64,
+			       attr_u64(SUPERP_A_RX_PACKETS));
+	}
 	if ((stats || json) && attrs[SUPERP_A_DROPS])
 		print_u64_nest(attrs[SUPERP_A_DROPS], "drops", drop_names,
-			       __SUPERP_DROP_MAX);
-	printf(json ? "}" : "\n");
-	nprinted++;
+			       __SUPERP_DROP_MAX, obj);
+	if (obj)
+		jappend(shown, obj);
+	else
+		printf("\n");
 	return MNL_CB_OK;
+}
+
+/*
+ * A show request: its dump printed (-j: as an array, whole even when the
+ * request failed part way, as text would be); 1 if it failed.
+ */
+static int show(struct nlmsghdr *nlh, mnl_cb_t cb, const char *what)
+{
+	int err;
+
+	if (json)
+		shown = jarray();
+	err = request_errno(nlh, cb, NULL, what);
+	if (json)
+		jprint(shown);
+	shown = NULL;
+	return err ? 1 : 0;
 }
 
 /* ---- conn ---- */
@@ -515,7 +584,7 @@ static int cmd_conn(int argc, char **argv)
 	const char *dev = NULL, *local = NULL, *remote = NULL, *cmd;
 	long lcid = -1, rcid = -1, sport = -1, shut = -1;
 	struct nlmsghdr *nlh;
-	int encap = -1, n, err;
+	int encap = -1, n;
 
 	if (argc < 1)
 		usage();
@@ -523,11 +592,7 @@ static int cmd_conn(int argc, char **argv)
 	argc--;
 	argv++;
 	while (argc > 0) {
-		if (!strcmp(argv[0], "-s")) {
-			stats = true;
-			n = 1;
-		} else if (!strcmp(argv[0], "-j")) {
-			json = true;
+		if (output_option(argv[0])) {
 			n = 1;
 		} else if (!strcmp(argv[0], "soft") || !strcmp(argv[0], "hard")) {
 			shut = !strcmp(argv[0], "hard");
@@ -572,12 +637,7 @@ static int cmd_conn(int argc, char **argv)
 			mnl_attr_put_strz(nlh, SUPERP_A_DEV_NAME, dev);
 		if (lcid >= 0)
 			mnl_attr_put_u16(nlh, SUPERP_A_LCID, lcid);
-		if (json)
-			printf("[");
-		err = request_errno(nlh, conn_cb, NULL, "conn show");
-		if (json)
-			printf("]\n");
-		return err ? 1 : 0;
+		return show(nlh, conn_cb, "conn show");
 	}
 	if (!dev || lcid < 0)
 		die("conn %s needs dev and lcid", cmd);
@@ -661,18 +721,13 @@ static int cmd_dev(int argc, char **argv)
 {
 	struct conn_settings set = { .tclass = -1, .ordered = -1 };
 	struct nlmsghdr *nlh;
-	int n, err;
+	int n;
 
 	if (argc < 1 || matches(argv[0], "show") || matches(argv[0], "list")) {
 		nlh = msg_start(SUPERP_CMD_DEV_GET, argc > 1 ? 0 : NLM_F_DUMP);
 		if (argc > 1)
 			mnl_attr_put_strz(nlh, SUPERP_A_DEV_NAME, argv[1]);
-		if (json)
-			printf("[");
-		err = request_errno(nlh, dev_cb, NULL, "dev show");
-		if (json)
-			printf("]\n");
-		return err ? 1 : 0;
+		return show(nlh, dev_cb, "dev show");
 	}
 	if (strcmp(argv[0], "set") || argc < 4)
 		usage();
@@ -698,19 +753,34 @@ static int cmd_dev(int argc, char **argv)
 
 /* ---- monitor ---- */
 
+/* One event: a line of text, or one object a line (-j: a stream). */
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
+	struct json_object *obj;
+	const char *dev, *event;
+	unsigned int lcid, id, value;
+
 	parse(nlh);
 	if (!attrs[SUPERP_A_EVENT_NAME])
 		return MNL_CB_OK;
-	printf(json ? "{\"dev\":\"%s\",\"lcid\":%u,\"event\":\"%s\",\"id\":%u,\"value\":%u}\n" :
-		      "%s lcid %u event %s (%u) value %u\n",
-	       mnl_attr_get_str(attrs[SUPERP_A_DEV_NAME]),
-	       mnl_attr_get_u16(attrs[SUPERP_A_LCID]),
-	       mnl_attr_get_str(attrs[SUPERP_A_EVENT_NAME]),
-	       mnl_attr_get_u32(attrs[SUPERP_A_EVENT_ID]),
-	       mnl_attr_get_u32(attrs[SUPERP_A_EVENT_VALUE]));
-	fflush(stdout);
+	dev = mnl_attr_get_str(attrs[SUPERP_A_DEV_NAME]);
+	lcid = mnl_attr_get_u16(attrs[SUPERP_A_LCID]);
+	event = mnl_attr_get_str(attrs[SUPERP_A_EVENT_NAME]);
+	id = mnl_attr_get_u32(attrs[SUPERP_A_EVENT_ID]);
+	value = mnl_attr_get_u32(attrs[SUPERP_A_EVENT_VALUE]);
+	if (!json) {
+		printf("%s lcid %u event %s (%u) value %u\n", dev, lcid, event,
+		       id, value);
+		fflush(stdout);
+		return MNL_CB_OK;
+	}
+	obj = jobject();
+	jput_str(obj, "dev", dev);
+	jput_u64(obj, "lcid", lcid);
+	jput_str(obj, "event", event);
+	jput_u64(obj, "id", id);
+	jput_u64(obj, "value", value);
+	jprint_line(obj);
 	return MNL_CB_OK;
 }
 
@@ -741,23 +811,22 @@ int main(int argc, char **argv)
 
 	progname = "superp";
 	while (argc > 1 && argv[1][0] == '-') {
-		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "-json")) {
-			json = true;
-		} else if (!strcmp(argv[1], "-s") || !strcmp(argv[1], "-stats")) {
-			stats = true;
-		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		/* -n NETNS: two words */
+		taken = netns_option(argc, argv);
+		if (taken < 0)
+			usage();
+		if (taken) {
+			argc--;
+			argv++;
+		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "-help") ||
+		    !strcmp(argv[1], "--help")) {
 			usage_to(stdout, 0);
 		} else if (!strcmp(argv[1], "-V") ||
 			   !strcmp(argv[1], "-version") ||
 			   !strcmp(argv[1], "--version")) {
 			printf("superp (SUPERp) %s\n", SUPERP_VERSION);
 			return 0;
-		} else if ((taken = netns_option(argc, argv))) {
-			if (taken < 0)
-				usage();
-			argc--;
-			argv++;
-		} else {
+		} else if (!output_option(argv[1])) {
 			unknown_option(argv[1]);
 		}
 		argc--;
