@@ -336,7 +336,7 @@ virtio_state() {
 watch_guests() { # dir n pid...
 	local dir=$1 n=$2 start=$SECONDS i stalled= booted= limit why
 	local name t count last test
-	local -A tmo=() seen=() since=() stalls=()
+	local -A tmo=() seen=() since=() stalls=() again=()
 	shift 2
 	local pids=("$@")
 	while read -r _ name t; do tmo[$name]=$t; done < "$dir/plan"
@@ -363,7 +363,7 @@ watch_guests() { # dir n pid...
 				}
 				END { print n + 0, (last == "" ? "-" : last), (t == "" ? "-" : t) }')
 			if [ "${seen[$i]:-}" != "$count" ]; then
-				seen[$i]=$count since[$i]=$SECONDS
+				seen[$i]=$count since[$i]=$SECONDS again[$i]=
 				# Where the run is, should CI stop it.
 				[ "$i" != 1 ] || [ "$last" != @@SUPERP-BEGIN ] ||
 					log "${dir##*/}: $test"
@@ -372,12 +372,12 @@ watch_guests() { # dir n pid...
 			case "$last" in -|@@SUPERP-DONE) continue ;; esac
 			if ! kill -0 "${pids[$((i - 1))]}" 2>/dev/null; then
 				why="guest $i: its boot ended at \"$last $test\" ($(cat "$dir/guest$i.exit" 2>/dev/null || echo "QEMU stopped"))"
-			elif [ "$last" = @@SUPERP-REBOOT ]; then
+			elif [ "$last" = @@SUPERP-REBOOT ] && [ -z "${again[$i]:-}" ]; then
 				[ $((SECONDS - since[$i])) -gt "$SUPERP_REBOOT_LIMIT" ] || continue
 				if [ "$(reboot_state "$dir" "$i" "${stalls[$i]:-0}")" = none ]; then
 					why="guest $i: no new kernel started within ${SUPERP_REBOOT_LIMIT}s of its reboot in $test"
 				elif [ -z "${stalls[$i]:-}" ]; then
-					stalls[$i]=1 since[$i]=$SECONDS
+					stalls[$i]=1 again[$i]=1 since[$i]=$SECONDS
 					echo "guest $i: its kernel stopped before /init after the reboot in $test; booted again" >> "$dir/reboot-stalls"
 					guest_monitor_cmd "$i" quit ||
 						log "guest $i: its QEMU monitor did not take quit"
@@ -385,6 +385,11 @@ watch_guests() { # dir n pid...
 				else
 					why="guest $i: its kernel stopped before /init after the reboot in $test (the second such boot)"
 				fi
+			elif [ "$last" = @@SUPERP-REBOOT ]; then
+				# Booted again: a fresh QEMU, held to the boot limit
+				# like the group's first boot, not to the reboot limit.
+				[ $((SECONDS - since[$i])) -gt "$SUPERP_BOOT_LIMIT" ] || continue
+				why="guest $i: booted again after the reboot in $test, not up within ${SUPERP_BOOT_LIMIT}s"
 			else
 				limit=$SUPERP_TEST_SLACK
 				[ "$test" = - ] || limit=$((limit + ${tmo[$test]:-300}))
