@@ -64,7 +64,7 @@ echo "1..18"
 	red_run no-boot "$s/passes.sh" SUPERP_BOOT_LIMIT=2
 ) &
 red_run stuck-test "$s/stuck-test.sh" SUPERP_TEST_SLACK=20 &
-red_run reboots "$s/reboot-stall.sh $s/no-restart.sh" SUPERP_REBOOT_LIMIT=10 \
+red_run reboots "$s/reboot-stall.sh $s/no-restart.sh" SUPERP_REBOOT_LIMIT=20 \
 	SUPERP_REBOOT_APPEND="rdinit=/usr/bin/sleep -- 100000" &
 # The failures' boots, one per kernel, side by side too.
 red_run failures-debug "kunit/harness_selfcheck_test $s/kernel-warning.sh" &
@@ -90,7 +90,7 @@ red_judge no-boot "no-boot=guest 1 \(did not come up within 2s, twice"
 red_judge reboots \
 	"reboot-stall (not red: booted again)=^ok .*reboot-stall.sh \(2 passed, 0 failed" \
 	"reboot-stall's note=^# stock-single: guest 1: its kernel stopped before /init after the reboot in .*reboot-stall.sh; booted again" \
-	"no-restart=^not ok .*guest 1 \(stopped: guest 1: no new kernel started within 10s of its reboot in .*no-restart.sh"
+	"no-restart=^not ok .*guest 1 \(stopped: guest 1: no new kernel started within 20s of its reboot in .*no-restart.sh"
 # The watchdog stops a stalled boot and dumps a stuck guest through QEMU's
 # monitor (quit, nmi): a command the monitor drops leaves the guest
 # running. Twenty QEMUs, each stopped before its first instruction, are told
