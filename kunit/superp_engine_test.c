@@ -294,21 +294,32 @@ static void t_link(struct tnode *a, struct tnode *b, u64 now)
 	}
 }
 
+/*
+ * Fire the earlier of the two sides' timers, then deliver what that sent;
+ * false when neither side has one armed.
+ */
+static bool t_step(struct tnode *a, struct tnode *b, u64 *now)
+{
+	struct tnode *n;
+
+	if (!a->timer && !b->timer)
+		return false;
+	n = (a->timer && (!b->timer || a->timer <= b->timer)) ? a : b;
+	if (n->timer > *now)
+		*now = n->timer;
+	t_fire(n, *now);
+	t_link(a, b, *now);
+	return true;
+}
+
 /* Run both sides' timers and the link until nothing is pending. */
 static u64 t_settle(struct tnode *a, struct tnode *b, u64 now)
 {
 	int rounds = 1000;
 
 	t_link(a, b, now);
-	while ((a->timer || b->timer) && rounds--) {
-		struct tnode *n = (a->timer && (!b->timer || a->timer <= b->timer))
-				  ? a : b;
-
-		if (n->timer > now)
-			now = n->timer;
-		t_fire(n, now);
-		t_link(a, b, now);
-	}
+	while (rounds-- && t_step(a, b, &now))
+		;
 	return now;
 }
 
@@ -1752,16 +1763,8 @@ static void peer_restart_budget_test(struct kunit *test)
 	t0 = now;
 	KUNIT_EXPECT_EQ(test, t_submit(b, SUPERP_OP_RMA_WRITE, 1, now), -EAGAIN);
 	t_link(a, b, now);
-	while (b->c->state != SUPERP_ST_BROKEN && (a->timer || b->timer) &&
-	       rounds--) {
-		struct tnode *n = (a->timer && (!b->timer || a->timer <= b->timer))
-				  ? a : b;
-
-		if (n->timer > now)
-			now = n->timer;
-		t_fire(n, now);
-		t_link(a, b, now);
-	}
+	while (b->c->state != SUPERP_ST_BROKEN && rounds-- && t_step(a, b, &now))
+		;
 	KUNIT_EXPECT_EQ(test, b->c->state, SUPERP_ST_BROKEN);
 	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_CONN_BROKEN], 1);
 	KUNIT_EXPECT_LE(test, now - t0, budget);
