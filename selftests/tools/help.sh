@@ -100,7 +100,7 @@ same_options() {
 }
 
 # The global options sunh and superp compare with argv[1] (FILE...), and
-# the output options they share (tools/lib/output.c compares its arg).
+# the options they share (tools/lib/options.c and output.c compare arg).
 argv1_options() {
 	grep -ohE 'strcmp\((argv\[1\]|arg), "-[^"]*"\)' "$@" | sed -E 's/.*"(-[^"]*)".*/\1/'
 }
@@ -163,9 +163,9 @@ for t in sunh superp superp-gen; do
 	check "$t --help is $t(8)'s SYNOPSIS" help_is_synopsis "$top/tools/$t/$t.8" "$top/tools/$t/$t"
 done
 check "sunh(8)'s OPTIONS are those sunh parses" same_options "$top/tools/sunh/sunh.8" \
-	$(argv1_options "$top/tools/sunh/sunh.c" "$top/tools/lib/netns.c" "$top/tools/lib/output.c")
+	$(argv1_options "$top/tools/sunh/sunh.c" "$top/tools/lib/netns.c" "$top/tools/lib/options.c" "$top/tools/lib/output.c")
 check "superp(8)'s OPTIONS are those superp parses" same_options "$top/tools/superp/superp.8" \
-	$(argv1_options "$top/tools/superp/superp.c" "$top/tools/lib/netns.c" "$top/tools/lib/output.c")
+	$(argv1_options "$top/tools/superp/superp.c" "$top/tools/lib/netns.c" "$top/tools/lib/options.c" "$top/tools/lib/output.c")
 check "superp-gen(8)'s OPTIONS are those superp-gen parses" \
 	same_options "$top/tools/superp-gen/superp-gen.8" $(gen_options)
 check "superp help's PARAMs are superp(8)'s PARAMETERS" same_params

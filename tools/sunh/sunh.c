@@ -28,7 +28,7 @@
 #include <linux/sunh_netlink.h>
 
 #include "../lib/genl.h"
-#include "../lib/netns.h"
+#include "../lib/options.h"
 #include "../lib/output.h"
 #include "sunh-help.h"
 
@@ -946,33 +946,20 @@ int main(int argc, char **argv)
 
 	progname = "sunh";
 	while (argc > 1 && argv[1][0] == '-') {
-		/* -n NETNS: two words */
-		taken = netns_option(argc, argv);
+		taken = common_option(argc, argv, usage_to);
 		if (taken < 0)
 			usage();
-		if (taken) {
-			argc--;
-			argv++;
-		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "-help") ||
-		    !strcmp(argv[1], "--help")) {
-			usage_to(stdout, 0);
-		} else if (!strcmp(argv[1], "-V") ||
-			   !strcmp(argv[1], "-version") ||
-			   !strcmp(argv[1], "--version")) {
-			printf("sunh (SUPERp) %s\n", SUPERP_VERSION);
-			return 0;
-		} else if (!strcmp(argv[1], "-b") ||
-			   !strcmp(argv[1], "-batch")) {
+		if (!taken && (!strcmp(argv[1], "-b") ||
+			       !strcmp(argv[1], "-batch"))) {
 			if (argc < 3)
 				usage();
 			batch = argv[2];
-			argc--;
-			argv++;
-		} else if (!output_option(argv[1])) {
-			unknown_option(argv[1]);
+			taken = 2;
 		}
-		argc--;
-		argv++;
+		if (!taken)
+			unknown_option(argv[1]);
+		argc -= taken;
+		argv += taken;
 	}
 	if (argc < 2 && !batch)
 		usage();

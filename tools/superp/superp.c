@@ -19,7 +19,7 @@
 #include <rdma/superp_netlink.h>
 
 #include "../lib/genl.h"
-#include "../lib/netns.h"
+#include "../lib/options.h"
 #include "../lib/output.h"
 #include "superp.h"
 #include "superp-help.h"
@@ -811,26 +811,13 @@ int main(int argc, char **argv)
 
 	progname = "superp";
 	while (argc > 1 && argv[1][0] == '-') {
-		/* -n NETNS: two words */
-		taken = netns_option(argc, argv);
+		taken = common_option(argc, argv, usage_to);
 		if (taken < 0)
 			usage();
-		if (taken) {
-			argc--;
-			argv++;
-		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "-help") ||
-		    !strcmp(argv[1], "--help")) {
-			usage_to(stdout, 0);
-		} else if (!strcmp(argv[1], "-V") ||
-			   !strcmp(argv[1], "-version") ||
-			   !strcmp(argv[1], "--version")) {
-			printf("superp (SUPERp) %s\n", SUPERP_VERSION);
-			return 0;
-		} else if (!output_option(argv[1])) {
+		if (!taken)
 			unknown_option(argv[1]);
-		}
-		argc--;
-		argv++;
+		argc -= taken;
+		argv += taken;
 	}
 	if (argc > 1 && !strcmp(argv[1], "help"))
 		usage_to(stdout, 0);
