@@ -1,0 +1,173 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# NVMe over Fabrics over ib_superp: guest 1 exports a RAM disk (brd) as
+# namespace 1 of an NVMe subsystem through the kernel's target, nvmet-rdma,
+# set up in configfs; guest 2 connects to it with nvme-cli (`nvme
+# discover`, `nvme connect -t rdma`: the kernel's nvme-rdma host), writes
+# random data over the whole namespace with O_DIRECT, reads it back and
+# compares checksums, then disconnects. Over a SUNH connection and over a
+# UDP/IPv4 one (rdma_cm's RC QPs bind to it like any other). nvme-rdma
+# registers every I/O buffer with a fast-registration MR and asks the
+# target to invalidate its key; nvmet-rdma answers each command with a
+# SEND_WITH_INV, which the host checks (IB_WC_WITH_INVALIDATE and the key).
+# Checked: the data (the host's two checksums, and the target's of its RAM
+# disk after the host has gone), that it crossed superp0 (the host's
+# rdma statistic tx_bytes and rx_bytes grew by the size at least), the
+# controller gone after `nvme disconnect`, and on both guests nothing left
+# on superp0 but the core's QP1 once the host and the target are torn down.
+# Debian's kernel only: the test kernel has no NVMe modules.
+# superp-topology: pair
+# superp-kernel: stock
+# superp-guest-extra: nvme
+# superp-timeout: 900
+. "$SUPERP_ROOT/selftests/lib.sh"
+. "$SUPERP_ROOT/selftests/verbs/rc.inc"
+
+me=$SUPERP_ID
+peer=$((3 - me))
+
+# The harness passes no environment into the guests: edit these defaults.
+# DEV:MIB, the size of the namespace (and of the data moved each way).
+NVME_RUNS=${NVME_RUNS:-superp_sunh:256 superp_udp4:32}
+NVME_PORT=4420
+NVME_NQN=nqn.2024-01.io.superp:nvmeof-ram0
+NVME_HOSTNQN=nqn.2024-01.io.superp:nvmeof-host2
+CFG=/sys/kernel/config/nvmet
+
+tap_begin
+
+# The target: RAM disk, subsystem, namespace, RDMA port listening on our
+# address (nvmet-rdma listens when the subsystem is linked to the port).
+nvmet_export() {
+	local sub=$CFG/subsystems/$NVME_NQN port=$CFG/ports/1
+	modprobe brd rd_nr=1 rd_size=$(($1 * 1024)) max_part=0 &&
+		modprobe nvmet_rdma &&
+		{ mountpoint -q /sys/kernel/config ||
+			mount -t configfs configfs /sys/kernel/config; } &&
+		mkdir "$sub" &&
+		echo 1 > "$sub/attr_allow_any_host" &&
+		mkdir "$sub/namespaces/1" &&
+		echo /dev/ram0 > "$sub/namespaces/1/device_path" &&
+		echo 1 > "$sub/namespaces/1/enable" &&
+		mkdir "$port" &&
+		echo rdma > "$port/addr_trtype" &&
+		echo ipv4 > "$port/addr_adrfam" &&
+		guest_ip "$me" > "$port/addr_traddr" &&
+		echo "$NVME_PORT" > "$port/addr_trsvcid" &&
+		ln -s "$sub" "$port/subsystems/$NVME_NQN"
+}
+nvmet_listening() {
+	rdma resource show cm_id | grep -q "superp0/1 .*LISTEN.*src-addr $(guest_ip "$me"):$NVME_PORT" ||
+		{ rdma resource show cm_id; return 1; }
+}
+nvmet_unexport() {
+	local sub=$CFG/subsystems/$NVME_NQN port=$CFG/ports/1
+	rm "$port/subsystems/$NVME_NQN" &&
+		rmdir "$port" &&
+		echo 0 > "$sub/namespaces/1/enable" &&
+		rmdir "$sub/namespaces/1" &&
+		rmdir "$sub" &&
+		umount /sys/kernel/config &&
+		rmmod nvmet_rdma nvmet &&
+		rmmod brd
+}
+
+# The host's block device of the subsystem, once its namespace is scanned.
+nvme_dev() {
+	local c n
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NVME_NQN" ] || continue
+		for n in /sys/block/nvme*n1; do
+			[ -e "$n" ] && echo "/dev/${n##*/}" && return 0
+		done
+	done
+	return 1
+}
+wait_nvme_dev() { within "$(($(scaled_s 30) * 1000))" 0.2 nvme_dev > /dev/null; }
+# nvme_size DEV: its size in MiB.
+nvme_size() { echo $(($(cat "/sys/block/${1#/dev/}/size") / 2048)); }
+no_controller() { ! ls /sys/class/nvme/nvme* > /dev/null 2>&1; }
+
+# nvme_write DEV MIB: random data over the first MIB MiB of DEV with
+# O_DIRECT; its MD5 in /tmp/nvme-w.md5, dd's report in /tmp/nvme-w.dd.
+nvme_write() {
+	local fifo=/tmp/nvme.fifo pid rc
+	rm -f "$fifo" && mkfifo "$fifo" || return 1
+	md5sum < "$fifo" > /tmp/nvme-w.md5 &
+	pid=$!
+	dd if=/dev/urandom bs=1M count="$2" iflag=fullblock 2> /dev/null |
+		tee "$fifo" | dd of="$1" bs=1M iflag=fullblock oflag=direct 2> /tmp/nvme-w.dd
+	wait "$pid"
+	rc=$?
+	cat /tmp/nvme-w.dd
+	[ $rc -eq 0 ] && grep -q "^$2+0 records out" /tmp/nvme-w.dd
+}
+# nvme_read DEV MIB: the same MiB read back with O_DIRECT, its MD5 in
+# /tmp/nvme-r.md5.
+nvme_read() {
+	dd if="$1" bs=1M count="$2" iflag=direct 2> /tmp/nvme-r.dd | md5sum > /tmp/nvme-r.md5
+	cat /tmp/nvme-r.dd
+	grep -q "^$2+0 records out" /tmp/nvme-r.dd
+}
+md5_of() { cut -d' ' -f1 "$1"; }
+same_md5() { [ "$(md5_of /tmp/nvme-w.md5)" = "$(md5_of /tmp/nvme-r.md5)" ]; }
+# counter NAME: one of superp0's counters.
+counter() { hw | jq ".$1"; }
+# grew_by BEFORE AFTER MIB: AFTER - BEFORE >= MIB MiB.
+grew_by() { [ $(($2 - $1)) -ge $(($3 * 1048576)) ] || { echo "$1 -> $2"; return 1; }; }
+
+for run in $NVME_RUNS; do
+	d=${run%%:*}
+	mb=${run#*:}
+	check "$d: set up superp0" "setup_$d"
+	before=$(objects superp0)
+
+	if is_coordinator; then
+		check "$d: export a $mb MiB RAM disk through nvmet-rdma" nvmet_export "$mb"
+		check "$d: nvmet-rdma listens on superp0 port $NVME_PORT" nvmet_listening
+		barrier "nvme-$d-exported"
+		barrier "nvme-$d-disconnected" 600
+		dd if=/dev/ram0 bs=1M count="$mb" 2> /dev/null | md5sum > /tmp/nvme-t.md5
+		sums=$(barrier_words "nvme-$d-sums" "$(md5_of /tmp/nvme-t.md5)") || sums=
+		tap_diag "$d: MD5 of /dev/ram0, of what the host wrote: $sums"
+		check "$d: /dev/ram0 holds what the host wrote" \
+			test "${sums% *}" = "${sums#* }"
+		check "$d: tear down the target" nvmet_unexport
+	else
+		check "$d: load nvme-rdma" modprobe nvme_rdma
+		barrier "nvme-$d-exported"
+		check "$d: nvme discover lists the subsystem" output_has "subnqn: *$NVME_NQN" \
+			nvme discover -t rdma -a "$(guest_ip "$peer")" -s "$NVME_PORT" \
+			-q "$NVME_HOSTNQN"
+		check "$d: nvme connect -t rdma" nvme connect -t rdma -a "$(guest_ip "$peer")" \
+			-s "$NVME_PORT" -n "$NVME_NQN" -q "$NVME_HOSTNQN"
+		check "$d: the namespace appears" wait_nvme_dev
+		dev=$(nvme_dev) || dev=/dev/nvme0n1
+		tap_diag "$d: $(nvme list 2>&1 | tail -n +3 | tr -s ' ')"
+		check "$d: $dev is $mb MiB" test "$(nvme_size "$dev")" -eq "$mb"
+		tx0=$(counter tx_bytes)
+		rx0=$(counter rx_bytes)
+		check "$d: write $mb MiB of random data" nvme_write "$dev" "$mb"
+		tap_diag "$d: write: $(tail -1 /tmp/nvme-w.dd)"
+		check "$d: read $mb MiB back" nvme_read "$dev" "$mb"
+		tap_diag "$d: read: $(tail -1 /tmp/nvme-r.dd)"
+		check "$d: what was read is what was written (MD5)" same_md5
+		check "$d: the data went out over superp0 (tx_bytes)" \
+			grew_by "$tx0" "$(counter tx_bytes)" "$mb"
+		check "$d: the data came in over superp0 (rx_bytes)" \
+			grew_by "$rx0" "$(counter rx_bytes)" "$mb"
+		check "$d: nvme disconnect" output_has "disconnected 1 controller" \
+			nvme disconnect -n "$NVME_NQN"
+		check "$d: no controller left" no_controller
+		check "$d: unload nvme-rdma" rmmod nvme_rdma nvme_fabrics
+		barrier "nvme-$d-disconnected" 600
+		sums=$(barrier_words "nvme-$d-sums" "$(md5_of /tmp/nvme-w.md5)") || sums=
+	fi
+	barrier "nvme-$d-done"
+	check "$d: rdma resource show superp0 as before ($before)" \
+		objects_back superp0 "$before"
+	check "$d: the receive accounting identity holds" accounting_holds
+	tap_diag "$d: $(hw)"
+	check "$d: tear down superp0" "teardown_$d"
+done
+tap_exit
