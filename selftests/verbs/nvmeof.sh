@@ -89,28 +89,46 @@ nvme_size() { echo $(($(cat "/sys/block/${1#/dev/}/size") / 2048)); }
 no_controller() { ! ls /sys/class/nvme/nvme* > /dev/null 2>&1; }
 
 # nvme_write DEV MIB: random data over the first MIB MiB of DEV with
-# O_DIRECT; its MD5 in /tmp/nvme-w.md5, dd's report in /tmp/nvme-w.dd.
+# O_DIRECT; its MD5 in /tmp/nvme-w.md5, dd's report and the time taken
+# (ms) in /tmp/nvme-w.dd.
 nvme_write() {
-	local fifo=/tmp/nvme.fifo pid rc
+	local fifo=/tmp/nvme.fifo pid rc t0
 	rm -f "$fifo" && mkfifo "$fifo" || return 1
 	md5sum < "$fifo" > /tmp/nvme-w.md5 &
 	pid=$!
+	t0=$(now_ms)
 	dd if=/dev/urandom bs=1M count="$2" iflag=fullblock 2> /dev/null |
 		tee "$fifo" | dd of="$1" bs=1M iflag=fullblock oflag=direct 2> /tmp/nvme-w.dd
+	echo "ms $(($(now_ms) - t0))" >> /tmp/nvme-w.dd
 	wait "$pid"
 	rc=$?
 	cat /tmp/nvme-w.dd
 	[ $rc -eq 0 ] && grep -q "^$2+0 records out" /tmp/nvme-w.dd
 }
 # nvme_read DEV MIB: the same MiB read back with O_DIRECT, its MD5 in
-# /tmp/nvme-r.md5.
+# /tmp/nvme-r.md5, dd's report and the time in /tmp/nvme-r.dd.
 nvme_read() {
+	local t0
+	t0=$(now_ms)
 	dd if="$1" bs=1M count="$2" iflag=direct 2> /tmp/nvme-r.dd | md5sum > /tmp/nvme-r.md5
+	echo "ms $(($(now_ms) - t0))" >> /tmp/nvme-r.dd
 	cat /tmp/nvme-r.dd
 	grep -q "^$2+0 records out" /tmp/nvme-r.dd
 }
+# rate FILE MIB: "N MiB in S s, R MiB/s" from the time in FILE.
+rate() {
+	awk -v mb="$2" '$1 == "ms" && $2 > 0 {
+		printf "%d MiB in %.1f s, %.1f MiB/s", mb, $2 / 1000, mb * 1000 / $2 }' "$1"
+}
 md5_of() { cut -d' ' -f1 "$1"; }
 same_md5() { [ "$(md5_of /tmp/nvme-w.md5)" = "$(md5_of /tmp/nvme-r.md5)" ]; }
+# No line of nvme-rdma or nvmet-rdma that reports a failure: a request
+# that failed, a queue torn down in error, or an invalidation the host
+# finds wrong (the key it asked the target to invalidate, checked in every
+# completion of a SEND_WITH_INV).
+no_nvme_errors() {
+	! dmesg | grep -Ei 'nvmet?_rdma.*(fail|error|bogus)|nvme.*(reset|timeout|I/O error)'
+}
 # counter NAME: one of superp0's counters.
 counter() { hw | jq ".$1"; }
 # grew_by BEFORE AFTER MIB: AFTER - BEFORE >= MIB MiB.
@@ -148,14 +166,15 @@ for run in $NVME_RUNS; do
 		tx0=$(counter tx_bytes)
 		rx0=$(counter rx_bytes)
 		check "$d: write $mb MiB of random data" nvme_write "$dev" "$mb"
-		tap_diag "$d: write: $(tail -1 /tmp/nvme-w.dd)"
+		tap_diag "$d: write: $(rate /tmp/nvme-w.dd "$mb") (with the random data and its MD5)"
 		check "$d: read $mb MiB back" nvme_read "$dev" "$mb"
-		tap_diag "$d: read: $(tail -1 /tmp/nvme-r.dd)"
+		tap_diag "$d: read: $(rate /tmp/nvme-r.dd "$mb") (with its MD5)"
 		check "$d: what was read is what was written (MD5)" same_md5
 		check "$d: the data went out over superp0 (tx_bytes)" \
 			grew_by "$tx0" "$(counter tx_bytes)" "$mb"
 		check "$d: the data came in over superp0 (rx_bytes)" \
 			grew_by "$rx0" "$(counter rx_bytes)" "$mb"
+		check "$d: the kernel logged no NVMe-oF error" no_nvme_errors
 		check "$d: nvme disconnect" output_has "disconnected 1 controller" \
 			nvme disconnect -n "$NVME_NQN"
 		check "$d: no controller left" no_controller
