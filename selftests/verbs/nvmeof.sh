@@ -150,6 +150,7 @@ for run in $NVME_RUNS; do
 		tap_diag "$d: MD5 of /dev/ram0, of what the host wrote: $sums"
 		check "$d: /dev/ram0 holds what the host wrote" \
 			test "${sums% *}" = "${sums#* }"
+		check "$d: the kernel logged no NVMe-oF error" no_nvme_errors
 		check "$d: tear down the target" nvmet_unexport
 	else
 		check "$d: load nvme-rdma" modprobe nvme_rdma
