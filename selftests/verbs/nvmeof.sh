@@ -72,12 +72,15 @@ nvmet_unexport() {
 		rmmod brd
 }
 
-# The host's block device of the subsystem, once its namespace is scanned.
+# The host's block device of the subsystem, once its namespace is scanned:
+# nvmeNn1, the namespace head of native multipathing (its one path,
+# nvmeNcMn1, is hidden and cannot be opened).
 nvme_dev() {
 	local c n
 	for c in /sys/class/nvme/nvme*; do
 		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NVME_NQN" ] || continue
 		for n in /sys/block/nvme*n1; do
+			case ${n##*/} in nvme*c*n1) continue ;; esac
 			[ -e "$n" ] && echo "/dev/${n##*/}" && return 0
 		done
 	done
