@@ -28,7 +28,7 @@ peer=$((3 - me))
 
 # The harness passes no environment into the guests: edit these defaults.
 # DEV:MIB, the size of the namespace (and of the data moved each way).
-NVME_RUNS=${NVME_RUNS:-superp_sunh:256 superp_udp4:32}
+NVME_RUNS=${NVME_RUNS:-superp_sunh:256 superp_udp4:32}	# MIB: a multiple of 32
 NVME_PORT=4420
 NVME_NQN=nqn.2024-01.io.superp:nvmeof-ram0
 NVME_HOSTNQN=nqn.2024-01.io.superp:nvmeof-host2
@@ -91,44 +91,67 @@ wait_nvme_dev() { within "$(($(scaled_s 30) * 1000))" 0.2 nvme_dev > /dev/null; 
 nvme_size() { echo $(($(cat "/sys/block/${1#/dev/}/size") / 2048)); }
 no_controller() { ! ls /sys/class/nvme/nvme* > /dev/null 2>&1; }
 
+# The data moves in segments of NVME_SEG MiB, each its own random data
+# with its own MD5, at its own place: a segment lost, misplaced or
+# corrupted changes the list of MD5s. Each segment is made and hashed
+# before it is written: a random source and a hash running beside the
+# write on a guest of one CPU slowed it tenfold (the host answers the
+# target's RDMA READs of the data from the same CPU).
+NVME_SEG=32
 # nvme_write DEV MIB: random data over the first MIB MiB of DEV with
-# O_DIRECT; its MD5 in /tmp/nvme-w.md5, dd's report and the time taken
-# (ms) in /tmp/nvme-w.dd.
+# O_DIRECT; the segments' MD5s in /tmp/nvme-w.md5, dd's reports and the
+# time spent writing (ms) in /tmp/nvme-w.dd.
 nvme_write() {
-	local fifo=/tmp/nvme.fifo pid rc t0
-	rm -f "$fifo" && mkfifo "$fifo" || return 1
-	md5sum < "$fifo" > /tmp/nvme-w.md5 &
-	pid=$!
-	t0=$(now_ms)
-	dd if=/dev/urandom bs=1M count="$2" iflag=fullblock 2> /dev/null |
-		tee "$fifo" | dd of="$1" bs=1M iflag=fullblock oflag=direct 2> /tmp/nvme-w.dd
-	echo "ms $(($(now_ms) - t0))" >> /tmp/nvme-w.dd
-	wait "$pid"
-	rc=$?
-	cat /tmp/nvme-w.dd
-	[ $rc -eq 0 ] && grep -q "^$2+0 records out" /tmp/nvme-w.dd
+	local k=0 ms=0 t0 seg=/tmp/nvme-seg
+	: > /tmp/nvme-w.md5
+	: > /tmp/nvme-w.dd
+	while [ $k -lt $(($2 / NVME_SEG)) ]; do
+		dd if=/dev/urandom of="$seg" bs=1M count=$NVME_SEG iflag=fullblock 2> /dev/null &&
+			md5sum < "$seg" >> /tmp/nvme-w.md5 || return 1
+		t0=$(now_ms)
+		dd if="$seg" of="$1" bs=1M seek=$((k * NVME_SEG)) oflag=direct 2>> /tmp/nvme-w.dd
+		ms=$((ms + $(now_ms) - t0))
+		k=$((k + 1))
+	done
+	rm -f "$seg"
+	echo "ms $ms" >> /tmp/nvme-w.dd
+	[ "$(grep -c "^$NVME_SEG+0 records out" /tmp/nvme-w.dd)" -eq $k ] || {
+		cat /tmp/nvme-w.dd
+		return 1
+	}
 }
-# nvme_read DEV MIB: the same MiB read back with O_DIRECT, its MD5 in
-# /tmp/nvme-r.md5, dd's report and the time in /tmp/nvme-r.dd.
-nvme_read() {
-	local t0
+# md5_segs DEV MIB OUT [FLAG]: the segments' MD5s of the first MIB MiB of
+# DEV in OUT, dd's reports and the time in OUT.dd; FLAG: dd's iflag.
+md5_segs() {
+	local k=0 t0
+	: > "$3"
+	: > "$3.dd"
 	t0=$(now_ms)
-	dd if="$1" bs=1M count="$2" iflag=direct 2> /tmp/nvme-r.dd | md5sum > /tmp/nvme-r.md5
-	echo "ms $(($(now_ms) - t0))" >> /tmp/nvme-r.dd
-	cat /tmp/nvme-r.dd
-	grep -q "^$2+0 records out" /tmp/nvme-r.dd
+	while [ $k -lt $(($2 / NVME_SEG)) ]; do
+		dd if="$1" bs=1M skip=$((k * NVME_SEG)) count=$NVME_SEG \
+			${4:+iflag=$4} 2>> "$3.dd" | md5sum >> "$3"
+		k=$((k + 1))
+	done
+	echo "ms $(($(now_ms) - t0))" >> "$3.dd"
+	[ "$(grep -c "^$NVME_SEG+0 records out" "$3.dd")" -eq $k ] || {
+		cat "$3.dd"
+		return 1
+	}
 }
+# nvme_read DEV MIB: the same MiB read back with O_DIRECT.
+nvme_read() { md5_segs "$1" "$2" /tmp/nvme-r.md5 direct; }
 # rate FILE MIB: "N MiB in S s, R MiB/s" from the time in FILE.
 rate() {
 	awk -v mb="$2" '$1 == "ms" && $2 > 0 {
 		printf "%d MiB in %.1f s, %.1f MiB/s", mb, $2 / 1000, mb * 1000 / $2 }' "$1"
 }
-md5_of() { cut -d' ' -f1 "$1"; }
+# list_md5 FILE: one word for a list of MD5s.
+list_md5() { md5sum < "$1" | cut -d' ' -f1; }
 # same_md5 MIB: both transfers moved MIB MiB, and their MD5s agree.
 same_md5() {
-	grep -q "^$1+0 records out" /tmp/nvme-w.dd &&
-		grep -q "^$1+0 records out" /tmp/nvme-r.dd &&
-		[ "$(md5_of /tmp/nvme-w.md5)" = "$(md5_of /tmp/nvme-r.md5)" ]
+	[ "$(grep -c . /tmp/nvme-w.md5)" -eq $(($1 / NVME_SEG)) ] &&
+		cmp -s /tmp/nvme-w.md5 /tmp/nvme-r.md5 ||
+		{ paste /tmp/nvme-w.md5 /tmp/nvme-r.md5; return 1; }
 }
 # No line of nvme-rdma or nvmet-rdma that reports a failure: a request
 # that failed, a queue torn down in error, or an invalidation the host
@@ -164,10 +187,13 @@ for run in $NVME_RUNS; do
 		check "$d: export a $mb MiB RAM disk through nvmet-rdma" nvmet_export "$mb"
 		check "$d: nvmet-rdma listens on superp0 port $NVME_PORT" nvmet_listening
 		barrier "nvme-$d-exported"
-		barrier "nvme-$d-disconnected" 600
-		dd if=/dev/ram0 bs=1M count="$mb" 2> /dev/null | md5sum > /tmp/nvme-t.md5
-		sums=$(barrier_words "nvme-$d-sums" "$(md5_of /tmp/nvme-t.md5)") || sums=
-		tap_diag "$d: MD5 of /dev/ram0, of what the host wrote: $sums"
+		# Once the host has read back (hashing beside nvmet-rdma's
+		# RDMA WRITEs slowed them down as much), the segments' MD5s of
+		# the RAM disk itself, and the host's of what it wrote.
+		barrier "nvme-$d-read" 600
+		check "$d: MD5s of /dev/ram0" md5_segs /dev/ram0 "$mb" /tmp/nvme-t.md5 direct
+		sums=$(barrier_words "nvme-$d-sums" "$(list_md5 /tmp/nvme-t.md5)" 600) || sums=
+		tap_diag "$d: the MD5 of the segments' MD5s of /dev/ram0, of what the host wrote: $sums"
 		check "$d: /dev/ram0 holds what the host wrote" \
 			test "${sums% *}" = "${sums#* }"
 		check "$d: the kernel logged no NVMe-oF error" no_nvme_errors
@@ -186,11 +212,14 @@ for run in $NVME_RUNS; do
 		check "$d: $dev is $mb MiB" test "$(nvme_size "$dev")" -eq "$mb"
 		tx0=$(counter tx_bytes)
 		rx0=$(counter rx_bytes)
+		t0=$(now_ms)
 		check "$d: write $mb MiB of random data" nvme_write "$dev" "$mb"
-		tap_diag "$d: write: $(rate /tmp/nvme-w.dd "$mb") (with the random data and its MD5)"
+		tap_diag "$d: write: $(rate /tmp/nvme-w.dd "$mb") ($(($(now_ms) - t0)) ms with making the data)"
 		check "$d: read $mb MiB back" nvme_read "$dev" "$mb"
-		tap_diag "$d: read: $(rate /tmp/nvme-r.dd "$mb") (with its MD5)"
-		check "$d: what was read is what was written (MD5)" same_md5 "$mb"
+		barrier "nvme-$d-read" 600
+		tap_diag "$d: read: $(rate /tmp/nvme-r.md5.dd "$mb") (with the MD5s)"
+		check "$d: what was read is what was written (MD5 of each $NVME_SEG MiB)" \
+			same_md5 "$mb"
 		check "$d: the data went out over superp0 (tx_bytes)" \
 			grew_by "$tx0" "$(counter tx_bytes)" "$mb"
 		check "$d: the data came in over superp0 (rx_bytes)" \
@@ -200,8 +229,7 @@ for run in $NVME_RUNS; do
 			nvme disconnect -n "$NVME_NQN"
 		check "$d: no controller left" no_controller
 		check "$d: unload nvme-rdma" rmmod nvme_rdma nvme_fabrics
-		barrier "nvme-$d-disconnected" 600
-		sums=$(barrier_words "nvme-$d-sums" "$(md5_of /tmp/nvme-w.md5)") || sums=
+		sums=$(barrier_words "nvme-$d-sums" "$(list_md5 /tmp/nvme-w.md5)" 600) || sums=
 	fi
 	barrier "nvme-$d-done"
 	check "$d: rdma resource show superp0 as before ($before; CQs apart)" \
