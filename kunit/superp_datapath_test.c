@@ -6,7 +6,8 @@
  * asks for, SUNH padding of short packets) are parsed back by
  * superp_rx_parse() ("Receiving a packet": fixed headers read once, from
  * any fragment layout, the Transaction Error code from its operation
- * header); bad headers get their drop reason; superp_rx_peer_check()
+ * header); the operation codec keeps Send to QP with Invalidate's key;
+ * bad headers get their drop reason; superp_rx_peer_check()
  * accepts only the connection's peer and encapsulation; a stopped
  * connection's timer stays unqueued.
  */
@@ -19,6 +20,7 @@
 #include "superp.h"
 #include "superp_conn_table.h"
 #include "superp_dev.h"
+#include "superp_op.h"
 #include "superp_rx.h"
 #include "superp_tx.h"
 #include "superp_ud.h"
@@ -133,6 +135,33 @@ static void dp_trans_error_code(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(op->minor), SUPERP_TERR_OPCODE);
 	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), -1);
 	KUNIT_EXPECT_EQ(test, p.err, t.err);
+}
+
+/*
+ * The codec of Send to QP with Invalidate (28): the key to invalidate
+ * comes out as rkey, beside QPN, pad count and offset, and goes back to
+ * the same 12 bytes; the fields 28 does not carry stay zero.
+ */
+static void dp_send_qp_inv_codec_round_trip(struct kunit *test)
+{
+	static const u8 hdr[] = {
+		0x05, 0x00, 0x00, 0x03,		/* QPN 5, pad 3 */
+		0x00, 0x04, 0x00, 0x00,		/* offset 1024 */
+		0x2a, 0x17, 0x01, 0x80,		/* key 0x8001172a */
+	};
+	struct superp_op op;
+	u8 back[sizeof(hdr)];
+
+	KUNIT_ASSERT_EQ(test, superp_op_decode(SUPERP_OP_SEND_QP_INV, hdr, &op), 0);
+	KUNIT_EXPECT_EQ(test, op.qpn, 5U);
+	KUNIT_EXPECT_EQ(test, op.pad, 3);
+	KUNIT_EXPECT_EQ(test, op.offset, 1024U);
+	KUNIT_EXPECT_EQ(test, op.rkey, 0x8001172aU);
+	KUNIT_EXPECT_EQ(test, (__force u32)op.imm, 0U);
+	KUNIT_EXPECT_EQ(test, op.addr, 0ULL);
+	KUNIT_ASSERT_EQ(test, superp_op_encode(SUPERP_OP_SEND_QP_INV, &op, back),
+			(int)sizeof(hdr));
+	KUNIT_EXPECT_EQ(test, memcmp(back, hdr, sizeof(hdr)), 0);
 }
 
 struct dp_src {
@@ -484,6 +513,7 @@ static struct kunit_case superp_datapath_cases[] = {
 	KUNIT_CASE(dp_noop_sunh_round_trip),
 	KUNIT_CASE(dp_pure_ack_udp),
 	KUNIT_CASE(dp_trans_error_code),
+	KUNIT_CASE(dp_send_qp_inv_codec_round_trip),
 	KUNIT_CASE(dp_payload_hook),
 	KUNIT_CASE(dp_payload_room),
 	KUNIT_CASE(dp_parse_fragments),

@@ -97,6 +97,34 @@ static void send_many_transactions(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xact(&m, 0).opcode, SUPERP_OP_SEND_QP_IMM);
 }
 
+/*
+ * SEND_WITH_INV: 28 carries the key in the message's last transaction
+ * (the one whose end invalidates it), 26 before it; a full one-packet
+ * message too is 28, never 12, and a short one gets 28's pad count.
+ */
+static void send_inv_last_transaction_carries_the_key(struct kunit *test)
+{
+	u32 chunk = 4 * 256;
+	struct superp_msg m = msg(SUPERP_MSG_SEND_INV, 2 * chunk + 1, 256, 4);
+
+	KUNIT_ASSERT_EQ(test, superp_msg_check(&m), 0);
+	KUNIT_ASSERT_EQ(test, superp_msg_nxacts(&m), 3U);
+	KUNIT_EXPECT_EQ(test, xact(&m, 0).opcode, SUPERP_OP_SEND_QP_MORE);
+	KUNIT_EXPECT_EQ(test, xact(&m, 1).opcode, SUPERP_OP_SEND_QP_MORE);
+	KUNIT_EXPECT_EQ(test, xact(&m, 2).opcode, SUPERP_OP_SEND_QP_INV);
+	KUNIT_EXPECT_TRUE(test, xact(&m, 2).last);
+	m.len = 64;
+	KUNIT_EXPECT_EQ(test, superp_msg_nxacts(&m), 1U);
+	KUNIT_EXPECT_EQ(test, xact(&m, 0).opcode, SUPERP_OP_SEND_QP_INV);
+	KUNIT_EXPECT_EQ(test, pkt(&m, 0, 0).pad, 0);
+	m.len = 5;
+	KUNIT_EXPECT_EQ(test, xact(&m, 0).opcode, SUPERP_OP_SEND_QP_INV);
+	KUNIT_EXPECT_EQ(test, pkt(&m, 0, 0).pad, SUPERP_MIN_BLOCK - 5);
+	m.len = 0;
+	KUNIT_EXPECT_EQ(test, superp_msg_nxacts(&m), 1U);
+	KUNIT_EXPECT_EQ(test, pkt(&m, 0, 0).pad, SUPERP_MIN_BLOCK);
+}
+
 /* WRITE_IMM: the data, then a Write Complete; only that for 0 bytes. */
 static void write_with_immediate(struct kunit *test)
 {
@@ -278,13 +306,14 @@ static void limits(struct kunit *test)
 	m.max_pkts = 4097;
 	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EINVAL);
 	m.max_pkts = 1;
-	m.kind = SUPERP_MSG_FADD + 1;	/* the first unknown kind */
+	m.kind = SUPERP_MSG_SEND_INV + 1;	/* the first unknown kind */
 	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EINVAL);
 }
 
 static struct kunit_case superp_msg_cases[] = {
 	KUNIT_CASE(send_one_packet),
 	KUNIT_CASE(send_many_transactions),
+	KUNIT_CASE(send_inv_last_transaction_carries_the_key),
 	KUNIT_CASE(write_with_immediate),
 	KUNIT_CASE(read_chunks_and_responses),
 	KUNIT_CASE(atomic_one_request),

@@ -172,6 +172,7 @@ static void opcode_directions_and_replies(struct kunit *test)
 		{ SUPERP_OP_SEND_QP_OFF, true, false, 0 },
 		{ SUPERP_OP_SEND_QP_MORE, true, false, 0 },
 		{ SUPERP_OP_QP_RESUME, true, false, 0 },
+		{ SUPERP_OP_SEND_QP_INV, true, false, 0 },
 	};
 	unsigned int i;
 

@@ -216,6 +216,29 @@ static void immediate_data_is_carried_unchanged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, superp_qpn_word_top(rd.sqpn_flags), SUPERP_RD_FLAG_IMM);
 }
 
+/*
+ * Send to QP with Invalidate (28): the QP word (QPN, pad count in byte
+ * 3), the offset and the key to invalidate, each little endian.
+ */
+static void send_qp_inv_op_raw_bytes(struct kunit *test)
+{
+	static const u8 want[] = {
+		0x56, 0x34, 0x12, 0x0b,		/* QPN 0x123456, pad 11 */
+		0x00, 0x10, 0x00, 0x00,		/* offset 0x1000 */
+		0x07, 0xa5, 0x03, 0xc2,		/* key 0xc203a507 */
+	};
+	struct superp_send_qp_inv_op op = {
+		.qpn_pad = superp_qpn_word(0x123456, 11),
+		.offset = cpu_to_le32(0x1000),
+		.inv_rkey = cpu_to_le32(0xc203a507),
+	};
+
+	KUNIT_ASSERT_EQ(test, sizeof(op), sizeof(want));
+	expect_bytes(test, &op, want, sizeof(want));
+	KUNIT_EXPECT_EQ(test, superp_op_pad(SUPERP_OP_SEND_QP_INV, &op), 11);
+	KUNIT_EXPECT_EQ(test, superp_qpn(op.qpn_pad), 0x123456);
+}
+
 static void atomic_operands_are_little_endian(struct kunit *test)
 {
 	static const u8 swap[] = { 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01 };
@@ -269,11 +292,15 @@ static void op_header_sizes_match_structs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, superp_op_has_pad(SUPERP_OP_SEND_QP_MORE), 1);
 	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_QP_RESUME), 4);
 	KUNIT_EXPECT_EQ(test, superp_op_has_data(SUPERP_OP_QP_RESUME), 0);
+	/* 28: 25's two words and the key, data with a pad count as 17. */
+	KUNIT_EXPECT_EQ(test, superp_op_hlen(SUPERP_OP_SEND_QP_INV), 12);
+	KUNIT_EXPECT_EQ(test, superp_op_has_data(SUPERP_OP_SEND_QP_INV), 1);
+	KUNIT_EXPECT_EQ(test, superp_op_has_pad(SUPERP_OP_SEND_QP_INV), 1);
 }
 
 static void unknown_opcodes_have_no_layout(struct kunit *test)
 {
-	static const unsigned int unknown[] = { 3, 7, 13, 15, 28, 99, 255, 256 };
+	static const unsigned int unknown[] = { 3, 7, 13, 15, 29, 99, 255, 256 };
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(unknown); i++) {
@@ -373,6 +400,7 @@ static struct kunit_case superp_wire_cases[] = {
 	KUNIT_CASE(qpn_word_is_24_bit_qpn_then_top_byte),
 	KUNIT_CASE(rdma_write_op_raw_bytes),
 	KUNIT_CASE(immediate_data_is_carried_unchanged),
+	KUNIT_CASE(send_qp_inv_op_raw_bytes),
 	KUNIT_CASE(atomic_operands_are_little_endian),
 	KUNIT_CASE(le64_helpers_work_unaligned),
 	KUNIT_CASE(op_header_sizes_match_structs),

@@ -97,6 +97,18 @@
  *                      for timer granularity), the WR behind it flushed,
  *                      the QP in ERR (as on rxe, whose responder drops
  *                      such requests unanswered)
+ *   send-inv           on a pair of its own: SEND_WITH_INV of a key the
+ *                      server registered for it (a second FRWR MR over
+ *                      the buffer): the server's receive completes with
+ *                      IB_WC_WITH_INVALIDATE and that key; a WRITE
+ *                      through the key then fails IB_WC_REM_ACCESS_ERR
+ *                      and places nothing
+ *   send-inv-bad-key   on a pair of its own: SEND_WITH_INV of a stale key
+ *                      of the server's MR, two SENDs behind it: the
+ *                      server's receive completes IB_WC_REM_INV_REQ_ERR,
+ *                      its QP in ERR; the client's WR completes
+ *                      IB_WC_REM_INV_REQ_ERR (rxe: RETRY_EXC_ERR, it
+ *                      sends no NAK), the SENDs flushed, the QP in ERR
  *   bad-rkey           WRITE with a wrong rkey on a pair of its own:
  *                      IB_WC_REM_ACCESS_ERR, the WRs behind it
  *                      IB_WC_WR_FLUSH_ERR, the QP in ERR (with
@@ -2345,6 +2357,198 @@ static int step_bad_rkey(struct probe *p)
 			    bad_rkey_client);
 }
 
+/* A SEND_WITH_INV @wr_id of our first @len bytes, invalidating @key. */
+static int post_send_inv(struct probe *p, struct ib_qp *qp, u64 wr_id,
+			 u32 len, u32 key)
+{
+	struct ib_sge sge = sge_at(p, p->dma, len);
+	struct ib_send_wr wr = send_wr(wr_id, &sge, IB_WR_SEND_WITH_INV,
+				       IB_SEND_SIGNALED);
+
+	wr.ex.invalidate_rkey = key;
+	return ib_post_send(qp, &wr, NULL);
+}
+
+/*
+ * The server of send-inv: a second FRWR MR over the buffer, registered on
+ * the scratch QP under a key of its own, which it tells the client in
+ * place of go. The receive of the SEND_WITH_INV completes with
+ * IB_WC_WITH_INVALIDATE and that key; the client's WRITE through the key
+ * afterwards places nothing.
+ */
+static int send_inv_server(struct probe *p, struct probe_qp *q, bool *ok,
+			   char *why, size_t whylen)
+{
+	struct ib_wc wc;
+	struct ib_mr *mr;
+	long bad;
+	int err, n;
+
+	memset(p->buf, 0, p->buflen);
+	mr = ib_alloc_mr(p->pd, IB_MR_TYPE_MEM_REG, p->buflen >> PAGE_SHIFT);
+	if (IS_ERR(mr))
+		return PTR_ERR(mr);
+	n = ib_map_mr_sg(mr, p->sgt.sgl, p->nents, NULL, PAGE_SIZE);
+	err = n == p->nents ? 0 : n < 0 ? n : -EIO;
+	if (!err) {
+		ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey) & 0xff);
+		err = reg_mr(p, q->qp, mr, IB_ACCESS_LOCAL_WRITE |
+			     IB_ACCESS_REMOTE_WRITE);
+	}
+	if (!err)
+		err = post_recv(p, q->qp, 1, 0, SZ_4K);
+	if (!err)
+		err = ctl_send(p, mr->rkey);
+	if (err)
+		goto out;
+	if (expect_wc(p, 1, IB_WC_SUCCESS, &wc, why, whylen)) {
+		err = ctl_await(p);
+		goto out;
+	}
+	if (!(wc.wc_flags & IB_WC_WITH_INVALIDATE) ||
+	    wc.ex.invalidate_rkey != mr->rkey) {
+		snprintf(why, whylen, "flags %#x key %#x, expected %#x invalidated",
+			 wc.wc_flags, wc.ex.invalidate_rkey, mr->rkey);
+	} else if (wc.opcode != IB_WC_RECV || wc.byte_len != 4 ||
+		   !verify(p, 0, 4, p->step, why, whylen)) {
+		if (!why[0])
+			snprintf(why, whylen, "opcode %d byte_len %u",
+				 wc.opcode, wc.byte_len);
+	} else {
+		*ok = true;
+	}
+	err = ctl_await(p);	/* the client's WRITE has failed */
+	bad = check_zero(p, PROBE_OFF, SZ_4K);
+	if (!err && *ok && bad >= 0) {
+		*ok = false;
+		snprintf(why, whylen, "the WRITE through the invalidated key placed byte %ld",
+			 bad);
+	} else if (*ok) {
+		snprintf(why, whylen, "key %#x invalidated", mr->rkey);
+	}
+out:
+	ib_dereg_mr(mr);
+	return err;
+}
+
+static int send_inv_client(struct probe *p, struct probe_qp *q, bool *ok,
+			   char *why, size_t whylen)
+{
+	const char *nak;
+	struct ib_wc wc;
+	u32 key;
+	int err;
+
+	fill_pattern(p, 0, SZ_4K, p->step);
+	err = ctl_recv(p, &key);
+	if (!err)
+		err = post_send_inv(p, q->qp, 0, 4, key);
+	if (err)
+		return err;
+	if (expect_wc(p, 0, IB_WC_SUCCESS, &wc, why, whylen))
+		return 0;
+	err = post_send(p, q->qp, 1, IB_WR_RDMA_WRITE, 0, SZ_4K, PROBE_OFF,
+			key, 0, true);
+	if (err)
+		return err;
+	if (!expect_nak(p, IB_WC_REM_ACCESS_ERR, &nak, why, whylen) &&
+	    !expect_qp_err(q->qp, why, whylen)) {
+		*ok = true;
+		snprintf(why, whylen, "then a WRITE through it: %s", nak);
+	}
+	return 0;
+}
+
+/*
+ * SEND_WITH_INV of a key the server registered for this step alone, on a
+ * scratch pair: the server's receive reports the key invalidated
+ * (IB_WC_WITH_INVALIDATE, ex.invalidate_rkey), and a WRITE through the
+ * key afterwards is refused (IB_WC_REM_ACCESS_ERR) and places nothing.
+ */
+static int step_send_inv(struct probe *p)
+{
+	struct probe_qp q = { .retry_few = true };
+
+	return scratch_step(p, "send-inv", &q, send_inv_server,
+			    send_inv_client);
+}
+
+static int send_inv_bad_server(struct probe *p, struct probe_qp *q, bool *ok,
+			       char *why, size_t whylen)
+{
+	struct ib_wc wc;
+	int err;
+
+	memset(p->buf, 0, p->buflen);
+	err = post_recv(p, q->qp, 1, 0, SZ_4K);
+	if (!err)
+		err = ctl_go_wait(p);
+	if (err)
+		return err;
+	if (!expect_wc(p, 1, IB_WC_REM_INV_REQ_ERR, &wc, why, whylen) &&
+	    !expect_qp_err(q->qp, why, whylen)) {
+		*ok = true;
+		snprintf(why, whylen, "receive %s, QP in ERR",
+			 ib_wc_status_msg(wc.status));
+	}
+	return 0;
+}
+
+/*
+ * rxe's responder completes the receive in error without a NAK
+ * (InfiniBand's class J): its requester's retries go unanswered.
+ */
+static bool inv_refused_silently(void)
+{
+	return !strncmp(dev, "rxe", 3);
+}
+
+static int send_inv_bad_client(struct probe *p, struct probe_qp *q, bool *ok,
+			       char *why, size_t whylen)
+{
+	const char *seen = ib_wc_status_msg(IB_WC_REM_INV_REQ_ERR);
+	struct ib_wc wc;
+	unsigned int i;
+	int err;
+
+	fill_pattern(p, 0, SZ_4K, p->step);
+	err = ctl_await(p);
+	/* The main MR's key with another low byte: a stale key of that MR. */
+	if (!err)
+		err = post_send_inv(p, q->qp, 1, 4, p->rkey ^ 0x80);
+	for (i = 2; i <= 3 && !err; i++)
+		err = post_send(p, q->qp, i, IB_WR_SEND, 0, 4, 0, 0, 0, true);
+	if (err)
+		return err;
+	if (expect_wc(p, 1, IB_WC_REM_INV_REQ_ERR, &wc, why, whylen)) {
+		if (!inv_refused_silently() || wc.wr_id != 1 ||
+		    wc.status != IB_WC_RETRY_EXC_ERR)
+			return 0;
+		seen = "RETRY_EXC_ERR (no NAK)";
+	}
+	if (flushed_in_err(p, q->qp, 2, 3, why, whylen)) {
+		*ok = true;
+		snprintf(why, whylen, "%s, 2 flushed, QP in ERR", seen);
+	}
+	return 0;
+}
+
+/*
+ * SEND_WITH_INV of a key that names no MR the server's QP may invalidate
+ * (a stale key of its main MR), then two SENDs, on a scratch pair: the
+ * server's receive completes IB_WC_REM_INV_REQ_ERR and its QP enters
+ * ERR; the client's SEND_WITH_INV completes IB_WC_REM_INV_REQ_ERR, the
+ * SENDs behind it are flushed. The main MR stays valid: the steps after
+ * this one write through it.
+ */
+static int step_send_inv_bad_key(struct probe *p)
+{
+	struct probe_qp q = { .retry_few = true };
+
+	return scratch_step(p, "send-inv-bad-key", &q, send_inv_bad_server,
+			    send_inv_bad_client);
+}
+
 /* packed-bad-rkey's WRITEs, one list; the fourth (index 3) refused. */
 static const u32 probe_bad_lens[] = { 32, 32, 32, 32, 32, 32 };
 
@@ -2983,6 +3187,10 @@ static int run_steps(struct probe *p)
 		err = step_rnr_destroy(p);
 	if (!err)
 		err = step_qp_gone(p);
+	if (!err)
+		err = step_send_inv(p);
+	if (!err)
+		err = step_send_inv_bad_key(p);
 	if (!err)
 		err = step_bad_rkey(p);
 	if (!err)

@@ -6,10 +6,10 @@
  * WQEs there (include/uapi/rdma/superp-abi.h has the protocol): a send
  * list costs one doorbell, a receive list none. A UD send names its
  * destination by the AH's number (ah.c), the remote QPN and Q_Key, and
- * is a SEND or SEND_WITH_IMM. The kernel checks every WQE again; what is
- * checked here is only what writing one needs. modify, query and destroy
- * are the plain commands. qp_ex.c builds on this for ibv_create_qp_ex
- * and the wr_* API.
+ * is a SEND or SEND_WITH_IMM (SEND_WITH_INV is an RC QP's alone). The
+ * kernel checks every WQE again; what is checked here is only what
+ * writing one needs. modify, query and destroy are the plain commands.
+ * qp_ex.c builds on this for ibv_create_qp_ex and the wr_* API.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -244,8 +244,11 @@ static int superp_wqe_send(struct superp_uwq *sq, bool ud,
 	if (wr->opcode == IBV_WR_SEND_WITH_IMM ||
 	    wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
 		u->imm_data = wr->imm_data;
+	else if (wr->opcode == IBV_WR_SEND_WITH_INV)
+		u->imm_data = wr->invalidate_rkey;
 	switch (wr->opcode) {
 	case IBV_WR_SEND_WITH_IMM:
+	case IBV_WR_SEND_WITH_INV:
 	case IBV_WR_SEND:
 		if (ud && superp_wqe_set_ud(u, wr->wr.ud.ah,
 					    wr->wr.ud.remote_qpn,

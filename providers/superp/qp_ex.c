@@ -26,6 +26,7 @@
 #include "superp.h"
 
 #define SUPERP_QP_EX_OPS (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM | \
+			  IBV_QP_EX_WITH_SEND_WITH_INV |		    \
 			  IBV_QP_EX_WITH_RDMA_WRITE |			    \
 			  IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |		    \
 			  IBV_QP_EX_WITH_RDMA_READ |			    \
@@ -105,6 +106,15 @@ static void superp_wr_send_imm(struct ibv_qp_ex *qp_ex, __be32 imm_data)
 
 	if (u)
 		u->imm_data = (uint32_t)imm_data;
+}
+
+/* RC only (SUPERP_QP_EX_UD_OPS): the peer invalidates its key @invalidate_rkey. */
+static void superp_wr_send_inv(struct ibv_qp_ex *qp_ex, uint32_t invalidate_rkey)
+{
+	struct superp_uwqe_send *u = superp_wr_new(qp_ex, IBV_WR_SEND_WITH_INV);
+
+	if (u)
+		u->imm_data = invalidate_rkey;
 }
 
 static void superp_wr_rdma_write(struct ibv_qp_ex *qp_ex, uint32_t rkey,
@@ -280,6 +290,8 @@ static void superp_qp_ex_set_ops(struct ibv_qp_ex *q, uint64_t ops)
 		q->wr_send = superp_wr_send;
 	if (ops & IBV_QP_EX_WITH_SEND_WITH_IMM)
 		q->wr_send_imm = superp_wr_send_imm;
+	if (ops & IBV_QP_EX_WITH_SEND_WITH_INV)
+		q->wr_send_inv = superp_wr_send_inv;
 	if (ops & IBV_QP_EX_WITH_RDMA_WRITE)
 		q->wr_rdma_write = superp_wr_rdma_write;
 	if (ops & IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM)

@@ -113,7 +113,9 @@ make_base() {
 make_modules() {
 	local out=$1 ver=$2 modroot=$3 kodir=$4 m f
 	# crc32_generic: rxe asks the crypto API for "crc32" (no module built in).
-	local want="virtio_pci virtio_net ib_core ib_uverbs rdma_ucm rdma_cm rdma_rxe siw sch_netem sch_prio cls_u32 veth crc32_generic"
+	# nvmet_rdma, nvme_rdma, brd: verbs/nvmeof.sh (NVMe over Fabrics; a
+	# kernel without them gets a note).
+	local want="virtio_pci virtio_net ib_core ib_uverbs rdma_ucm rdma_cm rdma_rxe siw sch_netem sch_prio cls_u32 veth crc32_generic nvmet_rdma nvme_rdma brd"
 
 	mkdir -p "$stage/usr/lib/modules/$ver/extra"
 	for m in $want; do

@@ -156,6 +156,15 @@ add "qp-resume: 24-bit QPN and reserved byte, no data" \
 	"superp.tal.opcode=27 superp.op.qpn=11259375 superp.op.pad= superp.block_size= frame.len=$(flen $S $PDL qp-resume 1 0)" \
 	--opcode qp-resume --eom --op qpn=0xabcdef
 layout qp-resume
+add "send-qp-inv: QPN, offset, the key to invalidate, pad 11" \
+	"superp.tal.opcode=28 superp.op.qpn=9 superp.op.offset=4096 superp.op.inv_rkey=0xc203a507 superp.op.pad=11 superp.op.rkey= superp.block_size=$MINB superp.block.payload_len=5 superp.block.payload=0102030405 frame.len=$(flen $S $PDL send-qp-inv 1 $MINB)" \
+	--opcode send-qp-inv --eom --op qpn=9,offset=4096,rkey=0xc203a507,payload=5
+layout send-qp-inv
+shows superp.tal.opcode "Opcode: Send to QP with Invalidate (28)"
+add "terr: INVALID/10, no key to invalidate" \
+	"superp.tal.opcode=2 superp.op.major=2 superp.op.minor=10" \
+	--opcode terr --xid 7 --eom --op seqno=0,opnum=0,major=2,minor=10
+shows superp.op.minor "Minor error code: 10 (no key to invalidate)"
 add "ack: window, ACK PSN, SACK bits as PSNs ack+1+i" \
 	"superp.tal.opcode=16 superp.pdl.rwin=31 superp.pdl.window=32 superp.pdl.ack_psn=41 superp.pdl.nack=0 superp.pdl.sacked_psn=43,45 frame.len=$(flen $S $PDL ack 0 0) superp.padding=$(zpad $((S + PDL + TAL)))" \
 	--opcode ack --rwin 31 --ack-psn 41 --sack 0xa

@@ -29,6 +29,7 @@ static const char *const op_structs[] = {
 	[SUPERP_OP_SEND_QP_OFF] = "superp_send_qp_off_op",
 	[SUPERP_OP_SEND_QP_MORE] = "superp_send_qp_off_op",
 	[SUPERP_OP_QP_RESUME] = "superp_qp_resume_op",
+	[SUPERP_OP_SEND_QP_INV] = "superp_send_qp_inv_op",
 };
 
 void gen_describe(FILE *out)
@@ -129,4 +130,7 @@ void gen_describe(FILE *out)
 	FIELD(superp_send_qp_off_op, qpn_pad);
 	FIELD(superp_send_qp_off_op, offset);
 	FIELD(superp_qp_resume_op, qpn_rsvd);
+	FIELD(superp_send_qp_inv_op, qpn_pad);
+	FIELD(superp_send_qp_inv_op, offset);
+	FIELD(superp_send_qp_inv_op, inv_rkey);
 }

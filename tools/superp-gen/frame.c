@@ -55,6 +55,8 @@ const struct gen_opcode gen_opcodes[] = {
 	{ "send-qp-more", SUPERP_OP_SEND_QP_MORE, QP_WORD | B(F_OFFSET) |
 		B(F_PAYLOAD), "Send to QP with Offset, More" },
 	{ "qp-resume", SUPERP_OP_QP_RESUME, B(F_QPN) | B(F_RSVD), "QP Resume" },
+	{ "send-qp-inv", SUPERP_OP_SEND_QP_INV, QP_WORD | B(F_OFFSET) |
+		B(F_RKEY) | B(F_PAYLOAD), "Send to QP with Invalidate" },
 	{ NULL, 0, 0, NULL }
 };
 
@@ -235,6 +237,15 @@ static void put_op(uint8_t *p, unsigned int opcode, const struct gen_op *op,
 	case SUPERP_OP_QP_RESUME: {
 		struct superp_qp_resume_op h = {
 			.qpn_rsvd = superp_qpn_word(v[F_QPN], v[F_RSVD]),
+		};
+		memcpy(p, &h, sizeof(h));
+		break;
+	}
+	case SUPERP_OP_SEND_QP_INV: {
+		struct superp_send_qp_inv_op h = {
+			.qpn_pad = superp_qpn_word(v[F_QPN], pad),
+			.offset = __cpu_to_le32(v[F_OFFSET]),
+			.inv_rkey = __cpu_to_le32(v[F_RKEY]),
 		};
 		memcpy(p, &h, sizeof(h));
 		break;

@@ -74,6 +74,7 @@ local opnames = {
 	[21] = "Atomic Response", [22] = "Datagram Send", [23] = "RDMA Write",
 	[24] = "RDMA Read", [25] = "Send to QP with Offset",
 	[26] = "Send to QP with Offset, More", [27] = "QP Resume",
+	[28] = "Send to QP with Invalidate",
 }
 
 local terr_major = {
@@ -84,7 +85,8 @@ local terr_minor = {
 	[1] = { [0] = "unspecified", "bad rkey", "PD mismatch", "access flags", "out of bounds" },
 	[2] = { [0] = "unspecified", "opcode", "no such QP", "QP state", "block",
 		"message too long", "misaligned atomic", "Q_Key",
-		"no global address space or keyed context", "out of seqno order" },
+		"no global address space or keyed context", "out of seqno order",
+		"no key to invalidate" },
 	[4] = { [0] = "unspecified", "resources" },
 }
 
@@ -128,6 +130,7 @@ local f = {
 	sqpn = ProtoField.uint24("superp.op.sqpn", "Source QP", base.DEC),
 	flags = ProtoField.uint8("superp.op.flags", "Flags", base.HEX, { [0] = "none", [1] = "IMM" }),
 	qkey = ProtoField.uint32("superp.op.qkey", "Q_Key", base.HEX),
+	inv_rkey = ProtoField.uint32("superp.op.inv_rkey", "Key to invalidate", base.HEX),
 	write_xid = ProtoField.uint16("superp.op.write_xid", "Write XID", base.DEC),
 	rsvd = ProtoField.bytes("superp.op.rsvd", "Reserved"),
 
@@ -220,6 +223,8 @@ local layouts = {
 	[25] = { len = 8, data = true, pad = true, fields = cat(Q, { { f.offset, 4, 4 } }) },
 	[26] = { len = 8, data = true, pad = true, fields = cat(Q, { { f.offset, 4, 4 } }) },
 	[27] = { len = 4, fields = QR },
+	[28] = { len = 12, data = true, pad = true,
+		fields = cat(Q, { { f.offset, 4, 4 }, { f.inv_rkey, 8, 4 } }) },
 }
 
 local function u32str(v)

@@ -196,8 +196,8 @@ struct superp_usge {
 /*
  * A send WQE. opcode and send_flags use the values of enum ibv_wr_opcode
  * and enum ibv_send_flags (IB_UVERBS_WR_*, IB_UVERBS_SEND_*): SEND,
- * SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ and the two
- * atomics; any other completes with IBV_WC_LOC_QP_OP_ERR and moves the QP
+ * SEND_WITH_IMM, SEND_WITH_INV (RC), RDMA_WRITE, RDMA_WRITE_WITH_IMM,
+ * RDMA_READ and the two atomics; any other completes with IBV_WC_LOC_QP_OP_ERR and moves the QP
  * to the error state. imm_data is in network byte order. With
  * IBV_SEND_INLINE, inline_len bytes of data follow the header instead of
  * num_sge struct superp_usge.

@@ -67,6 +67,7 @@ enum superp_opcode {
 	SUPERP_OP_SEND_QP_OFF	= 25,	/* Send to QP with offset and pad */
 	SUPERP_OP_SEND_QP_MORE	= 26,	/* as 25, the message goes on */
 	SUPERP_OP_QP_RESUME	= 27,	/* a QP leaves its RNR wait */
+	SUPERP_OP_SEND_QP_INV	= 28,	/* Send to QP with Invalidate */
 };
 
 #define SUPERP_ACK_PSN_NONE	0xffffffffU	/* nothing received yet */
@@ -223,6 +224,16 @@ struct superp_qp_resume_op {
 	__le32	qpn_rsvd;	/* target QPN | reserved (byte 3) */
 };
 
+/*
+ * 28: Send to QP with Invalidate, data-bearing: as 25, and when the
+ * message completes the target invalidates the memory key inv_rkey.
+ */
+struct superp_send_qp_inv_op {
+	__le32	qpn_pad;	/* target QPN | pad count (byte 3) */
+	__le32	offset;		/* of this block in the message */
+	__le32	inv_rkey;	/* the target's key to invalidate */
+};
+
 /* Transaction Error codes: the major code selects the initiator's status. */
 enum superp_terr_major {
 	SUPERP_TERR_PROTECTION	= 1,	/* remote access error */
@@ -250,6 +261,9 @@ enum superp_terr_minor {
 					 * receive context (spec 8, 9, 11)
 					 */
 	SUPERP_TERR_ORDER	= 9,	/* 12 out of seqno order, unordered */
+	SUPERP_TERR_INV_RKEY	= 10,	/* 28's key: no MR this QP may
+					 * invalidate
+					 */
 	/* SUPERP_TERR_RNR: SUPERP_TERR_UNSPEC */
 	/* SUPERP_TERR_OPERATION */
 	SUPERP_TERR_RESOURCE	= 1,
@@ -325,6 +339,9 @@ __SUPERP_AT(superp_rdma_read_op, length, 16);
 __SUPERP_SIZE(superp_send_qp_off_op, 8);
 __SUPERP_AT(superp_send_qp_off_op, offset, 4);
 __SUPERP_SIZE(superp_qp_resume_op, 4);
+__SUPERP_SIZE(superp_send_qp_inv_op, 12);
+__SUPERP_AT(superp_send_qp_inv_op, offset, 4);
+__SUPERP_AT(superp_send_qp_inv_op, inv_rkey, 8);
 /* One op with SUNH: pad + Ethernet + SUNH + PDL + TAL + op = a cache line. */
 __SUPERP_ASSERT(SUPERP_ETH_ALIGN_PAD + SUPERP_ETH_HLEN + 8 + SUPERP_PDL_HLEN +
 		SUPERP_TAL_HLEN + sizeof(struct superp_rdma_write_op) <= 64,
@@ -426,6 +443,8 @@ static __inline__ int superp_op_hlen(unsigned int opcode)
 		return sizeof(struct superp_send_qp_off_op);
 	case SUPERP_OP_QP_RESUME:
 		return sizeof(struct superp_qp_resume_op);
+	case SUPERP_OP_SEND_QP_INV:
+		return sizeof(struct superp_send_qp_inv_op);
 	}
 	return -1;
 }
@@ -443,6 +462,7 @@ static __inline__ int superp_op_has_data(unsigned int opcode)
 	case SUPERP_OP_RDMA_WRITE:
 	case SUPERP_OP_SEND_QP_OFF:
 	case SUPERP_OP_SEND_QP_MORE:
+	case SUPERP_OP_SEND_QP_INV:
 		return 1;
 	}
 	return 0;
@@ -461,6 +481,7 @@ static __inline__ int superp_op_has_pad(unsigned int opcode)
 	case SUPERP_OP_RDMA_WRITE:
 	case SUPERP_OP_SEND_QP_OFF:
 	case SUPERP_OP_SEND_QP_MORE:
+	case SUPERP_OP_SEND_QP_INV:
 		return 1;
 	}
 	return 0;

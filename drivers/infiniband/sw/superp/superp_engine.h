@@ -153,6 +153,7 @@ static inline bool superp_opcode_is_request(u8 op)
 	case SUPERP_OP_SEND_QP_OFF:
 	case SUPERP_OP_SEND_QP_MORE:
 	case SUPERP_OP_QP_RESUME:
+	case SUPERP_OP_SEND_QP_INV:
 		return true;
 	}
 	return false;

@@ -10,6 +10,7 @@
  *   SEND        12 when the message is one packet of at least 16 bytes;
  *               else 25 for the last transaction, 26 for those before it
  *   SEND_IMM    17 for the last transaction, 26 for those before it
+ *   SEND_INV    28 for the last transaction, 26 for those before it
  *   WRITE       23 for every transaction
  *   WRITE_IMM   23 for the data (none when len is 0), then one 18
  *   READ        one 24 request packet per transaction, each asking for
@@ -66,7 +67,7 @@ static u32 superp_msg_data_xacts(const struct superp_msg *m)
  */
 int superp_msg_check(const struct superp_msg *m)
 {
-	if (m->kind > SUPERP_MSG_FADD ||
+	if (m->kind > SUPERP_MSG_SEND_INV ||
 	    (superp_msg_is_atomic(m) && m->len != sizeof(u64)) || m->mtu < 256 || m->mtu > 4096 ||
 	    !is_power_of_2(m->mtu) || !m->max_pkts || m->max_pkts > 4096)
 		return -EINVAL;
@@ -89,6 +90,8 @@ static u8 superp_msg_send_opcode(const struct superp_msg *m, bool last)
 		return SUPERP_OP_SEND_QP_MORE;
 	if (m->kind == SUPERP_MSG_SEND_IMM)
 		return SUPERP_OP_SEND_QP_IMM;
+	if (m->kind == SUPERP_MSG_SEND_INV)
+		return SUPERP_OP_SEND_QP_INV;
 	/* Only a whole message in one full-block packet fits the spec's 12. */
 	if (superp_msg_npkts(m) == 1 && m->len >= SUPERP_MIN_BLOCK)
 		return SUPERP_OP_SEND_QP;

@@ -19,6 +19,7 @@ enum superp_msg_kind {
 	SUPERP_MSG_READ,
 	SUPERP_MSG_CAS,		/* atomics: 8 bytes */
 	SUPERP_MSG_FADD,
+	SUPERP_MSG_SEND_INV,	/* a SEND that invalidates a key at the target */
 };
 
 /**

@@ -159,6 +159,15 @@ int superp_op_decode(unsigned int opcode, const void *hdr,
 		op->qpn = superp_qpn(h->qpn_rsvd);
 		return 0;
 	}
+	case SUPERP_OP_SEND_QP_INV: {
+		const struct superp_send_qp_inv_op *h = hdr;
+
+		op->qpn = superp_qpn(h->qpn_pad);
+		op->pad = superp_qpn_word_top(h->qpn_pad);
+		op->offset = le32_to_cpu(h->offset);
+		op->rkey = le32_to_cpu(h->inv_rkey);
+		return 0;
+	}
 	}
 	return -EPROTO;
 }
@@ -308,6 +317,14 @@ int superp_op_encode(unsigned int opcode, const struct superp_op *op,
 		struct superp_qp_resume_op *h = hdr;
 
 		h->qpn_rsvd = superp_qpn_word(op->qpn, 0);
+		break;
+	}
+	case SUPERP_OP_SEND_QP_INV: {
+		struct superp_send_qp_inv_op *h = hdr;
+
+		h->qpn_pad = superp_qpn_word(op->qpn, op->pad);
+		h->offset = cpu_to_le32(op->offset);
+		h->inv_rkey = cpu_to_le32(op->rkey);
 		break;
 	}
 	}

@@ -20,7 +20,8 @@
  * @orig: original value (Atomic Response).
  * @qpn: target (destination) QP number, 24 bits.
  * @sqpn: source QP number (Datagram Send).
- * @rkey: remote key (RDMA Read/Write, atomics).
+ * @rkey: remote key (RDMA Read/Write, atomics), the key a Send to QP with
+ *	Invalidate invalidates.
  * @key: receive context key (the spec's Send).
  * @length: bytes to read (reads), bytes written (Write Complete).
  * @offset: position of the block in the message or read data.

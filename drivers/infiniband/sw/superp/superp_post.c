@@ -123,6 +123,11 @@ int superp_send_wqe_fill(struct superp_qp *qp, const struct ib_send_wr *wr,
 	switch (wr->opcode) {
 	case IB_WR_SEND_WITH_IMM:
 		wqe->ex.imm_data = wr->ex.imm_data;
+		inline_ok = true;
+		break;
+	case IB_WR_SEND_WITH_INV:
+		/* RC only (below): the target's key is the peer's to judge. */
+		wqe->ex.invalidate_rkey = wr->ex.invalidate_rkey;
 		fallthrough;
 	case IB_WR_SEND:
 		inline_ok = true;

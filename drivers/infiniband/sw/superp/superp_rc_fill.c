@@ -132,6 +132,9 @@ int superp_rc_fill(struct superp_xact_src *src,
 	case SUPERP_OP_SEND_QP_IMM:
 		op.imm = wr->wqe.ex.imm_data;
 		break;
+	case SUPERP_OP_SEND_QP_INV:
+		op.rkey = wr->wqe.ex.invalidate_rkey;
+		break;
 	case SUPERP_OP_RDMA_WRITE:
 		op.rkey = wr->wqe.rdma.rkey;
 		op.addr = wr->wqe.rdma.remote_addr + mp.offset;

@@ -10,7 +10,8 @@
  * into the MR; RDMA Read: checked and remembered; Sends: the first packet
  * of a message (offset 0) takes a receive WR, which the QP keeps until the
  * message's last packet (eom of a transaction other than 26), where the
- * receive completes; Write Complete (18) consumes a receive. The first
+ * receive completes (after Send to QP with Invalidate, 28, has invalidated
+ * its key: superp_rc_recv_end()); Write Complete (18) consumes a receive. The first
  * failure of a transaction is kept in its slot (struct superp_rc_tgt,
  * indexed by XID) and later operations of it are skipped; target_request()
  * then answers with that Transaction Error, which names the failed
@@ -44,6 +45,7 @@
 #include "superp.h"
 #include "superp_conn_table.h"
 #include "superp_cq.h"
+#include "superp_mr.h"
 #include "superp_msg.h"
 #include "superp_op.h"
 #include "superp_qp.h"
@@ -56,10 +58,14 @@ static struct superp_rc_tgt *superp_rc_slot(struct superp_conn_entry *e,
 	return &e->rc.tgt[superp_rc_slot_index(e->rc.tgt_slots, xid)];
 }
 
-/* The receive of the current message completes with @status. */
+/*
+ * The receive of the current message completes with @status; @wc_flags
+ * IB_WC_WITH_IMM or IB_WC_WITH_INVALIDATE take the immediate or the key
+ * from @op.
+ */
 static void superp_rc_recv_done(struct superp_qp *qp, enum ib_wc_status status,
-				enum ib_wc_opcode opcode, u32 len, bool imm,
-				__be32 imm_data)
+				enum ib_wc_opcode opcode, u32 len, int wc_flags,
+				const struct superp_op *op)
 {
 	struct ib_wc wc = {
 		.wr_id = qp->rc.rwqe->wr_id,
@@ -68,17 +74,56 @@ static void superp_rc_recv_done(struct superp_qp *qp, enum ib_wc_status status,
 		.byte_len = len,
 		.qp = &qp->ibqp,
 		.src_qp = qp->attr.dest_qp_num,
+		.wc_flags = wc_flags,
 	};
 
-	if (imm) {
-		wc.wc_flags = IB_WC_WITH_IMM;
-		wc.ex.imm_data = imm_data;
-	}
+	if (wc_flags & IB_WC_WITH_IMM)
+		wc.ex.imm_data = op->imm;
+	else if (wc_flags & IB_WC_WITH_INVALIDATE)
+		wc.ex.invalidate_rkey = op->rkey;
 	qp->rc.rvalid = false;
 	superp_cq_post(to_scq(qp->ibqp.recv_cq), &wc, false);
 }
 
-/* One Send operation (12, 25, 26, 17): the Transaction Error code or 0. */
+/*
+ * The end of a message that arrived whole: its receive completes, and a
+ * Send to QP with Invalidate (28) first invalidates its key, which must
+ * name a fast-registration MR of the QP's PD registered with that key
+ * (the only memory ib_superp lets a peer invalidate: the consumer
+ * registered it for one exchange). Return: the Transaction Error code, or
+ * 0.
+ */
+static u32 superp_rc_recv_end(struct superp_qp *qp, const struct superp_pkt *p,
+			      const struct superp_op *op)
+{
+	struct superp_dev *sdev = to_sdev(qp->ibqp.device);
+	int wc_flags = 0;
+
+	switch (p->opcode) {
+	case SUPERP_OP_SEND_QP_IMM:
+		wc_flags = IB_WC_WITH_IMM;
+		break;
+	case SUPERP_OP_SEND_QP_INV:
+		if (superp_mr_local_inv(&sdev->mrs, qp->ibqp.pd, op->rkey) !=
+		    IB_WC_SUCCESS) {
+			ibdev_dbg(&sdev->ibdev,
+				  "QP %u: no MR of its PD to invalidate with key 0x%x\n",
+				  qp->ibqp.qp_num, op->rkey);
+			superp_rc_recv_done(qp, IB_WC_REM_INV_REQ_ERR,
+					    IB_WC_RECV, 0, 0, NULL);
+			superp_qp_error(qp);
+			return SUPERP_TERR(SUPERP_TERR_INVALID,
+					   SUPERP_TERR_INV_RKEY);
+		}
+		wc_flags = IB_WC_WITH_INVALIDATE;
+		break;
+	}
+	superp_rc_recv_done(qp, IB_WC_SUCCESS, IB_WC_RECV, qp->rc.rlen,
+			    wc_flags, op);
+	return 0;
+}
+
+/* One Send operation (12, 25, 26, 17, 28): the Transaction Error code or 0. */
 static u32 superp_rc_tgt_send(struct superp_qp *qp, const struct superp_pkt *p,
 			      const struct superp_op *op,
 			      const struct sk_buff *skb, int data_off, u32 plen)
@@ -92,7 +137,7 @@ static u32 superp_rc_tgt_send(struct superp_qp *qp, const struct superp_pkt *p,
 	if (!offset) {
 		if (rc->rvalid)	/* the last message never ended */
 			superp_rc_recv_done(qp, IB_WC_REM_INV_REQ_ERR,
-					    IB_WC_RECV, 0, false, 0);
+					    IB_WC_RECV, 0, 0, NULL);
 		rc->rerr = 0;
 		rc->rlen = 0;
 		switch (superp_qp_get_recv(qp, rc->rwqe)) {
@@ -117,7 +162,7 @@ static u32 superp_rc_tgt_send(struct superp_qp *qp, const struct superp_pkt *p,
 			rc->rerr = SUPERP_TERR(SUPERP_TERR_INVALID,
 					       SUPERP_TERR_TOO_LONG);
 			superp_rc_recv_done(qp, IB_WC_LOC_LEN_ERR, IB_WC_RECV,
-					    0, false, 0);
+					    0, 0, NULL);
 			superp_qp_error(qp);
 		} else if (superp_rc_sge_walk(to_sdev(qp->ibqp.device),
 					      superp_qp_recv_pd(qp),
@@ -127,7 +172,7 @@ static u32 superp_rc_tgt_send(struct superp_qp *qp, const struct superp_pkt *p,
 			rc->rerr = SUPERP_TERR(SUPERP_TERR_OPERATION,
 					       SUPERP_TERR_UNSPEC);
 			superp_rc_recv_done(qp, IB_WC_LOC_PROT_ERR, IB_WC_RECV,
-					    0, false, 0);
+					    0, 0, NULL);
 			superp_qp_error(qp);
 		} else {
 			rc->rlen = max(rc->rlen, offset + plen);
@@ -136,10 +181,7 @@ static u32 superp_rc_tgt_send(struct superp_qp *qp, const struct superp_pkt *p,
 	err = rc->rerr;
 	if (last) {
 		if (rc->rvalid)
-			superp_rc_recv_done(qp, IB_WC_SUCCESS, IB_WC_RECV,
-					    rc->rlen,
-					    p->opcode == SUPERP_OP_SEND_QP_IMM,
-					    op->imm);
+			err = superp_rc_recv_end(qp, p, op);
 		rc->rerr = 0;
 	}
 	return err;
@@ -160,7 +202,7 @@ static u32 superp_rc_tgt_write_imm(struct superp_qp *qp,
 	}
 	qp->rc.rvalid = true;
 	superp_rc_recv_done(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM,
-			    op->length, true, op->imm);
+			    op->length, IB_WC_WITH_IMM, op);
 	return 0;
 }
 
@@ -269,6 +311,7 @@ static u32 superp_rc_tgt_op(struct superp_conn_entry *e,
 	case SUPERP_OP_SEND_QP_OFF:
 	case SUPERP_OP_SEND_QP_MORE:
 	case SUPERP_OP_SEND_QP_IMM:
+	case SUPERP_OP_SEND_QP_INV:
 		err = superp_rc_tgt_send(qp, p, op, skb, data_off, plen);
 		break;
 	case SUPERP_OP_WRITE_COMPLETE:

@@ -53,6 +53,8 @@ static u8 superp_rc_msg_kind(u8 opcode)
 		return SUPERP_MSG_SEND;
 	case IB_WR_SEND_WITH_IMM:
 		return SUPERP_MSG_SEND_IMM;
+	case IB_WR_SEND_WITH_INV:
+		return SUPERP_MSG_SEND_INV;
 	case IB_WR_RDMA_WRITE:
 		return SUPERP_MSG_WRITE;
 	case IB_WR_RDMA_WRITE_WITH_IMM:

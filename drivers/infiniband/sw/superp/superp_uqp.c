@@ -244,7 +244,10 @@ superp_uwqe_to_wr(const struct superp_uwqe_send *u, u32 stride, u32 max_sge,
 	switch (u->opcode) {
 	case IB_UVERBS_WR_SEND_WITH_IMM:
 		w->wr.ex.imm_data = (__force __be32)u->imm_data;
-		fallthrough;
+		break;
+	case IB_UVERBS_WR_SEND_WITH_INV:
+		w->wr.ex.invalidate_rkey = u->imm_data;
+		break;
 	case IB_UVERBS_WR_SEND:
 		break;
 	case IB_UVERBS_WR_RDMA_WRITE_WITH_IMM:

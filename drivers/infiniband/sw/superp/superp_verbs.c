@@ -63,7 +63,12 @@ static int superp_query_device(struct ib_device *ibdev,
 	attr->max_srq_sge = SUPERP_MAX_SRQ_SGE;
 	attr->max_ah = SUPERP_MAX_AH;
 	attr->max_fast_reg_page_list_len = SUPERP_MAX_FAST_REG_PAGES;
-	/* RNR: the target's wait and the initiator's retry (superp-rc.rst). */
+	/*
+	 * RNR: the target's wait and the initiator's retry (superp-rc.rst).
+	 * Memory management extensions: fast registration (IB_WR_REG_MR),
+	 * IB_WR_LOCAL_INV and IB_WR_SEND_WITH_INV, which the target runs as
+	 * a remote invalidation (wire-format.rst, opcode 28).
+	 */
 	attr->device_cap_flags = IB_DEVICE_SYS_IMAGE_GUID |
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |
 				 IB_DEVICE_RC_RNR_NAK_GEN;
