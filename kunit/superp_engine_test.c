@@ -833,7 +833,7 @@ static void target_assembly_test(struct kunit *test)
 static void opcode_dispatch_test(struct kunit *test)
 {
 	struct tnode *b = t_new(test, NULL, 0);
-	static const u8 unknown[] = { 3, 7, 13, 28, 99, 255 };
+	static const u8 unknown[] = { 3, 7, 13, 29, 99, 255 };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(unknown); i++)
