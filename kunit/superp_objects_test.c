@@ -900,7 +900,7 @@ static void qp_post_checks(struct kunit *test)
 	rw[1].wr.num_sge = 3;
 	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), -EINVAL);
 	rw[1].wr.num_sge = 1;
-	rw[1].wr.opcode = IB_WR_SEND_WITH_INV;
+	rw[1].wr.opcode = IB_WR_MASKED_ATOMIC_CMP_AND_SWP;
 	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), -EINVAL);
 	rw[1].wr.opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
 	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &rw[1].wr, &bad), -EINVAL);
