@@ -168,13 +168,10 @@ no_nvme_errors() {
 # nvmet-rdma take their CQs from) keeps its CQs until the device goes
 # away: superp0's objects but its CQs.
 objects_but_cqs() { objects superp0 | sed 's/ cq [0-9]*//'; }
+objects_are_but_cqs() { [ "$(objects_but_cqs)" = "$1" ]; }
+# objects_back_but_cqs BEFORE: as rc.inc's objects_back, CQs apart.
 objects_back_but_cqs() {
-	local i=0
-	until [ "$(objects_but_cqs)" = "$1" ]; do
-		i=$((i + 1))
-		[ $i -lt 50 ] || { echo "# $(objects superp0)"; return 1; }
-		sleep 0.2
-	done
+	retry 50 0.2 objects_are_but_cqs "$1" || { echo "# $(objects superp0)"; return 1; }
 }
 # counter NAME: one of superp0's counters.
 counter() { hw | jq ".$1"; }
