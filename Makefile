@@ -134,7 +134,7 @@ setup:
 	$(HARNESS)/setup.sh
 
 kernel: setup
-	$(HARNESS)/build-kernel.sh
+	bash -c '. $(HARNESS)/common.sh && build_test_kernel'
 
 check:
 	$(HARNESS)/check.sh

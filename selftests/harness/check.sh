@@ -19,7 +19,7 @@ phase_end
 
 (
 	phase_begin "test kernel"
-	"$SUPERP_TOP/selftests/harness/build-kernel.sh" >/dev/null || die "test kernel build failed"
+	build_test_kernel >/dev/null || die "test kernel build failed"
 	phase_end
 ) &
 kernel_pid=$!

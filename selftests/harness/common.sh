@@ -47,6 +47,21 @@ bench_kernel_dir() {
 	cached_kernel_dir bench-kernel "$SUPERP_TOP/selftests/config.bench" \
 		"$SUPERP_TOP/selftests/harness/build-bench-kernel.sh"
 }
+# Build them (once) and print the tree's path. Every work tree of the
+# machine shares the cache but not its own build directory's lock: one
+# build at a time, under a lock beside the cached kernel, so that a
+# second run waits and then finds it built instead of removing the tree
+# the first is building in.
+build_test_kernel() {
+	local dir
+	dir=$(test_kernel_dir) && mkdir -p "$(dirname "$dir")" &&
+		flock "$dir.lock" "$SUPERP_TOP/selftests/harness/build-kernel.sh"
+}
+build_bench_kernel() {
+	local dir
+	dir=$(bench_kernel_dir) && mkdir -p "$(dirname "$dir")" &&
+		flock "$dir.lock" "$SUPERP_TOP/selftests/harness/build-bench-kernel.sh"
+}
 
 # Whether every line of config FRAGMENT holds in .config FILE (log the
 # ones that do not).

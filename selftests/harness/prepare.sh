@@ -15,12 +15,12 @@ flock 9
 
 case "$kernel" in
 test)
-	kdir=$("$SUPERP_TOP/selftests/harness/build-kernel.sh")
+	kdir=$(build_test_kernel)
 	kver=$(cat "$kdir/include/config/kernel.release")
 	modroot=$(dirname "$kdir")/modroot
 	;;
 bench)
-	kdir=$("$SUPERP_TOP/selftests/harness/build-bench-kernel.sh")
+	kdir=$(build_bench_kernel)
 	kver=$(cat "$kdir/include/config/kernel.release")
 	modroot=$(dirname "$kdir")/modroot
 	;;

@@ -19,7 +19,7 @@ t0=$(date +%s)
 
 "$SUPERP_TOP/selftests/harness/setup.sh" || die "package setup failed"
 phase_begin "test kernel"
-"$SUPERP_TOP/selftests/harness/build-kernel.sh" >/dev/null || die "test kernel build failed"
+build_test_kernel >/dev/null || die "test kernel build failed"
 phase_end
 
 SOAK_KUNIT="kunit/superp_engine_sim_test"
