@@ -18,6 +18,8 @@
 #include "genl.h"
 #include "netns.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /*
  * Where ip(8) keeps the names of network namespaces: /run/netns as
  * distributions build it, /var/run/netns as iproute2 does by default
@@ -33,7 +35,7 @@ void netns_enter(const char *name)
 
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
 		die("invalid network namespace name \"%s\"", name);
-	for (i = 0; i < sizeof(netns_run_dirs) / sizeof(netns_run_dirs[0]) && fd < 0; i++) {
+	for (i = 0; i < ARRAY_SIZE(netns_run_dirs) && fd < 0; i++) {
 		snprintf(path, sizeof(path), "%s/%s", netns_run_dirs[i], name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	}

@@ -18,7 +18,7 @@ int main(void)
 		if (!setjmp(t.abort))
 			tc->run_case(&t);
 		while (t.nres--)
-			t.res_free[t.nres](t.res[t.nres]);
+			t.res[t.nres].release(t.res[t.nres].data);
 		n++;
 		bad += !!t.failed;
 		printf("%s %d %s\n", t.failed ? "not ok" : "ok", n, tc->name);

@@ -24,7 +24,8 @@
 static bool sim_clean(const struct superp_sim_result *res)
 {
 	return res->completed + res->cancelled == res->submitted &&
-	       res->failed == res->cancelled && !res->events && !res->broken[0] && !res->broken[1] &&
+	       res->failed == res->cancelled && !res->events &&
+	       !res->broken[0] && !res->broken[1] &&
 	       res->quiescent[0] && res->quiescent[1];
 }
 

@@ -9,12 +9,17 @@
 #include <setjmp.h>
 #include "../superp_shim.h"
 
+/* What a case allocated, released when it ends: the memory and how. */
+struct superp_shim_res {
+	void *data;
+	void (*release)(void *data);
+};
+
 struct kunit {
 	const char *name;
 	int failed;
 	jmp_buf abort;
-	void *res[64];
-	void (*res_free[64])(void *);
+	struct superp_shim_res res[64];
 	int nres;
 };
 
@@ -100,12 +105,23 @@ struct kunit_suite {
 		}							\
 	} while (0)
 
+/* Keeps @data for release when the case ends; the table is fixed. */
+static inline void superp_shim_res_add(struct kunit *t, void *data,
+				       void (*release)(void *data))
+{
+	if (t->nres == ARRAY_SIZE(t->res)) {
+		fprintf(stderr, "%s: more than %zu allocations in one case\n",
+			t->name, ARRAY_SIZE(t->res));
+		abort();
+	}
+	t->res[t->nres++] = (struct superp_shim_res){ data, release };
+}
+
 static inline void *kunit_kzalloc(struct kunit *t, size_t n, int gfp)
 {
 	void *p = calloc(1, n);
 
-	t->res[t->nres] = p;
-	t->res_free[t->nres++] = free;
+	superp_shim_res_add(t, p, free);
 	return p;
 }
 
@@ -134,8 +150,7 @@ static inline void *kunit_alloc_resource(struct kunit *t,
 
 	r->free = fr;
 	init(r, ctx);
-	t->res[t->nres] = r;
-	t->res_free[t->nres++] = superp_shim_res_free;
+	superp_shim_res_add(t, r, superp_shim_res_free);
 	return r->data;
 }
 
