@@ -1790,6 +1790,169 @@ static void placed_not_for_refused_reply_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->status, -EPROTO);
 }
 
+/*
+ * SUPERp-lite format: the TAL header alone, as superp_pkt_encode() writes
+ * its second half; no PDL field survives the trip.
+ */
+static void lite_codec_test(struct kunit *test)
+{
+	struct superp_pkt a = {
+		.xid = 0xfffe, .seqno = 7, .ack_xid = 0x1234,
+		.opcode = SUPERP_OP_RMA_WRITE, .num_ops = 3, .eom = 1,
+	}, b, full = a;
+	struct superp_pdl_hdr pdl;
+	struct superp_tal_hdr tal, tal2;
+	u8 raw[SUPERP_TAL_HLEN];
+
+	full.psn = 99;
+	full.dcid = 5;
+	superp_pkt_encode_lite(&full, &tal);
+	superp_pkt_encode(&full, &pdl, &tal2);
+	KUNIT_EXPECT_EQ(test, memcmp(&tal, &tal2, sizeof(tal)), 0);
+	memcpy(raw, &tal, sizeof(raw));
+	KUNIT_EXPECT_EQ(test, raw[0], 0x83);
+	KUNIT_EXPECT_EQ(test, raw[1], SUPERP_OP_RMA_WRITE);
+	KUNIT_EXPECT_EQ(test, superp_pkt_parse_lite(raw, sizeof(raw), &b), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&a, &b, sizeof(a)), 0);
+	KUNIT_EXPECT_EQ(test, superp_pkt_parse_lite(raw, sizeof(raw) - 1, &b),
+			-EINVAL);
+	raw[0] |= 0x40;				/* reserved bit */
+	KUNIT_EXPECT_EQ(test, superp_pkt_parse_lite(raw, sizeof(raw), &b),
+			-EPROTO);
+	/* a datagram's DCID 0xffff is no TAL header: reserved bits set */
+	memset(raw, 0xff, 2);
+	KUNIT_EXPECT_EQ(test, superp_pkt_parse_lite(raw, sizeof(raw), &b),
+			-EPROTO);
+}
+
+/*
+ * Two SUPERp-lite peers with the transaction timer @timeout (10 ns), their
+ * hellos exchanged when @hello.
+ */
+static void t_lite_pair(struct kunit *test, u64 timeout, bool hello,
+			struct tnode **a, struct tnode **b)
+{
+	struct superp_params p = superp_default_params;
+
+	p.tal_transaction_timeout = timeout;
+	*a = t_new(test, &p, SUPERP_CONN_LITE | SUPERP_CONN_HELLO);
+	*b = t_new(test, &p, SUPERP_CONN_LITE | SUPERP_CONN_HELLO);
+	if (!hello)
+		return;
+	KUNIT_EXPECT_EQ(test, t_submit(*a, SUPERP_OP_NOOP, 1, 0), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, t_submit(*b, SUPERP_OP_NOOP, 1, 0), -EAGAIN);
+	t_settle(*a, *b, 0);
+	KUNIT_EXPECT_EQ(test, (*a)->c->flags & SUPERP_CF_HELLO_TX, 0);
+	KUNIT_EXPECT_EQ(test, (*b)->c->flags & SUPERP_CF_HELLO_TX, 0);
+}
+
+/*
+ * SUPERp-lite: "the Transaction Layer and operations work the same way".
+ * Writes and reads complete over the TAL alone; a PSN counts as delivered
+ * once sent, nothing is retransmitted, and only the ACK XID is
+ * acknowledged: no pure ACK is sent for PSNs.
+ */
+static void lite_transactions_test(struct kunit *test)
+{
+	const struct superp_stats *sa, *sb;
+	struct tnode *a, *b;
+	int i;
+
+	t_lite_pair(test, 100000, true, &a, &b);
+	sa = superp_conn_stats(a->c);
+	sb = superp_conn_stats(b->c);
+	b->reply_pkts = 2;
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 3, 0), 0);
+		KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_READ, 1, 0), 0);
+	}
+	t_settle(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 8);
+	KUNIT_EXPECT_EQ(test, a->status, 0);
+	KUNIT_EXPECT_EQ(test, b->nreq, 8);
+	KUNIT_EXPECT_EQ(test, a->nini, 4 * 2);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, a->c->next_spsn);
+	KUNIT_EXPECT_EQ(test, b->c->unacked_spsn, b->c->next_spsn);
+	KUNIT_EXPECT_EQ(test, sa->tx_rtx_timer + sa->tx_rtx_fast +
+			sa->tx_rtx_proactive + sa->tx_probe, 0);
+	/* at most one per retired XID (hello + 8), none for PSNs */
+	KUNIT_EXPECT_LE(test, sb->tx_pure_ack, 9);
+	KUNIT_EXPECT_EQ(test, sb->tx_sack + sb->tx_nack, 0);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_ixid, a->c->next_ixid);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 9);	/* hello + 8 */
+	/* Receive accounting: every packet processed, none dropped. */
+	KUNIT_EXPECT_EQ(test, sa->rx_pkts, sa->rx_processed);
+	KUNIT_EXPECT_EQ(test, sb->rx_pkts, sb->rx_processed);
+	KUNIT_EXPECT_EQ(test, sa->rx_dropped + sb->rx_dropped, 0);
+	KUNIT_EXPECT_EQ(test, a->timer, 0);
+	KUNIT_EXPECT_EQ(test, b->timer, 0);
+}
+
+/*
+ * SUPERp-lite: "a receiver can use the source address for connection
+ * lookup": whatever stands in the PDL fields of what it is handed (a lite
+ * packet has none), packets take PSNs in arrival order and are delivered.
+ */
+static void lite_receive_order_test(struct kunit *test)
+{
+	struct superp_pkt p = t_pkt(0x55555555, SUPERP_OP_RMA_WRITE, 0, 0,
+				    true);
+	struct tnode *a, *b;
+
+	t_lite_pair(test, 100000, false, &a, &b);
+	p.ack_psn = 0x77777777;		/* would be out of window in SUPERp */
+	p.sack = 0xf0f0f0f0;
+	KUNIT_EXPECT_EQ(test, t_rx(b, p, 0), 0);
+	p.xid = 1;
+	p.psn = 3;
+	KUNIT_EXPECT_EQ(test, t_rx(b, p, 0), 0);
+	KUNIT_EXPECT_EQ(test, b->nreq, 2);
+	KUNIT_EXPECT_EQ(test, b->ndlv, 2);
+	KUNIT_EXPECT_EQ(test, b->dlv[0], 0);
+	KUNIT_EXPECT_EQ(test, b->dlv[1], 1);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->rx_processed, 2);
+	/* the ACK XID goes at once (each transaction retired) */
+	KUNIT_ASSERT_GE(test, b->qn, 1);
+	KUNIT_EXPECT_EQ(test, b->q[b->qn - 1].ack_xid, 1);
+}
+
+/*
+ * SUPERp-lite: "an initiator should use a timer to ensure that
+ * transactions are acknowledged ... if a timer fires then that is a fatal
+ * error that must be reported to the connection manager". A lost request
+ * is never retransmitted: tal_transaction_timeout fails every pending
+ * transaction with -ETIMEDOUT (RC: IB_WC_RETRY_EXC_ERR) and reports the
+ * broken connection, and the connection takes nothing after.
+ */
+static void lite_loss_breaks_test(struct kunit *test)
+{
+	struct tnode *a, *b;
+
+	t_lite_pair(test, 100000, true, &a, &b);	/* 1 ms */
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 2, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_READ, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, a->qn, 3);
+	a->q[0] = a->q[1];				/* lose the first */
+	a->q[1] = a->q[2];
+	a->qn = 2;
+	t_link(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 0);
+	KUNIT_EXPECT_EQ(test, a->timer, MS);		/* no RTO before it */
+	t_fire(a, MS - 1);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_CONN_BROKEN], 0);
+	KUNIT_EXPECT_EQ(test, a->qn, 0);		/* nothing resent */
+	t_fire(a, MS);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_TRANS_TIMEOUT], 1);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_CONN_BROKEN], 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
+	KUNIT_EXPECT_EQ(test, a->ncomp_at_broken, 2);
+	KUNIT_EXPECT_EQ(test, a->status, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_timer, 0);
+	KUNIT_EXPECT_EQ(test, a->c->state, SUPERP_ST_BROKEN);
+	KUNIT_EXPECT_EQ(test, t_rx(a, t_ack(0, 0, 5), 2 * MS), -ENOTCONN);
+	KUNIT_EXPECT_EQ(test, a->timer, 0);
+}
+
 static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(params_validate_test),
 	KUNIT_CASE(memory_per_connection_test),
@@ -1840,6 +2003,10 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(peer_restart_test),
 	KUNIT_CASE(peer_restart_budget_test),
 	KUNIT_CASE(send_xid_after_window_reuse_test),
+	KUNIT_CASE(lite_codec_test),
+	KUNIT_CASE(lite_transactions_test),
+	KUNIT_CASE(lite_receive_order_test),
+	KUNIT_CASE(lite_loss_breaks_test),
 	{}
 };
 

@@ -89,7 +89,8 @@ EXPORT_SYMBOL_IF_KUNIT(superp_conn_mem);
  * @local_cid: our CID.
  * @remote_cid: the peer's CID, sent as DCID.
  * @flags: SUPERP_CONN_ORDERED_RX to hold out-of-order packets,
- *	SUPERP_CONN_HELLO to start with the handshake.
+ *	SUPERP_CONN_HELLO to start with the handshake, SUPERP_CONN_LITE for
+ *	SUPERp-lite (no PDL on the wire).
  *
  * Only the cold block is allocated; superp_conn_release() frees it.
  *
@@ -140,6 +141,10 @@ int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
 		c->flags |= SUPERP_CF_HELLO_TX | SUPERP_CF_HELLO_RX;
 	/* PSNs and XIDs start at zero; nothing is acknowledged yet. */
 	c->max_spsn = c->rwin_peer;
+	if (flags & SUPERP_CONN_LITE) {
+		c->flags |= SUPERP_CF_LITE;
+		c->max_spsn = c->window;	/* no RWIN: TAL flow control */
+	}
 	c->ack_psn_sent = SUPERP_ACK_PSN_NONE;
 	c->ack_xid_sent = SUPERP_ACK_XID_NONE;
 	return 0;

@@ -103,6 +103,11 @@ void superp_pkt_encode(const struct superp_pkt *p, struct superp_pdl_hdr *pdl,
 int superp_pkt_decode(const struct superp_pdl_hdr *pdl,
 		      const struct superp_tal_hdr *tal, struct superp_pkt *p);
 int superp_pkt_parse(const void *hdr, unsigned int len, struct superp_pkt *p);
+/* SUPERp-lite: the TAL header alone; the PDL fields of @p are not sent. */
+void superp_pkt_encode_lite(const struct superp_pkt *p,
+			    struct superp_tal_hdr *tal);
+int superp_pkt_parse_lite(const void *hdr, unsigned int len,
+			  struct superp_pkt *p);
 
 /* Target -> initiator opcodes (Documentation/wire-format.rst). */
 static inline bool superp_opcode_is_reply(u8 op)
@@ -405,6 +410,14 @@ struct superp_conn_cold {
  * else until it retires, and take no PSN from the peer before its first.
  */
 #define SUPERP_CONN_HELLO	0x04
+/*
+ * SUPERp-lite (superp-engine.rst, "SUPERp-lite"): no PDL on the wire. A
+ * PSN is delivered once the device took it, received packets take the
+ * next PSN in arrival order, only the ACK XID is acknowledged, and a lost
+ * packet ends the connection by tal_transaction_timeout, never by a
+ * retransmission.
+ */
+#define SUPERP_CONN_LITE	0x08
 
 /* c->state */
 #define SUPERP_ST_UP		0
@@ -427,6 +440,7 @@ struct superp_conn_cold {
 #define SUPERP_CF_FENCE_WAIT	0x0800	/* a fence waits for a retirement */
 #define SUPERP_CF_HELLO_TX	0x1000	/* our first No-op not yet retired */
 #define SUPERP_CF_HELLO_RX	0x2000	/* the peer's first PSN not yet here */
+#define SUPERP_CF_LITE		0x4000	/* SUPERP_CONN_LITE */
 
 /**
  * struct superp_conn - hot per-connection state (two cache lines).

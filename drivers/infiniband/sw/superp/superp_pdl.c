@@ -115,6 +115,8 @@ static void *superp_pdl_rebuild(struct superp_conn *c, u32 psn,
 	return superp_ixid(c, s->xid)->cookie;
 }
 
+static void superp_pdl_lite_sent(struct superp_conn *c, u64 now);
+
 /*
  * The 2-second PSN reuse rule, checked at the granularity of 2^28-PSN
  * blocks: entering block b again is safe when block b + 1 was entered (so
@@ -167,6 +169,8 @@ int superp_pdl_send(struct superp_conn *c, const struct superp_pkt *tmpl,
 	ret = superp_pdl_xmit(c, &p, cookie);
 	if (ret != -EBUSY)
 		c->unsent_spsn = psn + 1;
+	if (c->flags & SUPERP_CF_LITE)
+		superp_pdl_lite_sent(c, now);
 	return ret;
 }
 
@@ -203,6 +207,8 @@ void superp_pdl_resend_unsent(struct superp_conn *c, u64 now)
 			break;
 		c->unsent_spsn++;
 	}
+	if (c->flags & SUPERP_CF_LITE)
+		superp_pdl_lite_sent(c, now);
 }
 
 /*
@@ -327,6 +333,22 @@ static void superp_pdl_slide(struct superp_conn *c, u32 n, u64 now)
 	}
 	superp_bm_shift(superp_sbm(c), c->window, n);
 	c->unacked_spsn += n;
+}
+
+/*
+ * SUPERp-lite: the link promises delivery, so a PSN the device took counts
+ * as acknowledged at once (there is no ACK PSN to wait for), and the
+ * window moves with it (there is no RWIN). A frame the link loses all the
+ * same leaves its transaction unretired: tal_transaction_timeout breaks
+ * the connection.
+ */
+static void superp_pdl_lite_sent(struct superp_conn *c, u64 now)
+{
+	u32 n = c->unsent_spsn - c->unacked_spsn;
+
+	if (n)
+		superp_pdl_slide(c, n, now);
+	c->max_spsn = c->unacked_spsn + c->window;
 }
 
 /*
@@ -521,7 +543,8 @@ static void superp_pdl_accept(struct superp_conn *c, const struct superp_pkt *p,
 			superp_pdl_deliver(c, p, buf);
 	}
 	/* 3.a stretch ACKs; 3.b the delayed ACK timer is armed at the end */
-	if (++c->rx_since_ack >= superp_p(c)->pdl_stretch_ack)
+	if (++c->rx_since_ack >= superp_p(c)->pdl_stretch_ack &&
+	    !(c->flags & SUPERP_CF_LITE))
 		c->flags |= SUPERP_CF_ACK_NOW;
 }
 
@@ -541,8 +564,25 @@ int superp_pdl_rx(struct superp_conn *c, const struct superp_pkt *p,
 		  void *buf, u64 now)
 {
 	bool pure = p->opcode == SUPERP_OP_PURE_ACK, dup = false;
-	u32 off = p->psn - c->next_acked_rpsn;
+	struct superp_pkt lite;
+	u32 off;
 	int ack, xack;
+
+	/*
+	 * SUPERp-lite carries no PDL: the packet takes the next PSN (the
+	 * link delivers in order or not at all), acknowledges nothing
+	 * new of ours (each PSN was acknowledged when sent) and leaves the
+	 * window open.
+	 */
+	if (c->flags & SUPERP_CF_LITE) {
+		lite = *p;
+		lite.psn = c->next_acked_rpsn;
+		lite.ack_psn = c->unacked_spsn - 1;
+		lite.sack = 0;
+		lite.rwin = c->window - 1;
+		p = &lite;
+	}
+	off = p->psn - c->next_acked_rpsn;
 
 	c->cold->stats.rx_pkts++;
 	if (!pure) {
@@ -607,7 +647,8 @@ u64 superp_pdl_rtx_deadline(const struct superp_conn *c)
 {
 	const struct superp_spsn *s;
 
-	if (c->next_spsn == c->unacked_spsn)
+	/* SUPERp-lite: PSNs refused by a full device are resent unsent */
+	if (c->next_spsn == c->unacked_spsn || (c->flags & SUPERP_CF_LITE))
 		return 0;				/* 3.c.i */
 	s = superp_spsn(c, c->unacked_spsn);
 	return s->sent + superp_rto_ns(c, s->nrtx);
@@ -617,8 +658,11 @@ EXPORT_SYMBOL_IF_KUNIT(superp_pdl_rtx_deadline);
 /* Is there acknowledgment information the peer has not seen? */
 bool superp_pdl_ack_due(const struct superp_conn *c)
 {
-	return c->next_acked_rpsn - 1 != c->ack_psn_sent ||
-	       (u16)(c->next_acked_txid - 1) != c->ack_xid_sent;
+	/* SUPERp-lite acknowledges transactions only (no ACK PSN) */
+	if (c->next_acked_rpsn - 1 != c->ack_psn_sent &&
+	    !(c->flags & SUPERP_CF_LITE))
+		return true;
+	return (u16)(c->next_acked_txid - 1) != c->ack_xid_sent;
 }
 
 /* Sending flow control 4: the retransmission timer fired. */

@@ -23,6 +23,19 @@ void superp_pkt_encode(const struct superp_pkt *p, struct superp_pdl_hdr *pdl,
 	pdl->psn = cpu_to_le32(p->psn);
 	pdl->ack_psn = cpu_to_le32(p->ack_psn);
 	pdl->sack = cpu_to_le32(p->sack);
+	superp_pkt_encode_lite(p, tal);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_pkt_encode);
+
+/**
+ * superp_pkt_encode_lite() - write the TAL header of a packet, the only
+ * fixed header of SUPERp-lite (also the second half of superp_pkt_encode()).
+ * @p: host-order fields; its PDL fields are not written.
+ * @tal: TAL header to fill.
+ */
+void superp_pkt_encode_lite(const struct superp_pkt *p,
+			    struct superp_tal_hdr *tal)
+{
 	tal->eom_num_ops = (p->eom ? SUPERP_TAL_EOM : 0) |
 			   (p->num_ops & SUPERP_TAL_NUM_OPS_MASK);
 	tal->opcode = p->opcode;
@@ -30,7 +43,24 @@ void superp_pkt_encode(const struct superp_pkt *p, struct superp_pdl_hdr *pdl,
 	tal->seqno = cpu_to_le16(p->seqno);
 	tal->ack_xid = cpu_to_le16(p->ack_xid);
 }
-EXPORT_SYMBOL_IF_KUNIT(superp_pkt_encode);
+EXPORT_SYMBOL_IF_KUNIT(superp_pkt_encode_lite);
+
+/* The TAL half of superp_pkt_decode(); @p's other fields are left alone. */
+static int superp_tal_decode(const struct superp_tal_hdr *tal,
+			     struct superp_pkt *p)
+{
+	p->eom = !!(tal->eom_num_ops & SUPERP_TAL_EOM);
+	p->num_ops = tal->eom_num_ops & SUPERP_TAL_NUM_OPS_MASK;
+	p->opcode = tal->opcode;
+	p->xid = le16_to_cpu(tal->xid);
+	p->seqno = le16_to_cpu(tal->seqno);
+	p->ack_xid = le16_to_cpu(tal->ack_xid);
+	if (tal->eom_num_ops & ~(SUPERP_TAL_EOM | SUPERP_TAL_NUM_OPS_MASK))
+		return -EPROTO;
+	if (p->opcode == SUPERP_OP_PURE_ACK && (p->eom || p->num_ops))
+		return -EPROTO;
+	return 0;
+}
 
 /**
  * superp_pkt_decode() - read the PDL and TAL headers of a packet.
@@ -50,17 +80,7 @@ int superp_pkt_decode(const struct superp_pdl_hdr *pdl,
 	p->psn = le32_to_cpu(pdl->psn);
 	p->ack_psn = le32_to_cpu(pdl->ack_psn);
 	p->sack = le32_to_cpu(pdl->sack);
-	p->eom = !!(tal->eom_num_ops & SUPERP_TAL_EOM);
-	p->num_ops = tal->eom_num_ops & SUPERP_TAL_NUM_OPS_MASK;
-	p->opcode = tal->opcode;
-	p->xid = le16_to_cpu(tal->xid);
-	p->seqno = le16_to_cpu(tal->seqno);
-	p->ack_xid = le16_to_cpu(tal->ack_xid);
-	if (tal->eom_num_ops & ~(SUPERP_TAL_EOM | SUPERP_TAL_NUM_OPS_MASK))
-		return -EPROTO;
-	if (p->opcode == SUPERP_OP_PURE_ACK && (p->eom || p->num_ops))
-		return -EPROTO;
-	return 0;
+	return superp_tal_decode(tal, p);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_pkt_decode);
 
@@ -81,3 +101,22 @@ int superp_pkt_parse(const void *hdr, unsigned int len, struct superp_pkt *p)
 	return superp_pkt_decode(pdl, (const void *)(pdl + 1), p);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_pkt_parse);
+
+/**
+ * superp_pkt_parse_lite() - decode the TAL header of a SUPERp-lite packet.
+ * @hdr: the TAL header (there is no PDL header).
+ * @len: bytes available at @hdr.
+ * @p: host-order fields; the PDL fields are zero (the engine of a lite
+ *	connection supplies them, superp_pdl_rx()).
+ *
+ * Return: 0, -EINVAL when @len is too short, or -EPROTO.
+ */
+int superp_pkt_parse_lite(const void *hdr, unsigned int len,
+			  struct superp_pkt *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (len < SUPERP_TAL_HLEN)
+		return -EINVAL;
+	return superp_tal_decode(hdr, p);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_pkt_parse_lite);

@@ -942,7 +942,12 @@ u64 superp_tal_probe_deadline(struct superp_conn *c)
 {
 	struct superp_conn_cold *cold = c->cold;
 
-	if (c->state == SUPERP_ST_BROKEN || !superp_tal_waits_ack_xid(c)) {
+	/*
+	 * A probe is a PDL duplicate; SUPERp-lite has none, and its lost
+	 * ACK XID ends in tal_transaction_timeout instead.
+	 */
+	if (c->state == SUPERP_ST_BROKEN || (c->flags & SUPERP_CF_LITE) ||
+	    !superp_tal_waits_ack_xid(c)) {
 		cold->probe_at = 0;
 		return 0;
 	}
