@@ -1953,6 +1953,52 @@ static void lite_loss_breaks_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->timer, 0);
 }
 
+/*
+ * SUPERp-lite: with no PSN, the TAL header is all that shows a lost frame.
+ * Requests go XID by XID, seqno by seqno, whatever the QPs (no per-QP
+ * turns), and a request packet other than the one due breaks the target's
+ * connection before anything of it runs: a later SEND must not take the
+ * receive of a lost one.
+ */
+static void lite_gap_breaks_test(struct kunit *test)
+{
+	struct superp_xact x = { .opcode = SUPERP_OP_RMA_WRITE, .num_ops = 1 };
+	struct tnode *a, *b;
+	int i;
+
+	t_lite_pair(test, 100000, true, &a, &b);
+	for (i = 0; i < 3; i++) {
+		x.npkts = 2;
+		x.qp = i;
+		x.cookie = a;
+		KUNIT_EXPECT_EQ(test, superp_submit(a->c, &x, NULL, 0), 0);
+	}
+	KUNIT_ASSERT_EQ(test, a->qn, 6);
+	for (i = 0; i < 6; i++) {
+		KUNIT_EXPECT_EQ(test, a->q[i].xid, a->q[0].xid + i / 2);
+		KUNIT_EXPECT_EQ(test, a->q[i].seqno, i % 2);
+	}
+	/* the second packet of the first transaction is lost */
+	memmove(&a->q[1], &a->q[2], 4 * sizeof(a->q[0]));
+	a->qn = 5;
+	t_link(a, b, 0);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_LITE_GAP], 1);
+	KUNIT_EXPECT_EQ(test, b->ev[SUPERP_EV_CONN_BROKEN], 1);
+	KUNIT_EXPECT_EQ(test, b->c->state, SUPERP_ST_BROKEN);
+	KUNIT_EXPECT_EQ(test, b->nreq, 0);		/* nothing ran */
+	KUNIT_EXPECT_EQ(test, b->ndlv, 2);	/* the hello, the one before */
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->rx_drop_tal, 1);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->rx_drop_broken, 3);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->rx_pkts,
+			superp_conn_stats(b->c)->rx_processed +
+			superp_conn_stats(b->c)->rx_dropped);
+	/* the initiator learns it by its timer */
+	t_fire(a, MS);
+	KUNIT_EXPECT_EQ(test, a->ev[SUPERP_EV_CONN_BROKEN], 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 3);
+	KUNIT_EXPECT_EQ(test, a->status, -ETIMEDOUT);
+}
+
 static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(params_validate_test),
 	KUNIT_CASE(memory_per_connection_test),
@@ -2007,6 +2053,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(lite_transactions_test),
 	KUNIT_CASE(lite_receive_order_test),
 	KUNIT_CASE(lite_loss_breaks_test),
+	KUNIT_CASE(lite_gap_breaks_test),
 	{}
 };
 

@@ -72,7 +72,7 @@ check "... lcid 3: udp6 addresses" jq_true \
 	'.[0] | .encap == "udp6" and .local == "fd00::1" and .remote == "fd00::2"' conn_show 3
 check "... -s adds the engine's counters and events by name" jq_true \
 	'.[0] | .stats.tx_new == 0 and .stats.rx_pkts == 0 and .events.conn_broken == 0 and
-	 (.events | length) == 18' conn_show 1
+	 (.events | length) == 19' conn_show 1
 check "... and dev show counts them" jq_true '.[0].connections == 3' superp -j dev show superp0
 check "a reader without CAP_NET_ADMIN may show" \
 	jq_true "$added | length == 3" setpriv --reuid 65534 --regid 65534 --clear-groups superp -j conn show

@@ -234,6 +234,7 @@ void superp_conn_set_base(struct superp_conn *c, u32 psn, u16 xid)
 	c->send_ixid = xid;
 	c->next_acked_txid = xid;
 	c->ack_xid_sent = xid - 1;
+	c->cold->lite_xid = xid;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_set_base);
 

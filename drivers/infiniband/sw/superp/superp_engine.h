@@ -184,6 +184,7 @@ enum superp_event {
 	SUPERP_EV_BAD_OPCODE,		/* unknown or mixed opcode */
 	SUPERP_EV_TRANS_TIMEOUT,	/* tal_transaction_timeout expired */
 	SUPERP_EV_QUIESCENT,		/* soft shutdown finished */
+	SUPERP_EV_LITE_GAP,		/* SUPERp-lite: a request frame lost */
 	SUPERP_EV_MAX
 };
 
@@ -391,6 +392,9 @@ struct superp_conn_cold {
 	u32 events[SUPERP_EV_MAX];
 	/* superp_psn_epoch() when next_spsn entered each 2^28 block */
 	u32 psn_epoch[16];
+	/* SUPERp-lite: the request packet due next (where events[] pads) */
+	u16 lite_xid;
+	u16 lite_seqno;
 	u64 timer_at;		/* deadline armed with the user, 0: none */
 	u64 now;		/* time of the event being processed */
 	u64 ixid_progress;	/* when unacked_ixid last moved */

@@ -121,6 +121,7 @@ static const char * const superp_event_names[SUPERP_EV_MAX] = {
 	[SUPERP_EV_BAD_OPCODE]		= "bad_opcode",
 	[SUPERP_EV_TRANS_TIMEOUT]	= "trans_timeout",
 	[SUPERP_EV_QUIESCENT]		= "quiescent",
+	[SUPERP_EV_LITE_GAP]		= "lite_gap",
 };
 
 const char *superp_event_name(enum superp_event ev)

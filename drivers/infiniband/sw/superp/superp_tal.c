@@ -321,6 +321,33 @@ static bool superp_tal_tgt_rx(struct superp_conn *c, const struct superp_pkt *p,
 }
 
 /*
+ * SUPERp-lite: the peer sends its request packets XID by XID, seqno by
+ * seqno (superp_tal_pick()), and the link loses none, so each is the one
+ * due. Any other means a frame was lost after all, with nothing to tell
+ * the gap but this: taking the packet could run a later request before an
+ * earlier one that never comes (an RC SEND in the receive of a lost one),
+ * so the connection breaks instead and the packet is refused.
+ */
+static bool superp_tal_lite_due(struct superp_conn *c,
+				const struct superp_pkt *p)
+{
+	struct superp_conn_cold *cold = c->cold;
+
+	if (p->xid != cold->lite_xid || p->seqno != cold->lite_seqno) {
+		superp_event(c, SUPERP_EV_LITE_GAP, p->xid);
+		superp_conn_abort(c, -EPIPE);
+		return false;
+	}
+	if (p->eom) {
+		cold->lite_xid++;
+		cold->lite_seqno = 0;
+	} else {
+		cold->lite_seqno++;
+	}
+	return true;
+}
+
+/*
  * The reply of an initiator transaction is complete (or refused): tell the
  * user its data is placed, and acknowledge at once so that the target can
  * retire and send the ACK XID that completes the transaction.
@@ -433,8 +460,11 @@ bool superp_tal_rx(struct superp_conn *c, const struct superp_pkt *p,
 
 	if (superp_opcode_is_reply(p->opcode))
 		return superp_tal_ini_rx(c, p, buf);
-	if (superp_opcode_is_request(p->opcode))
+	if (superp_opcode_is_request(p->opcode)) {
+		if ((c->flags & SUPERP_CF_LITE) && !superp_tal_lite_due(c, p))
+			return false;
 		return superp_tal_tgt_rx(c, p, buf);
+	}
 	superp_event(c, SUPERP_EV_BAD_OPCODE, p->opcode);
 	if (off < c->tal_window && !test_bit(off, superp_cbm(c)))
 		superp_tal_tgt_refuse(c, p->xid, off,
@@ -794,6 +824,11 @@ static struct superp_ixid *superp_tal_pick(struct superp_conn *c, u16 *xid)
 		e = superp_ixid(c, c->send_ixid);
 		if (e->sent < e->npkts)
 			break;
+	}
+	/* SUPERp-lite: XID order, the peer's only sign of a lost frame */
+	if ((c->flags & SUPERP_CF_LITE) && c->send_ixid != c->next_ixid) {
+		*xid = c->send_ixid;
+		return superp_ixid(c, c->send_ixid);
 	}
 	for (x = c->send_ixid; x != c->next_ixid; x++) {
 		e = superp_ixid(c, x);
