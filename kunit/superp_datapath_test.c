@@ -61,7 +61,7 @@ static struct sk_buff *dp_build(struct kunit *test, const struct superp_pkt *p,
 	struct sk_buff *skb;
 	int err = 0;
 
-	skb = superp_tx_build(p, encap, src, &err);
+	skb = superp_tx_build(p, encap, false, src, &err);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	dp_track(test, skb);
 	return skb;
@@ -94,7 +94,7 @@ static void dp_noop_sunh_round_trip(struct kunit *test)
 	KUNIT_EXPECT_GE(test, skb_headroom(skb), SUNH_MAX_HEADER);
 	for (i = SUPERP_PDL_HLEN + SUPERP_TAL_HLEN; i < skb->len; i++)
 		KUNIT_EXPECT_EQ(test, skb->data[i], 0);
-	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), -1);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, false, &p), -1);
 	dp_expect_same(test, &dp_noop, &p);
 }
 
@@ -112,7 +112,7 @@ static void dp_pure_ack_udp(struct kunit *test)
 	skb = dp_build(test, &a, SUPERP_ENCAP_UDP6, NULL);
 	KUNIT_EXPECT_EQ(test, skb->len, SUPERP_PDL_HLEN + SUPERP_TAL_HLEN);
 	KUNIT_EXPECT_LT(test, skb_tailroom(skb), SUPERP_TX_OPS_ROOM);
-	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), -1);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, false, &p), -1);
 	dp_expect_same(test, &a, &p);
 }
 
@@ -133,7 +133,7 @@ static void dp_trans_error_code(struct kunit *test)
 	op = (void *)skb->data + SUPERP_PDL_HLEN + SUPERP_TAL_HLEN;
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(op->major), SUPERP_TERR_INVALID);
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(op->minor), SUPERP_TERR_OPCODE);
-	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), -1);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, false, &p), -1);
 	KUNIT_EXPECT_EQ(test, p.err, t.err);
 }
 
@@ -281,7 +281,7 @@ static void dp_parse_fragments(struct kunit *test)
 	skb_put_data(skb, hdr, 10);
 	memcpy(page_address(page), hdr + 10, sizeof(hdr) - 10);
 	skb_add_rx_frag(skb, 0, page, 0, sizeof(hdr) - 10, PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), -1);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, false, &p), -1);
 	dp_expect_same(test, &dp_noop, &p);
 	KUNIT_EXPECT_EQ(test, skb_headlen(skb), 10);	/* nothing linearized */
 }
@@ -294,24 +294,24 @@ static void dp_parse_drops(struct kunit *test)
 
 	skb = dp_build(test, &dp_noop, SUPERP_ENCAP_UDP4, NULL);
 	skb_trim(skb, SUPERP_PDL_HLEN + SUPERP_TAL_HLEN - 1);
-	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), SUPERP_DROP_SHORT);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, false, &p), SUPERP_DROP_SHORT);
 
 	skb = dp_build(test, &dp_noop, SUPERP_ENCAP_UDP4, NULL);
 	skb->data[SUPERP_PDL_HLEN] |= 0x10;	/* a reserved TAL bit */
-	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), SUPERP_DROP_MALFORMED);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, false, &p), SUPERP_DROP_MALFORMED);
 
 	t.opcode = SUPERP_OP_PURE_ACK;		/* with eom set */
 	skb = dp_build(test, &t, SUPERP_ENCAP_UDP4, NULL);
-	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), SUPERP_DROP_MALFORMED);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, false, &p), SUPERP_DROP_MALFORMED);
 
 	t.opcode = SUPERP_OP_TRANS_ERROR;	/* without its operation */
 	t.num_ops = 0;
 	skb = dp_build(test, &t, SUPERP_ENCAP_UDP4, NULL);
-	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), SUPERP_DROP_MALFORMED);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, false, &p), SUPERP_DROP_MALFORMED);
 	t.num_ops = 1;				/* announced, but cut off */
 	skb = dp_build(test, &t, SUPERP_ENCAP_UDP4, NULL);
 	skb_trim(skb, SUPERP_PDL_HLEN + SUPERP_TAL_HLEN + 4);
-	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), SUPERP_DROP_MALFORMED);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, false, &p), SUPERP_DROP_MALFORMED);
 }
 
 /* Only the connection's peer, by the connection's encapsulation. */
@@ -408,7 +408,7 @@ static void dp_datagram_headers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(skb->data, want, sizeof(want)), 0);
 	KUNIT_EXPECT_GE(test, skb_tailroom(skb), 16);
 	KUNIT_EXPECT_GE(test, skb_headroom(skb), SUNH_MAX_HEADER);
-	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, &p), -1);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, false, &p), -1);
 	KUNIT_EXPECT_EQ(test, p.dcid, SUPERP_DCID_DATAGRAM);
 	KUNIT_EXPECT_EQ(test, p.opcode, SUPERP_OP_RD_SEND);
 	KUNIT_EXPECT_EQ(test, p.num_ops, 1);
@@ -509,6 +509,50 @@ static void dp_implicit_loop(struct kunit *test)
 	superp_conns_destroy(sdev);
 }
 
+/*
+ * SUPERp-lite ("SUPERp-lite" and "Small packets" of the spec): the TAL
+ * header alone, a Transaction Error's code after it, zero padding to the
+ * Ethernet minimum over SUNH; parsed back without PDL fields.
+ */
+static void dp_lite_round_trip(struct kunit *test)
+{
+	struct superp_pkt t = dp_noop, p, want;
+	struct sk_buff *skb;
+	unsigned int i;
+	int err = 0;
+
+	skb = superp_tx_build(&dp_noop, SUPERP_ENCAP_SUNH, true, NULL, &err);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	dp_track(test, skb);
+	KUNIT_EXPECT_EQ(test, skb->len, SUPERP_ETH_MIN_PAYLOAD - SUNH_HLEN);
+	KUNIT_EXPECT_EQ(test, skb->data[0], SUPERP_TAL_EOM);
+	for (i = SUPERP_TAL_HLEN; i < skb->len; i++)
+		KUNIT_EXPECT_EQ(test, skb->data[i], 0);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, true, &p), -1);
+	want = dp_noop;
+	want.dcid = 0;
+	want.rwin = 0;
+	want.psn = 0;
+	want.ack_psn = 0;
+	want.sack = 0;
+	dp_expect_same(test, &want, &p);
+
+	t.opcode = SUPERP_OP_TRANS_ERROR;
+	t.num_ops = 1;
+	t.flags = SUPERP_PKT_REPLY;
+	t.err = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_BLOCK);
+	skb = superp_tx_build(&t, SUPERP_ENCAP_UDP4, true, NULL, &err);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	dp_track(test, skb);
+	KUNIT_EXPECT_EQ(test, skb->len,
+			SUPERP_TAL_HLEN + sizeof(struct superp_terr_op));
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, true, &p), -1);
+	KUNIT_EXPECT_EQ(test, p.err, t.err);
+	/* short, or reserved bits: the device's drop reasons */
+	skb_trim(skb, SUPERP_TAL_HLEN - 1);
+	KUNIT_EXPECT_EQ(test, superp_rx_parse(skb, true, &p), SUPERP_DROP_SHORT);
+}
+
 static struct kunit_case superp_datapath_cases[] = {
 	KUNIT_CASE(dp_noop_sunh_round_trip),
 	KUNIT_CASE(dp_pure_ack_udp),
@@ -523,6 +567,7 @@ static struct kunit_case superp_datapath_cases[] = {
 	KUNIT_CASE(dp_datagram_headers),
 	KUNIT_CASE(dp_ud_grh),
 	KUNIT_CASE(dp_implicit_loop),
+	KUNIT_CASE(dp_lite_round_trip),
 	{}
 };
 

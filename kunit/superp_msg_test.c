@@ -310,6 +310,41 @@ static void limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EINVAL);
 }
 
+/*
+ * Small packets (spec, "Small packets"): over SUPERp-lite on SUNH a packet
+ * with data reaches the Ethernet minimum from the TAL header on, its block
+ * grown by the pad count; the spec's 12 only when the payload fills it.
+ */
+static void lite_small_packets(struct kunit *test)
+{
+	struct superp_msg m = msg(SUPERP_MSG_SEND, 16, 1024, 32);
+	int h;
+
+	m.min_len = SUPERP_LITE_MIN_LEN;
+	h = SUPERP_TAL_HLEN + superp_op_hlen(SUPERP_OP_SEND_QP);
+	KUNIT_EXPECT_EQ(test, xact(&m, 0).opcode, SUPERP_OP_SEND_QP_OFF);
+	m.len = SUPERP_LITE_MIN_LEN - h;
+	KUNIT_EXPECT_EQ(test, xact(&m, 0).opcode, SUPERP_OP_SEND_QP);
+	KUNIT_EXPECT_EQ(test, pkt(&m, 0, 0).pad, 0);
+	for (m.len = 0; m.len < 40; m.len++) {
+		struct superp_msg_xact x = xact(&m, 0);
+		struct superp_msg_pkt p = pkt(&m, 0, 0);
+
+		h = SUPERP_TAL_HLEN + superp_op_hlen(x.opcode);
+		KUNIT_EXPECT_GE(test, h + p.len + p.pad, SUPERP_LITE_MIN_LEN);
+		KUNIT_EXPECT_GE(test, p.len + p.pad, SUPERP_MIN_BLOCK);
+		KUNIT_EXPECT_EQ(test, p.len, m.len);
+	}
+	m.kind = SUPERP_MSG_WRITE;
+	m.len = 1;
+	h = SUPERP_TAL_HLEN + superp_op_hlen(SUPERP_OP_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, pkt(&m, 0, 0).pad,
+			max(SUPERP_LITE_MIN_LEN - h, SUPERP_MIN_BLOCK) - 1);
+	/* without the minimum, nothing changes */
+	m.min_len = 0;
+	KUNIT_EXPECT_EQ(test, pkt(&m, 0, 0).pad, SUPERP_MIN_BLOCK - 1);
+}
+
 static struct kunit_case superp_msg_cases[] = {
 	KUNIT_CASE(send_one_packet),
 	KUNIT_CASE(send_many_transactions),
@@ -319,6 +354,7 @@ static struct kunit_case superp_msg_cases[] = {
 	KUNIT_CASE(atomic_one_request),
 	KUNIT_CASE(packets_tile_the_message),
 	KUNIT_CASE(limits),
+	KUNIT_CASE(lite_small_packets),
 	{}
 };
 

@@ -238,6 +238,10 @@ int parse_setting(struct conn_settings *s, int argc, char **argv)
 {
 	size_t i;
 
+	if (argc >= 1 && !strcmp(argv[0], "lite")) {
+		s->lite = true;
+		return 1;
+	}
 	if (argc < 2)
 		return 0;
 	if (!strcmp(argv[0], "tclass")) {
@@ -276,6 +280,8 @@ void put_settings(struct nlmsghdr *nlh, const struct conn_settings *s)
 		mnl_attr_put_u8(nlh, SUPERP_A_TCLASS, s->tclass);
 	if (s->ordered >= 0)
 		mnl_attr_put_u8(nlh, SUPERP_A_ORDERED, s->ordered);
+	if (s->lite)
+		mnl_attr_put(nlh, SUPERP_A_LITE, 0, NULL);
 	if (!s->nparams)
 		return;
 	nest = mnl_attr_nest_start(nlh, SUPERP_A_PARAMS);
@@ -407,6 +413,7 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 	const char *dev, *encap_name, *state_name;
 	unsigned int lcid, rcid, sport, tclass;
 	struct json_object *obj = NULL;
+	bool lite;
 
 	parse(nlh);
 	if (!attrs[SUPERP_A_DEV_NAME] || !attrs[SUPERP_A_LCID])
@@ -422,6 +429,7 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 	tclass = mnl_attr_get_u8(attrs[SUPERP_A_TCLASS]);
 	ordered = mnl_attr_get_u8(attrs[SUPERP_A_ORDERED]) & 3;
 	state = mnl_attr_get_u8(attrs[SUPERP_A_STATE]);
+	lite = attrs[SUPERP_A_LITE];
 	state_name = state < 4 ? state_names[state] : "?";
 	/* JSON names, or the words of the command line. */
 	if (json) {
@@ -435,12 +443,14 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 		jput_u64(obj, "sport", sport);
 		jput_u64(obj, "tclass", tclass);
 		jput_str(obj, "ordered", ordered_names[ordered]);
+		jput_bool(obj, "lite", lite);
 		jput_str(obj, "state", state_name);
 	} else {
 		printf("%s lcid %u rcid %u encap %s local %s remote %s",
 		       dev, lcid, rcid, encap_name, local, remote);
-		printf(" sport %u tclass %u ordered %s state %s", sport, tclass,
-		       ordered_names[ordered], state_name);
+		printf(" sport %u tclass %u ordered %s%s state %s", sport,
+		       tclass, ordered_names[ordered], lite ? " lite" : "",
+		       state_name);
 	}
 	print_params(attrs[SUPERP_A_PARAMS], obj);
 	if (stats)
@@ -597,6 +607,8 @@ static int cmd_conn(int argc, char **argv)
 		} else if (!strcmp(argv[0], "soft") || !strcmp(argv[0], "hard")) {
 			shut = !strcmp(argv[0], "hard");
 			n = 1;
+		} else if (!strcmp(argv[0], "lite")) {
+			n = parse_setting(&set, argc, argv);
 		} else if (argc < 2) {
 			usage();
 		} else if (!strcmp(argv[0], "dev")) {
@@ -642,7 +654,8 @@ static int cmd_conn(int argc, char **argv)
 	if (!dev || lcid < 0)
 		die("conn %s needs dev and lcid", cmd);
 	if (!strcmp(cmd, "add")) {
-		if (rcid < 0 || encap < 0 || !local || !remote)
+		/* A lite connection's packets carry no CID: rcid optional. */
+		if ((rcid < 0 && !set.lite) || encap < 0 || !local || !remote)
 			die("conn add needs rcid, encap, local and remote");
 		nlh = msg_start(SUPERP_CMD_CONN_ADD, 0);
 	} else if (matches(cmd, "delete")) {
@@ -743,7 +756,7 @@ static int cmd_dev(int argc, char **argv)
 			continue;
 		}
 		n = parse_setting(&set, argc, argv);
-		if (!n || set.tclass >= 0 || set.ordered >= 0)
+		if (!n || set.tclass >= 0 || set.ordered >= 0 || set.lite)
 			die("dev set takes parameters only, not \"%s\"", argv[0]);
 	}
 	put_settings(nlh, &set);

@@ -22,12 +22,13 @@ int request_errno(struct nlmsghdr *nlh, mnl_cb_t cb, void *arg,
 
 /*
  * Connection settings the command line and the mesh file share:
- * "tclass N", "ordered rx|tx|both|none", "PARAM VALUE". Returns the
- * number of arguments used (0: not a setting).
+ * "tclass N", "ordered rx|tx|both|none", "lite", "PARAM VALUE". Returns
+ * the number of arguments used (0: not a setting).
  */
 struct conn_settings {
 	int tclass;			/* -1: not given */
 	int ordered;			/* -1: not given */
+	bool lite;			/* SUPERp-lite */
 	int nparams;
 	struct { uint16_t attr; uint64_t value; } params[32];
 };

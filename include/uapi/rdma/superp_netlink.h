@@ -25,7 +25,9 @@
  *	SUPERP_A_LOCAL_IP4 and SUPERP_A_REMOTE_IP4, or SUPERP_A_LOCAL_IP6 and
  *	SUPERP_A_REMOTE_IP6); optional SUPERP_A_UDP_SPORT, SUPERP_A_TCLASS,
  *	SUPERP_A_ORDERED, SUPERP_A_PARAMS (parameters not given are the
- *	device's defaults). -EEXIST when the local CID is in use.
+ *	device's defaults), SUPERP_A_LITE (then SUPERP_A_RCID is optional).
+ *	-EEXIST when the local CID is in use, or when a lite connection
+ *	would share its two nodes with another connection.
  * @SUPERP_CMD_CONN_DEL: remove the connection SUPERP_A_DEV_NAME,
  *	SUPERP_A_LCID at once (pending work fails, nothing is sent).
  * @SUPERP_CMD_CONN_GET: one connection (SUPERP_A_DEV_NAME, SUPERP_A_LCID)
@@ -113,6 +115,8 @@ enum superp_cmd {
  * @SUPERP_A_RX_PACKETS: every packet the device's receive path took (u64,
  *	read only): the SUPERP_A_DROPS plus the RX_PKTS of its connections
  *	(those deleted included)
+ * @SUPERP_A_LITE: flag: a SUPERp-lite connection (no PDL header, found
+ *	by the peer's address; needs tal_transaction_timeout)
  * @__SUPERP_A_MAX: internal
  */
 enum superp_attr {
@@ -150,6 +154,7 @@ enum superp_attr {
 	SUPERP_A_MEM_USED,
 	SUPERP_A_DROPS,
 	SUPERP_A_RX_PACKETS,
+	SUPERP_A_LITE,
 
 	__SUPERP_A_MAX
 };

@@ -25,12 +25,14 @@
 #include <linux/ktime.h>
 #include <linux/nospec.h>
 #include <linux/slab.h>
+#include <net/ipv6.h>
 
 #include <rdma/superp_netlink.h>
 
 #include "superp.h"
 #include "superp_conn_table.h"
 #include "superp_encap.h"
+#include "superp_rx.h"
 #include "superp_tx.h"
 
 static struct superp_conn_table *superp_ct_alloc(u32 size)
@@ -74,6 +76,7 @@ int superp_conns_init(struct superp_dev *sdev,
 		return -ENOMEM;
 	}
 	mutex_init(&cs->lock);
+	hash_init(cs->lite);
 	RCU_INIT_POINTER(cs->table, t);
 	sdev->conns = cs;
 	return 0;
@@ -209,6 +212,96 @@ struct superp_conn_entry *superp_conn_lookup(struct superp_dev *sdev, u16 dcid)
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_lookup);
 
+/* The SUPERp-lite hash key of a peer address of encapsulation @encap. */
+static u32 superp_lite_key(u8 encap, const void *addr)
+{
+	switch (encap) {
+	case SUPERP_ENCAP_SUNH:
+		return *(const u16 *)addr;
+	case SUPERP_ENCAP_UDP4:
+		return (__force u32)*(const __be32 *)addr;
+	default:
+		return ipv6_addr_hash(addr);
+	}
+}
+
+/* Do @a and the addresses @local and @remote name the same node pair? */
+static bool superp_lite_pair(const struct superp_conn_addr *a, u8 encap,
+			     const void *local, const void *remote)
+{
+	if (a->encap != encap)
+		return false;
+	switch (encap) {
+	case SUPERP_ENCAP_SUNH:
+		return a->local.sunh == *(const u16 *)local &&
+		       a->remote.sunh == *(const u16 *)remote;
+	case SUPERP_ENCAP_UDP4:
+		return a->local.ip4 == *(const __be32 *)local &&
+		       a->remote.ip4 == *(const __be32 *)remote;
+	default:
+		return ipv6_addr_equal(&a->local.ip6, local) &&
+		       ipv6_addr_equal(&a->remote.ip6, remote);
+	}
+}
+
+/**
+ * superp_conn_lookup_lite() - the SUPERp-lite connection a packet from
+ * @src belongs to, found by its source and destination address (a lite
+ * packet has no DCID).
+ * @sdev: the receiving device.
+ * @src: the packet's encapsulation and addresses.
+ *
+ * Context: rcu_read_lock(), as superp_conn_lookup().
+ * Return: the entry, or NULL when no lite connection joins the two nodes.
+ */
+struct superp_conn_entry *superp_conn_lookup_lite(struct superp_dev *sdev,
+						  const struct superp_rx_src *src)
+{
+	struct superp_conns *cs = sdev->conns;
+	struct superp_conn_entry *e;
+
+	if (!READ_ONCE(cs->nlite))
+		return NULL;
+	hash_for_each_possible_rcu(cs->lite, e, lite_node,
+				   superp_lite_key(src->encap, &src->addr))
+		if (superp_lite_pair(&e->addr, src->encap, &src->dst,
+				     &src->addr))
+			return e;
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_lookup_lite);
+
+/*
+ * Nothing on the wire tells a lite packet from a full one: a lite
+ * connection must be the only connection between its two nodes in its
+ * encapsulation (the spec: "at most one connection between any two
+ * nodes"), and a full one cannot join a pair that has a lite one.
+ */
+static int superp_lite_check(struct superp_conn_table *t,
+			     const struct superp_conn_addr *addr,
+			     struct netlink_ext_ack *extack)
+{
+	struct superp_conn_entry *e;
+	u32 i;
+
+	for (i = 0; i < t->size; i++) {
+		e = rcu_dereference_protected(t->slot[i], true);
+		if (!e || !superp_lite_pair(&e->addr, addr->encap,
+					    &addr->local, &addr->remote))
+			continue;
+		if (!addr->lite && !e->addr.lite)
+			continue;
+		if (e->addr.lite)
+			NL_SET_ERR_MSG(extack,
+				       "a lite connection joins these two nodes already: at most one connection between them");
+		else
+			NL_SET_ERR_MSG(extack,
+				       "a lite connection must be the only one between two nodes, and a connection joins them already");
+		return -EEXIST;
+	}
+	return 0;
+}
+
 /**
  * superp_conn_add() - create a connection and publish it.
  * @sdev: the device.
@@ -219,8 +312,10 @@ EXPORT_SYMBOL_IF_KUNIT(superp_conn_lookup);
  *	the table's size is used).
  * @extack: for the reason of a refusal.
  *
- * Return: 0, -ERANGE for a CID beyond the table, -EEXIST for a CID in use,
- * -EINVAL for parameters the engine refuses, or -ENOMEM.
+ * Return: 0, -ERANGE for a CID beyond the table, -EEXIST for a CID in use
+ * or a second connection between two nodes where one is lite, -EINVAL for
+ * parameters the engine refuses (or a lite connection without
+ * tal_transaction_timeout, or to this node itself), or -ENOMEM.
  */
 int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 		    const struct superp_conn_addr *addr,
@@ -240,6 +335,20 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 		flags |= SUPERP_CONN_ORDERED_RX;
 	if (addr->ordered & SUPERP_ORDERED_TX)
 		flags |= SUPERP_CONN_ORDERED_TX;
+	if (addr->lite) {
+		/* The timer is all that notices a lost frame: never a hang. */
+		if (!p->tal_transaction_timeout) {
+			NL_SET_ERR_MSG(extack,
+				       "a lite connection needs tal_transaction_timeout (its only loss detector)");
+			return -EINVAL;
+		}
+		if (superp_loop_conn(addr)) {
+			NL_SET_ERR_MSG(extack,
+				       "a lite connection needs a peer: not to this node itself");
+			return -EINVAL;
+		}
+		flags |= SUPERP_CONN_LITE;
+	}
 	e = superp_conn_entry_new(sdev, addr, p->tal_trans_window, &err);
 	if (!e)
 		return err;
@@ -257,6 +366,9 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 		err = -EEXIST;
 		goto unlock;
 	}
+	err = superp_lite_check(t, addr, extack);
+	if (err)
+		goto unlock;
 	params.pdl_conn_per_xpu = t->size;
 	err = superp_conn_init_budget(&e->conn, &cs->budget, &params,
 				      cs->users->engine, NULL, lcid,
@@ -269,6 +381,11 @@ int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 	}
 	rcu_assign_pointer(t->slot[lcid], e);
 	cs->count++;
+	if (addr->lite) {
+		hash_add_rcu(cs->lite, &e->lite_node,
+			     superp_lite_key(addr->encap, &addr->remote));
+		WRITE_ONCE(cs->nlite, cs->nlite + 1);
+	}
 	e = NULL;
 unlock:
 	mutex_unlock(&cs->lock);
@@ -412,6 +529,10 @@ int superp_conn_del(struct superp_dev *sdev, u16 lcid)
 	if (e) {
 		RCU_INIT_POINTER(t->slot[lcid], NULL);
 		cs->count--;
+		if (e->addr.lite) {
+			hash_del_rcu(&e->lite_node);
+			WRITE_ONCE(cs->nlite, cs->nlite - 1);
+		}
 		/* Readers that still find it see it broken and drop. */
 		spin_lock_bh(&e->lock);
 		superp_conn_abort(&e->conn, -ECONNRESET);

@@ -6,6 +6,7 @@
 #ifndef SUPERP_CONN_TABLE_H
 #define SUPERP_CONN_TABLE_H
 
+#include <linux/hashtable.h>
 #include <linux/hrtimer.h>
 #include <linux/in6.h>
 #include <linux/mutex.h>
@@ -19,12 +20,14 @@
 #include "superp_rc_conn.h"
 
 struct superp_dev;
+struct superp_rx_src;
 
 /* Where a connection's packets go: what CONN_ADD says, fixed for its life. */
 struct superp_conn_addr {
 	u8 encap;			/* enum superp_encap */
 	u8 tclass;
 	u8 ordered;			/* SUPERP_ORDERED_* */
+	bool lite;			/* SUPERp-lite: no PDL on the wire */
 	u16 udp_sport;
 	union {
 		u16 sunh;
@@ -46,6 +49,7 @@ struct superp_conn_addr {
  * @rc: RC's state of the connection (superp_rc_conn.h), under @lock.
  * @loop: the peer is this node: packets loop back (superp_loop.c).
  * @dst_cache: UDP connections: the route to the peer (superp_udp.c).
+ * @lite_node: SUPERp-lite connections: in superp_conns.lite, by peer.
  */
 struct superp_conn_entry {
 	struct superp_conn conn;
@@ -58,6 +62,7 @@ struct superp_conn_entry {
 	struct superp_rc_conn rc;
 	bool loop;
 	struct dst_cache dst_cache;
+	struct hlist_node lite_node;
 };
 
 static inline struct superp_conn_entry *superp_entry(struct superp_conn *c)
@@ -108,6 +113,9 @@ struct superp_conn_table {
  * @users: what the connections call above the transport.
  * @loop: the device's implicit loopback connection (superp_conn_loop_add()),
  *	outside @table and @count; NULL before it is made.
+ * @lite: the SUPERp-lite connections in @table, hashed by peer address
+ *	(RCU: the receive path finds them by a packet's source).
+ * @nlite: how many; the receive path looks in @lite only when not 0.
  */
 struct superp_conns {
 	struct mutex lock;		/* changes of everything below */
@@ -119,6 +127,8 @@ struct superp_conns {
 	struct superp_stats gone;
 	const struct superp_conn_users *users;
 	struct superp_conn_entry __rcu *loop;
+	DECLARE_HASHTABLE(lite, 6);
+	u32 nlite;
 };
 
 /*
@@ -147,6 +157,8 @@ int superp_conns_init(struct superp_dev *sdev,
 void superp_conns_destroy(struct superp_dev *sdev);
 struct superp_conn_entry *superp_conn_lookup(struct superp_dev *sdev,
 					     u16 dcid);
+struct superp_conn_entry *superp_conn_lookup_lite(struct superp_dev *sdev,
+						  const struct superp_rx_src *src);
 int superp_conn_add(struct superp_dev *sdev, u16 lcid, u16 rcid,
 		    const struct superp_conn_addr *addr,
 		    const struct superp_params *p,

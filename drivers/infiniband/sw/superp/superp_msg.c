@@ -18,8 +18,10 @@
  *   CAS, FADD   one transaction of one 19 / 20 packet (len is 8, the
  *               local SGE the original value goes to), answered by 21
  *
- * A block is never shorter than SUPERP_MIN_BLOCK: a shorter payload gets a
- * pad count under the extension opcodes; Read Response (10) has none, and
+ * A block is never shorter than SUPERP_MIN_BLOCK, nor than what makes the
+ * packet m->min_len bytes long (SUPERp-lite over SUNH): a shorter payload
+ * gets a pad count under the extension opcodes, and the spec's 12 (no pad
+ * count) is used only when the payload fills such a block; Read Response (10) has none, and
  * its short last block is filled with zeros that the initiator ignores
  * (wire-format.rst, "Data blocks").
  *
@@ -84,6 +86,14 @@ u32 superp_msg_nxacts(const struct superp_msg *m)
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_msg_nxacts);
 
+/* The smallest block of an @opcode packet with one operation. */
+static u32 superp_msg_min_block(const struct superp_msg *m, u8 opcode)
+{
+	int need = m->min_len - superp_data_offset(superp_op_hlen(opcode), 1);
+
+	return max_t(int, need, SUPERP_MIN_BLOCK);
+}
+
 static u8 superp_msg_send_opcode(const struct superp_msg *m, bool last)
 {
 	if (!last)
@@ -93,7 +103,8 @@ static u8 superp_msg_send_opcode(const struct superp_msg *m, bool last)
 	if (m->kind == SUPERP_MSG_SEND_INV)
 		return SUPERP_OP_SEND_QP_INV;
 	/* Only a whole message in one full-block packet fits the spec's 12. */
-	if (superp_msg_npkts(m) == 1 && m->len >= SUPERP_MIN_BLOCK)
+	if (superp_msg_npkts(m) == 1 &&
+	    m->len >= superp_msg_min_block(m, SUPERP_OP_SEND_QP))
 		return SUPERP_OP_SEND_QP;
 	return SUPERP_OP_SEND_QP_OFF;
 }
@@ -144,9 +155,9 @@ void superp_msg_xact(const struct superp_msg *m, u32 i,
 EXPORT_SYMBOL_IF_KUNIT(superp_msg_xact);
 
 /* Payload @len in a block of its own: the pad count that fills it. */
-static u8 superp_msg_fill(u32 len)
+static u8 superp_msg_fill(u32 len, u32 block)
 {
-	return len < SUPERP_MIN_BLOCK ? SUPERP_MIN_BLOCK - len : 0;
+	return len < block ? block - len : 0;
 }
 
 /**
@@ -168,7 +179,8 @@ void superp_msg_pkt(const struct superp_msg *m, const struct superp_msg_xact *x,
 		return;
 	}
 	p->len = min_t(u64, m->mtu, m->len - p->offset);
-	p->pad = superp_op_has_pad(x->opcode) ? superp_msg_fill(p->len) : 0;
+	p->pad = superp_op_has_pad(x->opcode) ?
+		 superp_msg_fill(p->len, superp_msg_min_block(m, x->opcode)) : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_msg_pkt);
 
@@ -189,6 +201,6 @@ void superp_msg_read_resp_pkt(u32 len, u32 mtu, u16 seqno,
 {
 	p->offset = (u64)seqno * mtu;
 	p->len = min_t(u64, mtu, len - p->offset);
-	p->pad = superp_msg_fill(p->len);
+	p->pad = superp_msg_fill(p->len, SUPERP_MIN_BLOCK);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_msg_read_resp_pkt);

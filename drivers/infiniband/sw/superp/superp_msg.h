@@ -28,13 +28,25 @@ enum superp_msg_kind {
  * @len: bytes of the message (at most SUPERP_MSG_MAX).
  * @mtu: payload bytes of a full packet (the QP's path MTU).
  * @max_pkts: packets per transaction (tal_max_pkt_per_trans).
+ * @min_len: bytes from the TAL header that a packet with data reaches at
+ *	least, its block grown (pad count) when the payload is shorter: the
+ *	Ethernet minimum of SUPERp-lite over SUNH (SUPERP_LITE_MIN_LEN),
+ *	else 0 (a block of SUPERP_MIN_BLOCK suffices).
  */
 struct superp_msg {
 	u8 kind;
 	u64 len;
 	u32 mtu;
 	u16 max_pkts;
+	u8 min_len;
 };
+
+/*
+ * SUPERp-lite over SUNH: an Ethernet payload of 46 bytes is 38 from the
+ * TAL header; shorter, the link's zero padding would read as data
+ * (Documentation/wire-format.rst, "Small packets").
+ */
+#define SUPERP_LITE_MIN_LEN	38
 
 /* The largest message: the port's max_msg_sz, offsets fit 32 bits. */
 #define SUPERP_MSG_MAX		0x80000000ULL

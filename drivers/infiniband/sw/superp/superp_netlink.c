@@ -94,6 +94,7 @@ static const struct nla_policy superp_nl_policy[SUPERP_A_MAX + 1] = {
 	[SUPERP_A_PARAMS]	= NLA_POLICY_NESTED(superp_param_policy),
 	[SUPERP_A_SHUTDOWN]	= NLA_POLICY_MAX(NLA_U8, SUPERP_SHUTDOWN_HARD),
 	[SUPERP_A_MEM_LIMIT]	= { .type = NLA_U64 },
+	[SUPERP_A_LITE]		= { .type = NLA_FLAG },
 };
 
 static struct genl_family superp_nl_family;
@@ -459,14 +460,16 @@ static int superp_nl_conn_add(struct sk_buff *skb, struct genl_info *info)
 	u16 lcid, rcid;
 	int err;
 
+	/* A lite connection's packets name no CID: the peer's is optional. */
+	a.lite = nla_get_flag(tb[SUPERP_A_LITE]);
 	if (GENL_REQ_ATTR_CHECK(info, SUPERP_A_LCID) ||
-	    GENL_REQ_ATTR_CHECK(info, SUPERP_A_RCID))
+	    (!a.lite && GENL_REQ_ATTR_CHECK(info, SUPERP_A_RCID)))
 		return -EINVAL;
 	err = superp_nl_addr(info, &a);
 	if (err)
 		return err;
 	lcid = nla_get_u16(tb[SUPERP_A_LCID]);
-	rcid = nla_get_u16(tb[SUPERP_A_RCID]);
+	rcid = tb[SUPERP_A_RCID] ? nla_get_u16(tb[SUPERP_A_RCID]) : 0;
 	if (tb[SUPERP_A_TCLASS])
 		a.tclass = nla_get_u8(tb[SUPERP_A_TCLASS]);
 	if (tb[SUPERP_A_ORDERED])
@@ -619,6 +622,7 @@ static int superp_nl_put_conn(struct sk_buff *msg, void *arg)
 	    nla_put_u16(msg, SUPERP_A_UDP_SPORT, ci->addr.udp_sport) ||
 	    nla_put_u8(msg, SUPERP_A_TCLASS, ci->addr.tclass) ||
 	    nla_put_u8(msg, SUPERP_A_ORDERED, ci->addr.ordered) ||
+	    (ci->addr.lite && nla_put_flag(msg, SUPERP_A_LITE)) ||
 	    nla_put_u8(msg, SUPERP_A_STATE, superp_state_uapi[ci->state]) ||
 	    superp_nl_put_params(msg, &ci->p) ||
 	    superp_nl_put_counters(msg, ci))

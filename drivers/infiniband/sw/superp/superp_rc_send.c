@@ -113,6 +113,9 @@ superp_rc_wr_take(struct superp_conn_entry *e, struct superp_qp *qp,
 	wr->msg.len = wr->wqe.length;
 	wr->msg.mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
 	wr->msg.max_pkts = e->conn.max_pkts;
+	/* SUPERp-lite over SUNH: no short frame for the link to pad */
+	wr->msg.min_len = e->addr.lite && e->addr.encap == SUPERP_ENCAP_SUNH ?
+			  SUPERP_LITE_MIN_LEN : 0;
 	if (wr->msg.kind == U8_MAX) {
 		/* Not an operation of the wire (post_send let it through). */
 		wr->nxacts = 0;

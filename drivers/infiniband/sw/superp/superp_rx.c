@@ -5,7 +5,11 @@
  * with skb->data at the PDL header; here the fixed headers are parsed once
  * (header bytes only, never a linearized skb), the device is found by the
  * receiving netdev, the connection by DCID, the source is checked against
- * the connection's peer and encapsulation, and the engine runs. Anything
+ * the connection's peer and encapsulation, and the engine runs. A packet
+ * from the peer of a SUPERp-lite connection has no PDL header: its
+ * connection is found by its source and destination address instead, and
+ * skb->data is moved back over 16 bytes of the headers just stripped, so
+ * that everything after the engine reads it at the offsets of a full one. Anything
  * that reaches no connection is counted per device by reason
  * (enum superp_drop_reason) and dropped. Every packet of a device is
  * counted in its rx_packets first, so that rx_packets = rx_processed +
@@ -68,29 +72,33 @@ static struct superp_dev *superp_rx_dev(const struct net_device *ndev)
 
 /**
  * superp_rx_parse() - decode the fixed headers of a received packet.
- * @skb: the packet, skb->data at the PDL header (any fragment layout).
+ * @skb: the packet, skb->data at the PDL header (any fragment layout), or
+ *	at the TAL header when @lite.
+ * @lite: a SUPERp-lite packet: no PDL header (its fields in @p are 0).
  * @p: the decoded fields; for a Transaction Error, @p->err from its first
  *	operation header.
  *
  * Return: -1 when the packet may go on, or the enum superp_drop_reason.
  */
-int superp_rx_parse(const struct sk_buff *skb, struct superp_pkt *p)
+int superp_rx_parse(const struct sk_buff *skb, bool lite, struct superp_pkt *p)
 {
 	u8 buf[SUPERP_PDL_HLEN + SUPERP_TAL_HLEN];
+	unsigned int hlen = lite ? SUPERP_TAL_HLEN : sizeof(buf);
 	struct superp_terr_op tbuf;
 	const struct superp_terr_op *t;
 	struct superp_op op;
 	const void *h;
 
-	h = skb_header_pointer(skb, 0, sizeof(buf), buf);
+	h = skb_header_pointer(skb, 0, hlen, buf);
 	if (!h)
 		return SUPERP_DROP_SHORT;
-	if (superp_pkt_parse(h, sizeof(buf), p))
+	if (lite ? superp_pkt_parse_lite(h, hlen, p) :
+		   superp_pkt_parse(h, hlen, p))
 		return SUPERP_DROP_MALFORMED;
 	if (p->opcode != SUPERP_OP_TRANS_ERROR)
 		return -1;
 	/* The engine needs the error code; the operation header carries it. */
-	t = skb_header_pointer(skb, sizeof(buf), sizeof(tbuf), &tbuf);
+	t = skb_header_pointer(skb, hlen, sizeof(tbuf), &tbuf);
 	if (!p->num_ops || !t || superp_op_decode(p->opcode, t, &op))
 		return SUPERP_DROP_MALFORMED;
 	p->err = SUPERP_TERR(op.major, op.minor);
@@ -148,10 +156,32 @@ const char *superp_drop_name(int why)
 	return superp_drop_names[why];
 }
 
+/*
+ * The SUPERp-lite connection of a packet from @src, or NULL when it is a
+ * full SUPERp packet. A datagram (DCID 0xffff) from a lite peer still
+ * carries a PDL header: as a TAL header its first byte would set reserved
+ * bits, so no lite packet starts that way.
+ */
+static struct superp_conn_entry *superp_rx_lite(struct superp_dev *sdev,
+						const struct sk_buff *skb,
+						const struct superp_rx_src *src)
+{
+	struct superp_conn_entry *e = superp_conn_lookup_lite(sdev, src);
+	__le16 buf;
+	const __le16 *dcid;
+
+	if (!e)
+		return NULL;
+	dcid = skb_header_pointer(skb, 0, sizeof(buf), &buf);
+	if (dcid && le16_to_cpu(*dcid) == SUPERP_DCID_DATAGRAM)
+		return NULL;
+	return e;
+}
+
 /**
  * superp_rx() - hand a received packet to its connection.
- * @skb: the packet, skb->data at the PDL header, skb->dev the receiving
- *	netdev. Always consumed.
+ * @skb: the packet, skb->data at the PDL header (at the TAL header from a
+ *	SUPERp-lite peer), skb->dev the receiving netdev. Always consumed.
  * @src: its encapsulation and source address.
  *
  * Context: softirq (NET_RX). The engine gets @skb as its buffer: callbacks
@@ -170,7 +200,25 @@ void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src)
 	if (!sdev)
 		goto drop;	/* no superp device on this netdev */
 	atomic64_inc(&sdev->rx_packets);
-	why = superp_rx_parse(skb, &p);
+	e = superp_rx_lite(sdev, skb, src);
+	if (e) {
+		why = superp_rx_parse(skb, true, &p);
+		if (why >= 0)
+			goto count;
+		/*
+		 * The bytes pushed over are the stripped headers, never
+		 * read. Every encapsulation stripped more than 16, so the
+		 * copy (and its failure, counted as short) is theory.
+		 */
+		if (skb_headroom(skb) < SUPERP_PDL_HLEN &&
+		    pskb_expand_head(skb, SUPERP_PDL_HLEN, 0, GFP_ATOMIC)) {
+			why = SUPERP_DROP_SHORT;
+			goto count;
+		}
+		__skb_push(skb, SUPERP_PDL_HLEN);
+		goto found;
+	}
+	why = superp_rx_parse(skb, false, &p);
 	if (why >= 0)
 		goto count;
 	if (p.dcid == SUPERP_DCID_DATAGRAM && sdev->dgram_rx) {
@@ -187,6 +235,7 @@ void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src)
 	why = superp_rx_peer_check(&e->addr, src);
 	if (why >= 0)
 		goto count;
+found:
 	spin_lock(&e->lock);
 	/* counted by the engine: never -EDEADLK, no callback of it runs here */
 	e->conn.cold->stats.rx_bytes += skb->len;

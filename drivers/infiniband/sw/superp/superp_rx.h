@@ -34,7 +34,7 @@ void superp_rx_short(struct sk_buff *skb);
 const char *superp_drop_name(int why);
 
 /* Pure steps of superp_rx(), for KUnit: a drop reason, or -1 to go on. */
-int superp_rx_parse(const struct sk_buff *skb, struct superp_pkt *p);
+int superp_rx_parse(const struct sk_buff *skb, bool lite, struct superp_pkt *p);
 int superp_rx_peer_check(const struct superp_conn_addr *a,
 			 const struct superp_rx_src *src);
 

@@ -129,19 +129,21 @@ static void superp_tx_terr(const struct superp_pkt *p, struct sk_buff *skb)
  * superp_tx_build() - build a packet from the engine's fields.
  * @p: the packet's PDL and TAL fields (xmit's).
  * @encap: enum superp_encap of the connection (SUNH pads short packets).
+ * @lite: SUPERp-lite: the TAL header without the PDL header.
  * @src: the transaction's cookie (may be NULL).
  * @err: the error when NULL is returned.
  *
  * Operation headers and payload come from @src's fill hook, except for
  * packets without operations and the engine's own Transaction Errors.
  *
- * Return: the skb, skb->data at the PDL header with SUPERP_TX_HEADROOM in
- * front, or NULL.
+ * Return: the skb, skb->data at the PDL header (the TAL header if @lite)
+ * with SUPERP_TX_HEADROOM in front, or NULL.
  */
 struct sk_buff *superp_tx_build(const struct superp_pkt *p, u8 encap,
-				struct superp_xact_src *src, int *err)
+				bool lite, struct superp_xact_src *src,
+				int *err)
 {
-	unsigned int hlen = SUPERP_PDL_HLEN + SUPERP_TAL_HLEN;
+	unsigned int hlen = (lite ? 0 : SUPERP_PDL_HLEN) + SUPERP_TAL_HLEN;
 	bool terr = p->opcode == SUPERP_OP_TRANS_ERROR && !src;
 	unsigned int room = 0;
 	struct sk_buff *skb;
@@ -166,7 +168,10 @@ struct sk_buff *superp_tx_build(const struct superp_pkt *p, u8 encap,
 	}
 	skb_reserve(skb, SUPERP_TX_HEADROOM);
 	pdl = skb_put(skb, hlen);
-	superp_pkt_encode(p, pdl, pdl + SUPERP_PDL_HLEN);
+	if (lite)
+		superp_pkt_encode_lite(p, pdl);
+	else
+		superp_pkt_encode(p, pdl, pdl + SUPERP_PDL_HLEN);
 	if (terr) {
 		superp_tx_terr(p, skb);
 	} else if (fill) {
@@ -176,9 +181,17 @@ struct sk_buff *superp_tx_build(const struct superp_pkt *p, u8 encap,
 			return NULL;
 		}
 	}
-	/* SUNH has no length: receivers ignore zeros after headers only. */
-	if (encap == SUPERP_ENCAP_SUNH && !superp_op_has_data(p->opcode) &&
-	    skb->len < SUPERP_ETH_MIN_PAYLOAD - SUNH_HLEN)
+	/*
+	 * SUNH has no length: receivers ignore zeros after headers only,
+	 * and after a Read Response's data (the initiator knows the length
+	 * of its read). Other data packets of SUPERp-lite are never short:
+	 * their blocks were grown (superp_msg.h, SUPERP_LITE_MIN_LEN). A
+	 * full packet is at least 16 + 8 + 8 + 16 bytes long with data.
+	 */
+	if (encap == SUPERP_ENCAP_SUNH &&
+	    skb->len < SUPERP_ETH_MIN_PAYLOAD - SUNH_HLEN &&
+	    !skb_is_nonlinear(skb) && (!superp_op_has_data(p->opcode) ||
+				       p->opcode == SUPERP_OP_READ_RESP))
 		skb_put_zero(skb, SUPERP_ETH_MIN_PAYLOAD - SUNH_HLEN - skb->len);
 	return skb;
 }
@@ -251,7 +264,7 @@ int superp_tx_xmit(struct superp_conn *c, const struct superp_pkt *p,
 	unsigned int len;
 	int err;
 
-	skb = superp_tx_build(p, e->addr.encap, cookie, &err);
+	skb = superp_tx_build(p, e->addr.encap, e->addr.lite, cookie, &err);
 	if (!skb)
 		return err;
 	len = skb->len;

@@ -97,7 +97,8 @@ void superp_conn_timer_init(struct superp_conn_entry *e);
 void superp_conn_timer_cancel(struct superp_conn_entry *e);
 
 struct sk_buff *superp_tx_build(const struct superp_pkt *p, u8 encap,
-				struct superp_xact_src *src, int *err);
+				bool lite, struct superp_xact_src *src,
+				int *err);
 
 int superp_conn_submit(struct superp_dev *sdev, u16 lcid,
 		       const struct superp_xact *x);
