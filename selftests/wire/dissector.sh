@@ -223,6 +223,14 @@ ADD_SET=lite add "echo: next header 254 is the SUNH echo, not SUPERp-lite" \
 	"sunh.nexthdr=${C[SUNH_NEXTHDR_ECHO]} sunh.echo.type=128 sunh.echo.req_hop_limit=0 sunh.echo.ident=1 sunh.echo.seq=2 superp.tal.opcode= superp.pdl.psn= superp.data_offset=" \
 	--encap lite --nexthdr "${C[SUNH_NEXTHDR_ECHO]}" --eom --opcode noop \
 	--seqno 0x0100 --xid 0x0200 --ack-xid 0
+# SUPERp-lite over UDP/IPv4 (the same preference), and a datagram from a
+# lite peer, which keeps its PDL (DCID 0xffff: no TAL header starts so).
+ADD_SET=lite add "lite udp/ipv4: TAL right after UDP, no PDL" \
+	"udp.dstport=${C[SUPERP_UDP_PORT]} superp.pdl.psn= superp.tal.opcode=23 superp.op.qpn=4 superp.data_offset=$((TAL + HLEN[rdma-write])) superp.block_size=32 frame.len=$(flen $IP4 0 rdma-write 1 32)" \
+	--encap ipv4 --lite --opcode rdma-write --op qpn=4,payload=32
+ADD_SET=lite add "lite datagram: DCID 0xffff keeps its PDL on a lite link" \
+	"superp.datagram=1 superp.pdl.dcid=65535 superp.op.qpn=1 superp.op.sqpn=5 superp.block_size=64 superp.data_offset=$(d rd-send 1) frame.len=$(flen $S $PDL rd-send 1 64)" \
+	--encap sunh --datagram --op qpn=1,sqpn=5,qkey=0x80010000,payload=64
 add "udp/ipv4: port 7777, checksums good, write" \
 	"udp.dstport=${C[SUPERP_UDP_PORT]} ip.checksum.status=1 udp.checksum.status=1 superp.pdl.psn=9 superp.op.qpn=4 frame.len=$(flen $IP4 $PDL rdma-write 1 32)" \
 	--encap ipv4 --opcode rdma-write --psn 9 --op qpn=4,payload=32

@@ -378,7 +378,7 @@ int gen_build(const struct gen_frame *f, uint8_t *buf, struct gen_result *r)
 	}
 	superp = l2 + nh;
 	pos = superp;
-	if (f->encap != ENCAP_LITE) {
+	if (!gen_lite(f)) {
 		pdl.dcid = __cpu_to_le16(f->dcid);
 		pdl.rwin = __cpu_to_le16(f->rwin);
 		pdl.psn = __cpu_to_le32(f->psn);

@@ -29,6 +29,7 @@ struct gen_op {
 
 struct gen_frame {
 	enum gen_encap encap;
+	int lite;			/* --lite: no PDL (--encap lite: SUNH) */
 	uint8_t dmac[6], smac[6];
 	int vlan;			/* -1: untagged */
 	int ethertype;			/* -1: from the encapsulation */
@@ -100,5 +101,11 @@ size_t gen_peer_damage(uint64_t *s, int damage, uint8_t *buf, size_t len,
 void gen_fuzz_seed(uint64_t *state, uint64_t seed);
 size_t gen_fuzz(uint64_t *state, uint8_t *buf, size_t len, size_t l2len,
 		size_t max);
+
+/* SUPERp-lite: the TAL header right after the network header. */
+static inline int gen_lite(const struct gen_frame *f)
+{
+	return f->encap == ENCAP_LITE || f->lite;
+}
 
 #endif

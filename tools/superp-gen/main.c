@@ -25,7 +25,7 @@ enum {
 	O_TTL, O_NOCSUM, O_DCID, O_RWIN, O_PSN, O_ACKPSN, O_SACK, O_OPCODE,
 	O_EOM, O_XID, O_SEQNO, O_ACKXID, O_OP, O_PATTERN, O_NUMOPS, O_BLOCK,
 	O_RAWOPLEN, O_TALRSVD, O_EXTRA, O_TRUNCATE, O_NOPAD, O_DESCRIBE,
-	O_FUZZ, O_PEER, O_UDP, O_MTU, O_LEARN, O_DATAGRAM, O_END
+	O_FUZZ, O_PEER, O_UDP, O_MTU, O_LEARN, O_DATAGRAM, O_LITE, O_END
 };
 
 static const struct option longopts[] = {
@@ -66,6 +66,7 @@ static const struct option longopts[] = {
 	{ "seqno", required_argument, NULL, O_SEQNO },
 	{ "ack-xid", required_argument, NULL, O_ACKXID },
 	{ "datagram", no_argument, NULL, O_DATAGRAM },
+	{ "lite", no_argument, NULL, O_LITE },
 	{ "op", required_argument, NULL, O_OP },
 	{ "pattern", required_argument, NULL, O_PATTERN },
 	{ "num-ops", required_argument, NULL, O_NUMOPS },
@@ -333,6 +334,9 @@ static void frame_opt(struct gen_frame *f, int c, const char *a)
 	case O_DATAGRAM:
 		datagram(f);
 		break;
+	case O_LITE:
+		f->lite = 1;
+		break;
 	case O_PATTERN:
 		f->pattern = strcmp(a, "incr") ? (int)num(a, 255) : -1;
 		break;
@@ -467,8 +471,8 @@ int main(int argc, char **argv)
 		die("nothing to do: give -w FILE, -i IFNAME, --udp or -x%s", "");
 	if (udp && f.encap != ENCAP_IPV4 && f.encap != ENCAP_IPV6)
 		die("--udp needs --encap ipv4 or ipv6%s", "");
-	if ((given & GIVEN(O_DATAGRAM)) && f.encap == ENCAP_LITE)
-		die("--datagram needs a PDL header: not with --encap lite%s", "");
+	if ((given & GIVEN(O_DATAGRAM)) && gen_lite(&f))
+		die("--datagram needs a PDL header: not with --encap lite or --lite%s", "");
 	if (peer && fuzz)
 		die("--peer and --fuzz are two different attacks%s", "");
 	if (learn) {

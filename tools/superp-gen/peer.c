@@ -172,7 +172,7 @@ void gen_peer(uint64_t *s, const struct gen_frame *base, struct gen_frame *f,
 size_t gen_peer_damage(uint64_t *s, int damage, uint8_t *buf, size_t len,
 		       const struct gen_frame *f, const struct gen_result *r)
 {
-	size_t cut, n, i, pdl = f->encap == ENCAP_LITE ? 0 :
+	size_t cut, n, i, pdl = gen_lite(f) ? 0 :
 			       sizeof(struct superp_pdl_hdr);
 	size_t bounds[4 + SUPERP_TAL_MAX_OPS];
 	int hlen = superp_op_hlen(f->opcode);

@@ -1,8 +1,9 @@
 -- SPDX-License-Identifier: GPL-2.0
 -- Wireshark dissector for SUNH (EtherType 0x88B5), SUPERp (SUNH next
 -- header 253, UDP port 7777) and the SUNH echo (next header 254).
--- SUPERp-lite shares next header 253 (a per-connection mode), so a capture
--- of a lite domain needs the preference: -o superp.lite:TRUE. A packet with
+-- SUPERp-lite shares next header 253 and the UDP port (a per-connection
+-- mode), so a capture of a lite domain needs the preference:
+-- -o superp.lite:TRUE. A packet with
 -- DCID 0xffff is a datagram (UD QPs, QP1) and is decoded as one.
 -- Layout: Documentation/wire-format.rst and include/uapi/rdma/superp_wire.h.
 --   tshark -X lua_script:tools/wireshark/superp.lua -r capture.pcap -V
@@ -25,9 +26,10 @@ local ETH_MIN_PAYLOAD = 46
 
 superp.prefs.udp_port = Pref.uint("UDP port", 7777, "UDP destination port of SUPERp")
 -- Nothing on the wire tells lite from SUPERp: the receiver knows it from the
--- connection, a capture from the user.
+-- connection, a capture from the user. A datagram (DCID 0xffff) keeps its
+-- PDL header on a lite link: no TAL header starts with 0xff (reserved bits).
 superp.prefs.lite = Pref.bool("SUNH next header 253 carries SUPERp-lite (no PDL)", false,
-	"Decode SUNH next header 253 without the PDL header, as in a lossless (lite) domain")
+	"Decode SUNH next header 253 and the SUPERp UDP port without the PDL header, as in a lossless (lite) domain; datagrams (DCID 0xffff) keep theirs")
 
 ------------------------------------------------------------------ SUNH
 local sf = {
@@ -369,6 +371,9 @@ end
 
 -- lite: no PDL; minlen: a shorter packet may carry Ethernet zero padding.
 local function dissect_superp(tvb, pinfo, tree, lite, minlen)
+	if lite and tvb:len() >= 2 and tvb(0, 2):le_uint() == DCID_DATAGRAM then
+		lite = false
+	end
 	pinfo.cols.protocol = lite and "SUPERp-lite" or "SUPERp"
 	local root = tree:add(superp, tvb(), lite and "SUPERp-lite" or "SUPERp")
 	local info = {}
@@ -569,7 +574,7 @@ function sunh.dissector(tvb, pinfo, tree)
 end
 
 function superp.dissector(tvb, pinfo, tree)
-	return dissect_superp(tvb, pinfo, tree, false, 0)
+	return dissect_superp(tvb, pinfo, tree, superp.prefs.lite, 0)
 end
 
 DissectorTable.get("ethertype"):add(ETH_P_SUNH, sunh)
