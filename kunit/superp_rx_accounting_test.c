@@ -326,9 +326,39 @@ static void rx_identity_fuzz_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, drops, tot.rx_dropped);
 }
 
+/*
+ * SUPERp-lite (spec "SUPERp-lite": no PDL header): the same identity when
+ * the PDL's fields are ignored and a request packet other than the one due
+ * breaks the connection (rx_drop_tal); what follows meets it broken.
+ * Nothing is a duplicate, held or outside a PSN window.
+ */
+static void rx_identity_lite_fuzz_test(struct kunit *test)
+{
+	struct acc_node *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+	struct superp_stats tot = {};
+	u32 st = 0x11e5eed;
+	u64 drops;
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	kunit_alloc_resource(test, acc_res_init, acc_node_free, GFP_KERNEL, n);
+	acc_run(test, n, SUPERP_CONN_LITE | SUPERP_CONN_ORDERED_RX, &st, &tot);
+	kunit_info(test, "lite: %llu packets: %llu processed, %llu dropped (%llu TAL, %llu broken)",
+		   tot.rx_pkts, tot.rx_processed, tot.rx_dropped,
+		   tot.rx_drop_tal, tot.rx_drop_broken);
+	KUNIT_EXPECT_GT(test, tot.rx_processed, 0);
+	KUNIT_EXPECT_GT(test, tot.rx_drop_tal, 0);
+	KUNIT_EXPECT_GT(test, tot.rx_drop_broken, 0);
+	KUNIT_EXPECT_GT(test, tot.rx_drop_ack_xid_window, 0);
+	KUNIT_EXPECT_EQ(test, tot.rx_dup + tot.rx_held + tot.rx_drop_psn_window +
+			tot.rx_drop_ack_window + tot.rx_drop_no_hold, 0);
+	KUNIT_EXPECT_EQ(test, acc_terms(&tot, &drops), tot.rx_pkts);
+	KUNIT_EXPECT_EQ(test, drops, tot.rx_dropped);
+}
+
 static struct kunit_case superp_rx_accounting_cases[] = {
 	KUNIT_CASE(rx_broken_counted_test),
 	KUNIT_CASE(rx_identity_fuzz_test),
+	KUNIT_CASE(rx_identity_lite_fuzz_test),
 	{}
 };
 
