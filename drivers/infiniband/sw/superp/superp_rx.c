@@ -193,6 +193,7 @@ void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src)
 	struct superp_conn_entry *e;
 	struct superp_dev *sdev;
 	struct superp_pkt p;
+	unsigned int len;
 	int why, ret;
 
 	rcu_read_lock();
@@ -215,6 +216,7 @@ void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src)
 			why = SUPERP_DROP_SHORT;
 			goto count;
 		}
+		len = skb->len;
 		__skb_push(skb, SUPERP_PDL_HLEN);
 		goto found;
 	}
@@ -235,10 +237,11 @@ void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src)
 	why = superp_rx_peer_check(&e->addr, src);
 	if (why >= 0)
 		goto count;
+	len = skb->len;
 found:
 	spin_lock(&e->lock);
 	/* counted by the engine: never -EDEADLK, no callback of it runs here */
-	e->conn.cold->stats.rx_bytes += skb->len;
+	e->conn.cold->stats.rx_bytes += len;	/* as sent: lite from the TAL */
 	ret = superp_conn_rx(&e->conn, &p, skb, ktime_get_ns());
 	spin_unlock(&e->lock);
 	rcu_read_unlock();
