@@ -1904,6 +1904,14 @@ static void device_attr_consistency(struct kunit *test)
 	KUNIT_EXPECT_GT(test, a->max_fast_reg_page_list_len, 0);
 	KUNIT_EXPECT_TRUE(test, a->kernel_cap_flags & IBK_LOCAL_DMA_LKEY);
 	KUNIT_EXPECT_EQ(test, a->max_mr, SUPERP_MAX_MR);
+	/* Memory windows, type 1 and 2B (superp_mw.c). */
+	KUNIT_EXPECT_TRUE(test, a->device_cap_flags & IB_DEVICE_MEM_WINDOW);
+	KUNIT_EXPECT_TRUE(test, a->device_cap_flags &
+			  IB_DEVICE_MEM_WINDOW_TYPE_2B);
+	KUNIT_EXPECT_FALSE(test, a->device_cap_flags &
+			   IB_DEVICE_MEM_WINDOW_TYPE_2A);
+	KUNIT_EXPECT_EQ(test, a->max_mw, SUPERP_MAX_MW);
+	KUNIT_EXPECT_LE(test, a->max_mw, a->max_mr);
 
 	/* The largest sizes are accepted. */
 	qi->send_cq = objs_cq(o, 1);
@@ -2252,11 +2260,41 @@ static void uqp_wqe_to_wr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, superp_uwqe_to_wr(u, stride, 1, 4096, &w),
 			IB_WC_LOC_LEN_ERR);
 
-	/* opcodes a user QP may not use, unknown flags */
-	u->send_flags = 0;
+	/* LOCAL_INV: the key in imm_data; no data, so never inline */
+	u->send_flags = IB_SEND_SIGNALED;
 	u->opcode = IB_UVERBS_WR_LOCAL_INV;
+	u->imm_data = 0x123456;
+	u->num_sge = 0xffff;	/* not read */
+	KUNIT_ASSERT_EQ(test, superp_uwqe_to_wr(u, stride, 1, 0, &w),
+			IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, w.wr.opcode, IB_WR_LOCAL_INV);
+	KUNIT_EXPECT_EQ(test, w.wr.ex.invalidate_rkey, 0x123456);
+	u->send_flags |= IB_SEND_INLINE;
 	KUNIT_EXPECT_EQ(test, superp_uwqe_to_wr(u, stride, 1, 0, &w),
 			IB_WC_LOC_QP_OP_ERR);
+
+	/* BIND_MW: window's key in rkey, new key in imm_data, the bind */
+	u->send_flags = IB_SEND_SIGNALED;
+	u->opcode = IB_UVERBS_WR_BIND_MW;
+	u->rkey = 0xabcd00;
+	u->imm_data = 0xabcd07;
+	u->bind.addr = 0x7000;
+	u->bind.length = 0x100;
+	u->bind.mr_lkey = 0x4200;
+	u->bind.access = IB_ACCESS_REMOTE_READ;
+	KUNIT_ASSERT_EQ(test, superp_uwqe_to_wr(u, stride, 1, 0, &w),
+			IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, w.wr.opcode, IB_WR_BIND_MW);
+	KUNIT_EXPECT_EQ(test, w.bind.mw_key, 0xabcd00);
+	KUNIT_EXPECT_EQ(test, w.bind.new_key, 0xabcd07);
+	KUNIT_EXPECT_EQ(test, w.bind.addr, 0x7000ULL);
+	KUNIT_EXPECT_EQ(test, w.bind.length, 0x100ULL);
+	KUNIT_EXPECT_EQ(test, w.bind.mr_lkey, 0x4200);
+	KUNIT_EXPECT_EQ(test, w.bind.access, IB_ACCESS_REMOTE_READ);
+	u->num_sge = 0;
+
+	/* opcodes a user QP may not use, unknown flags */
+	u->send_flags = 0;
 	u->opcode = IB_WR_REG_MR;
 	KUNIT_EXPECT_EQ(test, superp_uwqe_to_wr(u, stride, 1, 0, &w),
 			IB_WC_LOC_QP_OP_ERR);

@@ -77,7 +77,8 @@ check "an optional access bit the driver does not know (1 << 21) is ignored" \
 # mr_refused ACCESS ERRNO: registering with ACCESS fails with ERRNO.
 mr_refused() { output_has "\\(errno $2\\)" superp-verbs-probe mr superp0 1 4096 "$1"; }
 check "remote write without local write is refused with EINVAL" mr_refused 0x2 22
-check "memory windows (MW_BIND) are refused with EOPNOTSUPP" mr_refused 0x11 95
+check "an MR for memory windows (MW_BIND) is registered" \
+	output_has '^registered 1 MRs' superp-verbs-probe mr superp0 1 4096 0x11
 check "on-demand paging is refused (by the RDMA core: EINVAL)" mr_refused 0x41 22
 superp-verbs-probe mr-bad superp0 > /tmp/mr-bad 2>&1
 check "an unmapped range is refused with EFAULT" grep -q '^unmapped: error 14 ' /tmp/mr-bad
@@ -105,8 +106,8 @@ no_objects_left() {
 tap_diag "$(rdma resource show superp0)"
 check "no MR, context or PD but QP1's left behind" no_objects_left
 
-check "GET_CONTEXT answers with ABI version 1" output_has \
-	'^abi_version 1 comp_mask 0x0 reserved 0$' superp-verbs-probe context superp0 0
+check "GET_CONTEXT answers with ABI version 1, wqe_ops LOCAL_INV and BIND_MW" output_has \
+	'^abi_version 1 comp_mask 0x1 wqe_ops 0x3$' superp-verbs-probe context superp0 0
 check "an unknown comp_mask bit is refused with EOPNOTSUPP" output_has \
 	'^error 95 ' superp-verbs-probe context superp0 0x1
 

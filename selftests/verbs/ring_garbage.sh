@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # A process writes garbage into its QP rings (superp-ring-garbage): unknown
-# and kernel-only opcodes, unknown send flags, SGE counts past the QP's and
+# opcodes, a LOCAL_INV of a key it does not have, a memory window bind
+# naming no window (IBV_WC_MW_BIND_ERR) and one with inline data, unknown
+# send flags, SGE counts past the QP's and
 # past 2^32, keys of another PD, key 0, unknown keys, SGEs past their MR,
 # huge lengths, kernel addresses, inline data longer than the QP allows,
 # an atomic without its 8-byte SGE, a producer index far ahead, receive
@@ -34,7 +36,8 @@ superp-ring-garbage superp0 "$gidx" "$nobody" > /tmp/garbage.out 2>&1
 rc=$?
 sed 's/^/# /' /tmp/garbage.out
 [ "$rc" -eq 0 ] || dmesg | tail -20 | sed 's/^/# dmesg: /'
-for c in opcode-unknown opcode-local-inv send-flags-unknown num-sge-huge \
+for c in opcode-unknown local-inv-unknown-key bind-mw-garbage bind-mw-inline \
+	send-flags-unknown num-sge-huge \
 	num-sge-over-max lkey-other-pd lkey-zero lkey-unknown sge-past-mr \
 	sge-length-huge sge-kernel-address inline-length-huge atomic-sge-not-8 \
 	producer-far-ahead recv-garbage-flushed; do

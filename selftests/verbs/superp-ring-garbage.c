@@ -240,10 +240,33 @@ static void craft_opcode(struct env *e, struct superp_uwqe_send *u,
 	u->opcode = 0x77;
 }
 
+/* A key no MR or window of the process has (another slot). */
 static void craft_local_inv(struct env *e, struct superp_uwqe_send *u,
 			    struct superp_uwq *sq)
 {
 	u->opcode = IBV_WR_LOCAL_INV;
+	u->imm_data = e->mr->lkey ^ 0x100;
+}
+
+/* A bind whose window is an MR's key, over a range past the MR. */
+static void craft_bind_mw(struct env *e, struct superp_uwqe_send *u,
+			  struct superp_uwq *sq)
+{
+	u->opcode = IBV_WR_BIND_MW;
+	u->rkey = e->mr->lkey;
+	u->imm_data = e->mr->lkey;
+	u->bind.mr_lkey = e->mr->lkey;
+	u->bind.addr = (uintptr_t)e->buf;
+	u->bind.length = ~0ULL;
+	u->bind.access = ~0U;
+}
+
+/* A bind carries no data: inline is refused before it runs. */
+static void craft_bind_inline(struct env *e, struct superp_uwqe_send *u,
+			      struct superp_uwq *sq)
+{
+	craft_bind_mw(e, u, sq);
+	u->send_flags |= IBV_SEND_INLINE;
 }
 
 static void craft_flags(struct env *e, struct superp_uwqe_send *u,
@@ -443,7 +466,9 @@ int main(int argc, char **argv)
 		enum ibv_wc_status want;
 	} cases[] = {
 		{ "opcode-unknown", craft_opcode, IBV_WC_LOC_QP_OP_ERR },
-		{ "opcode-local-inv", craft_local_inv, IBV_WC_LOC_QP_OP_ERR },
+		{ "local-inv-unknown-key", craft_local_inv, IBV_WC_LOC_PROT_ERR },
+		{ "bind-mw-garbage", craft_bind_mw, IBV_WC_MW_BIND_ERR },
+		{ "bind-mw-inline", craft_bind_inline, IBV_WC_LOC_QP_OP_ERR },
 		{ "send-flags-unknown", craft_flags, IBV_WC_LOC_QP_OP_ERR },
 		{ "num-sge-huge", craft_num_sge, IBV_WC_LOC_QP_OP_ERR },
 		{ "num-sge-over-max", craft_num_sge_max, IBV_WC_LOC_QP_OP_ERR },

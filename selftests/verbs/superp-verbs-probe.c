@@ -556,9 +556,9 @@ static int probe_context(const char *name, uint64_t comp_mask)
 		close(fd);
 		return 0;
 	}
-	printf("abi_version %u comp_mask 0x%llx reserved %u\n",
+	printf("abi_version %u comp_mask 0x%llx wqe_ops 0x%x\n",
 	       resp.drv.abi_version, (unsigned long long)resp.drv.comp_mask,
-	       resp.drv.reserved);
+	       resp.drv.wqe_ops);
 	close(fd);
 	return 0;
 }

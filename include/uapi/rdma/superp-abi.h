@@ -25,10 +25,22 @@ struct superp_alloc_ucontext_cmd {
 
 /* Driver data of the GET_CONTEXT response. */
 struct superp_alloc_ucontext_resp {
-	__aligned_u64 comp_mask;	/* no optional fields yet: 0 */
+	__aligned_u64 comp_mask;	/* SUPERP_UCTX_RESP_* */
 	__u32 abi_version;		/* SUPERP_UVERBS_ABI_VERSION */
-	__u32 reserved;
+	__u32 wqe_ops;			/* SUPERP_WQE_OP_*, with its bit */
 };
+
+/* superp_alloc_ucontext_resp.comp_mask */
+#define SUPERP_UCTX_RESP_WQE_OPS	(1ULL << 0)	/* wqe_ops is set */
+
+/*
+ * superp_alloc_ucontext_resp.wqe_ops: send WQE opcodes beyond the first
+ * ones (superp_uwqe_send) that the kernel takes from a send ring. A kernel
+ * without the comp_mask bit takes none of them (it completes such a WQE
+ * with IBV_WC_LOC_QP_OP_ERR), and the provider refuses them at post.
+ */
+#define SUPERP_WQE_OP_LOCAL_INV		(1U << 0)	/* IBV_WR_LOCAL_INV */
+#define SUPERP_WQE_OP_BIND_MW		(1U << 1)	/* IBV_WR_BIND_MW */
 
 /*
  * Completion queues (Documentation/provider.rst, "Rings").
@@ -197,10 +209,20 @@ struct superp_usge {
  * A send WQE. opcode and send_flags use the values of enum ibv_wr_opcode
  * and enum ibv_send_flags (IB_UVERBS_WR_*, IB_UVERBS_SEND_*): SEND,
  * SEND_WITH_IMM, SEND_WITH_INV (RC), RDMA_WRITE, RDMA_WRITE_WITH_IMM,
- * RDMA_READ and the two atomics; any other completes with IBV_WC_LOC_QP_OP_ERR and moves the QP
+ * RDMA_READ and the two atomics, and those wqe_ops announces (struct
+ * superp_alloc_ucontext_resp); any other completes with IBV_WC_LOC_QP_OP_ERR and moves the QP
  * to the error state. imm_data is in network byte order. With
  * IBV_SEND_INLINE, inline_len bytes of data follow the header instead of
  * num_sge struct superp_usge.
+ *
+ * LOCAL_INV (SUPERP_WQE_OP_LOCAL_INV) carries the key to invalidate in
+ * imm_data and no data. BIND_MW (SUPERP_WQE_OP_BIND_MW; RC, send_flags
+ * FENCE and SIGNALED only) binds a memory window, type 1 (ibv_bind_mw())
+ * or type 2: rkey is the window's current key, which names it, imm_data
+ * the key to bind (only its low byte may differ from rkey's), bind the
+ * MR by its lkey, the range and the rights (IB_UVERBS_ACCESS_*); no data
+ * follows. A bind the kernel refuses completes with IBV_WC_MW_BIND_ERR
+ * (Documentation/superp-verbs.rst, "Memory windows").
  *
  * A UD QP's WQE (SEND and SEND_WITH_IMM only) names its destination in
  * ud instead: the address handle by the ah_num the kernel gave at create
@@ -228,6 +250,12 @@ struct superp_uwqe_send {
 			__u32 reserved0;
 			__aligned_u64 reserved1;
 		} ud;
+		struct {
+			__aligned_u64 addr;
+			__aligned_u64 length;
+			__u32 mr_lkey;
+			__u32 access;
+		} bind;
 	};
 	/* struct superp_usge sge[num_sge], or inline data */
 };

@@ -50,6 +50,8 @@
 #define SUPERP_MAX_SRQ_WR	16384
 #define SUPERP_MAX_SRQ_SGE	SUPERP_MAX_SGE
 #define SUPERP_MAX_AH		65536
+/* Memory windows; they share the MR table's SUPERP_MAX_MR slots. */
+#define SUPERP_MAX_MW		16384
 
 /*
  * The lkey of every kernel PD (IBK_LOCAL_DMA_LKEY): an SGE with this key
@@ -122,6 +124,9 @@ struct superp_dev {
 	atomic_t		qp_count;	/* up to SUPERP_MAX_QP */
 	atomic_t		srq_count;	/* up to SUPERP_MAX_SRQ */
 	atomic_t		ah_count;	/* up to SUPERP_MAX_AH */
+	atomic_t		mw_count;	/* up to SUPERP_MAX_MW */
+	/* the last QP serial number given (struct superp_qp.serial) */
+	atomic64_t		qp_serial;
 	struct xarray		qps;		/* QPN -> QP (superp_qp.c) */
 	struct xarray		ahs;		/* user AHs by number (superp_ah.c) */
 	u32			qpn_next;	/* cyclic allocation hint */
@@ -192,6 +197,8 @@ struct superp_mr {
 	u32			fr_key;		/* fast_reg: last key registered */
 	spinlock_t		fr_lock;	/* fast_reg: REG_MR vs LOCAL_INV */
 	refcount_t		ref;	/* the table's, plus one per lookup */
+	/* 1 + memory windows bound; 0 from deregistration on (superp_mw.c) */
+	atomic_t		mw_binds;
 	struct completion	unused;	/* ref reached zero */
 	struct rcu_head		rcu;
 };

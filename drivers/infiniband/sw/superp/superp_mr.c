@@ -38,6 +38,12 @@
  * for the device, and superp_mr_walk() bounds every page index of an FRWR
  * MR by max_pages and refuses a page never mapped.
  *
+ * Memory windows (superp_mw.c) share the table: a window's entry is
+ * tagged (SUPERP_MR_TAG_MW), takes its slot's 256 generations of a fresh
+ * top byte as an FRWR MR does, and every lookup of an MR (lkey or rkey)
+ * misses on it; superp_mr_table_mw() finds windows. An MR with windows
+ * bound refuses deregistration (mw_binds; superp_mw.c).
+ *
  * Lifetime rule: the memory behind a key outlives every user of the key.
  *
  *  - An MR is published in the table (xa_store()) only when complete:
@@ -78,6 +84,11 @@
 /* Access flags ib_superp implements; the core has checked the combination. */
 #define SUPERP_MR_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 			  IB_ACCESS_REMOTE_READ | SUPERP_ATOMIC_ACCESS)
+/* User MRs may also take memory windows (FRWR and DMA MRs may not). */
+#define SUPERP_UMR_ACCESS (SUPERP_MR_ACCESS | IB_ACCESS_MW_BIND)
+
+/* The tag of a window's entry in the table (xa_tag_pointer()). */
+#define SUPERP_MR_TAG_MW 1
 
 /*
  * Remote atomic access exactly when the device announces atomics: it
@@ -151,22 +162,35 @@ static u16 superp_mr_next_gen(struct superp_mr_table *t, u32 index,
 	return gen;
 }
 
+/*
+ * Under xa_lock: a free slot, reserved by a NULL entry (xa_load() still
+ * returns NULL). 0, or -ENOMEM when the table is full.
+ */
+static int superp_mr_reserve(struct superp_mr_table *t, u32 *index)
+{
+	int err = __xa_alloc_cyclic(&t->xa, index, NULL,
+				    XA_LIMIT(0, SUPERP_MAX_MR - 1), &t->next,
+				    GFP_KERNEL);
+
+	if (err < 0)
+		return err == -EBUSY ? -ENOMEM : err;
+	return 0;
+}
+
 static int __superp_mr_publish(struct superp_mr_table *t, struct superp_mr *mr)
 {
 	u32 index;
 	int err;
 
 	refcount_set(&mr->ref, 1);
+	atomic_set(&mr->mw_binds, 1);
 	init_completion(&mr->unused);
 
 	xa_lock(&t->xa);
-	/* A NULL entry reserves the slot; xa_load() still returns NULL. */
-	err = __xa_alloc_cyclic(&t->xa, &index, NULL,
-				XA_LIMIT(0, SUPERP_MAX_MR - 1), &t->next,
-				GFP_KERNEL);
-	if (err < 0) {
+	err = superp_mr_reserve(t, &index);
+	if (err) {
 		xa_unlock(&t->xa);
-		return err == -EBUSY ? -ENOMEM : err;
+		return err;
 	}
 	mr->ibmr.lkey = superp_mr_key(index,
 				      superp_mr_next_gen(t, index, mr->fast_reg));
@@ -228,6 +252,8 @@ struct superp_mr *superp_mr_get(struct superp_mr_table *t, u32 key)
 
 	rcu_read_lock();
 	mr = xa_load(&t->xa, superp_key_index(key));
+	if (xa_pointer_tag(mr))	/* a memory window's entry: no MR */
+		mr = NULL;
 	/* Pairs with the release in superp_mr_fast_reg(). */
 	if (mr && (smp_load_acquire(&mr->key) != key ||
 		   !refcount_inc_not_zero(&mr->ref)))
@@ -243,6 +269,75 @@ void superp_mr_put(struct superp_mr *mr)
 		complete(&mr->unused);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_mr_put);
+
+/*
+ * Deregistration's first step: not while memory windows are bound to @mr
+ * (IBA 10.6.7.2.6; -EINVAL, as rxe). mw_binds goes from 1 (none bound)
+ * to 0, after which no bind succeeds (superp_mw.c).
+ */
+int superp_mr_end_binds(struct superp_mr *mr)
+{
+	return atomic_cmpxchg(&mr->mw_binds, 1, 0) == 1 ? 0 : -EINVAL;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_end_binds);
+
+/* A key of @key's slot that no lookup presents: it names another slot. */
+u32 superp_mr_key_unused(u32 key)
+{
+	return superp_mr_key_none(superp_key_index(key));
+}
+
+/**
+ * superp_mr_table_add_mw - give a memory window a slot and a first key
+ * @t: the device's MR table
+ * @mw: the window (struct superp_win), complete but for its keys
+ * @key: set to its first key; the window owns all 256 of its low byte
+ * @unused: set to superp_mr_key_unused() of it, what an unbound window
+ *	matches; both are written before the window is published
+ *
+ * Process context. Return: 0, or -ENOMEM when the table is full.
+ */
+int superp_mr_table_add_mw(struct superp_mr_table *t, void *mw, u32 *key,
+			   u32 *unused)
+{
+	u32 index;
+	int err;
+
+	xa_lock(&t->xa);
+	err = superp_mr_reserve(t, &index);
+	if (err) {
+		xa_unlock(&t->xa);
+		return err;
+	}
+	*key = superp_mr_key(index, superp_mr_next_gen(t, index, true));
+	*unused = superp_mr_key_none(index);
+	/* Publish: the store orders every write to the window before it. */
+	__xa_store(&t->xa, index, xa_tag_pointer(mw, SUPERP_MR_TAG_MW),
+		   GFP_KERNEL);
+	xa_unlock(&t->xa);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_table_add_mw);
+
+void superp_mr_table_del_mw(struct superp_mr_table *t, u32 key)
+{
+	xa_erase(&t->xa, superp_key_index(key));
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_table_del_mw);
+
+/*
+ * Under RCU: the window in @key's slot, whatever its current key, or NULL
+ * (an MR, or nothing).
+ */
+void *superp_mr_table_mw(struct superp_mr_table *t, u32 key)
+{
+	void *entry = xa_load(&t->xa, superp_key_index(key));
+
+	if (xa_pointer_tag(entry) != SUPERP_MR_TAG_MW)
+		return NULL;
+	return xa_untag_pointer(entry);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_table_mw);
 
 /*
  * Whether @lkey in a work request of a QP in @pd names kernel virtual
@@ -345,9 +440,9 @@ struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 		return ERR_PTR(err);
 	/* Optional bits are hints: a device may ignore any of them. */
 	access &= ~IB_ACCESS_OPTIONAL;
-	if (access & ~SUPERP_MR_ACCESS) {
+	if (access & ~SUPERP_UMR_ACCESS) {
 		ibdev_dbg(&sdev->ibdev, "reg_mr: unsupported access 0x%x\n",
-			  access & ~SUPERP_MR_ACCESS);
+			  access & ~SUPERP_UMR_ACCESS);
 		return ERR_PTR(-EOPNOTSUPP);
 	}
 	/* The last byte must have a device address: iova + length - 1. */
@@ -389,6 +484,11 @@ int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct superp_dev *sdev = to_sdev(ibmr->device);
 	struct superp_mr *mr = to_smr(ibmr);
 
+	if (superp_mr_end_binds(mr)) {
+		ibdev_dbg(ibmr->device, "dereg_mr: memory windows bound to 0x%x\n",
+			  ibmr->lkey);
+		return -EINVAL;
+	}
 	superp_mr_unpublish(&sdev->mrs, mr);
 	superp_mr_wait_unused(mr);
 	kvfree(mr->pages);
@@ -499,7 +599,7 @@ static struct superp_mr *superp_mr_get_fast_reg(struct superp_mr_table *t,
 
 	rcu_read_lock();
 	mr = xa_load(&t->xa, superp_key_index(key));
-	if (mr && (!mr->fast_reg || mr->pd != pd ||
+	if (mr && (xa_pointer_tag(mr) || !mr->fast_reg || mr->pd != pd ||
 		   !refcount_inc_not_zero(&mr->ref)))
 		mr = NULL;
 	rcu_read_unlock();

@@ -18,6 +18,14 @@ struct superp_mr *superp_mr_get(struct superp_mr_table *t, u32 key);
 void superp_mr_put(struct superp_mr *mr);
 bool superp_lkey_is_local_dma(const struct ib_pd *pd, u32 lkey);
 
+/* superp_mr.c: memory windows' entries in the table (superp_mw.c) */
+int superp_mr_end_binds(struct superp_mr *mr);
+u32 superp_mr_key_unused(u32 key);
+int superp_mr_table_add_mw(struct superp_mr_table *t, void *mw, u32 *key,
+			   u32 *unused);
+void superp_mr_table_del_mw(struct superp_mr_table *t, u32 key);
+void *superp_mr_table_mw(struct superp_mr_table *t, u32 key);
+
 /* superp_mr.c: verbs */
 struct ib_mr *superp_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,

@@ -207,6 +207,34 @@ int superp_send_wqe_fill(struct superp_qp *qp, const struct ib_send_wr *wr,
 				wr->num_sge, write, &wqe->length);
 }
 
+/**
+ * superp_send_wqe_fill_bind - a bind of a memory window into @wqe
+ * @qp: the QP, its sq.lock held
+ * @wr: wr_id, opcode IB_WR_BIND_MW and send_flags
+ * @b: the bind
+ * @wqe: filled in
+ *
+ * Binds come from user rings only: a kernel consumer has no bind work
+ * request, and superp_send_wqe_fill() refuses the opcode. The bind itself
+ * is checked when it runs (superp_mw_bind()). Return: 0 or -EINVAL.
+ */
+int superp_send_wqe_fill_bind(struct superp_qp *qp,
+			      const struct ib_send_wr *wr,
+			      const struct superp_mw_bind *b,
+			      struct superp_send_wqe *wqe)
+{
+	if (qp->ibqp.qp_type != IB_QPT_RC || wr->opcode != IB_WR_BIND_MW ||
+	    wr->send_flags & ~(IB_SEND_FENCE | IB_SEND_SIGNALED))
+		return -EINVAL;
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->bind = *b;
+	wqe->wr_id = wr->wr_id;
+	wqe->opcode = wr->opcode;
+	wqe->send_flags = wr->send_flags;
+	wqe->signaled = qp->sig_all || (wr->send_flags & IB_SEND_SIGNALED);
+	return 0;
+}
+
 int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		     const struct ib_send_wr **bad_wr)
 {
@@ -255,7 +283,7 @@ int superp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	if (state == IB_QPS_ERR || state == IB_QPS_SQE)
 		todo = superp_sq_flush(qp);
 	else if (state == IB_QPS_RTS)
-		todo = superp_sq_run_local(qp, &broke);
+		todo = superp_sq_run_local(qp, &broke, NULL);
 	spin_unlock_irqrestore(&sq->lock, flags);
 	superp_cq_kick(to_scq(ibqp->send_cq), todo);
 	if (broke)

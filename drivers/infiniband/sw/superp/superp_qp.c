@@ -147,6 +147,7 @@ int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->type = init->qp_type == IB_QPT_RC ? sdev->qp_rc : sdev->qp_ud;
 	qp->state = IB_QPS_RESET;
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->serial = atomic64_inc_return(&sdev->qp_serial);
 	qp->srq = init->srq ? to_ssrq(init->srq) : NULL;
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->unused);

@@ -17,6 +17,7 @@
 #include <rdma/superp-abi.h>
 
 #include "superp_mmap.h"
+#include "superp_mw.h"
 #include "superp_rc_qp.h"
 #include "superp_ud_qp.h"
 
@@ -89,6 +90,7 @@ struct superp_send_wqe {
 		struct {
 			u32	key;
 		} inv;
+		struct superp_mw_bind bind;	/* IB_WR_BIND_MW */
 		struct {
 			struct superp_av av;	/* copied: an AH may go */
 			u32	remote_qpn;
@@ -161,6 +163,7 @@ struct superp_uwr {
 		struct ib_ud_wr		ud;
 	};
 	struct ib_sge			inline_sge;
+	struct superp_mw_bind		bind;	/* IB_WR_BIND_MW */
 };
 
 struct superp_uwq_geom {
@@ -204,6 +207,8 @@ struct superp_qp {
 	struct mutex		mutex;
 	enum ib_qp_state	state;
 	bool			sig_all;	/* IB_SIGNAL_ALL_WR */
+	/* unique on the device for its lifetime: type 2 windows name it */
+	u64			serial;
 	bool			sq_drained;	/* SQD: drain reported */
 	struct superp_wq	sq;
 	struct superp_wq	rq;		/* unused with an SRQ */
@@ -284,6 +289,10 @@ int superp_recv_post(struct ib_pd *pd, struct superp_wq *rq,
 		     const struct ib_recv_wr **wr);
 int superp_send_wqe_fill(struct superp_qp *qp, const struct ib_send_wr *wr,
 			 struct superp_send_wqe *wqe);
+int superp_send_wqe_fill_bind(struct superp_qp *qp,
+			      const struct ib_send_wr *wr,
+			      const struct superp_mw_bind *b,
+			      struct superp_send_wqe *wqe);
 
 /* superp_queue.c: queues, for superp_qp.c and the data path */
 int superp_wq_init(struct superp_wq *wq, u32 max_wr, size_t wqe_size);
@@ -314,7 +323,8 @@ bool superp_qp_sq_idle(struct superp_qp *qp);
  * (superp_rq_flush() under rq.lock).
  */
 bool superp_wr_is_local(u8 opcode);
-unsigned int superp_sq_run_local(struct superp_qp *qp, bool *failed);
+unsigned int superp_sq_run_local(struct superp_qp *qp, bool *failed,
+				 bool *pulled);
 unsigned int superp_sq_flush(struct superp_qp *qp);
 unsigned int superp_rq_flush(struct superp_qp *qp);
 

@@ -16,7 +16,8 @@
  * done, and completions leave from tail while the WR there is done.
  * Unsignalled WRs (sq_sig_type IB_SIGNAL_REQ_WR without IB_SEND_SIGNALED)
  * leave no completion when successful; every WR that fails or is flushed
- * completes. Local work requests (IB_WR_REG_MR, IB_WR_LOCAL_INV) are run
+ * completes. Local work requests (IB_WR_REG_MR, IB_WR_LOCAL_INV,
+ * IB_WR_BIND_MW) are run
  * here, in RTS, once they reach next and every WR before them has
  * completed (as if fenced: a LOCAL_INV never takes a key away from a WR
  * still using it), and complete in order like the rest.
@@ -57,6 +58,7 @@
 #include "superp.h"
 #include "superp_cq.h"
 #include "superp_mr.h"
+#include "superp_mw.h"
 #include "superp_qp.h"
 #include "superp_srq.h"
 
@@ -107,6 +109,8 @@ enum ib_wc_opcode superp_wc_opcode(u8 opcode)
 		return IB_WC_LOCAL_INV;
 	case IB_WR_REG_MR:
 		return IB_WC_REG_MR;
+	case IB_WR_BIND_MW:
+		return IB_WC_BIND_MW;
 	default:
 		return IB_WC_SEND;
 	}
@@ -223,10 +227,14 @@ void superp_qp_reset_queues(struct superp_qp *qp)
 	superp_uqp_reset(&qp->urq);
 }
 
-/* IB_WR_REG_MR and IB_WR_LOCAL_INV: run here, never by the data path. */
+/*
+ * IB_WR_REG_MR, IB_WR_LOCAL_INV and IB_WR_BIND_MW: run here, never by the
+ * data path.
+ */
 bool superp_wr_is_local(u8 opcode)
 {
-	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV;
+	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV ||
+	       opcode == IB_WR_BIND_MW;
 }
 
 /* Under sq.lock: runs one local WR; the status it completes with. */
@@ -238,22 +246,45 @@ static enum ib_wc_status superp_sq_exec_local(struct superp_qp *qp,
 	if (wqe->opcode == IB_WR_REG_MR)
 		return superp_mr_fast_reg(&sdev->mrs, qp->ibqp.pd,
 					  wqe->reg.key, wqe->reg.access);
-	return superp_mr_local_inv(&sdev->mrs, qp->ibqp.pd, wqe->inv.key);
+	if (wqe->opcode == IB_WR_BIND_MW)
+		return superp_mw_bind(&sdev->mrs, qp->ibqp.pd, qp->serial,
+				      &wqe->bind);
+	return superp_key_invalidate(&sdev->mrs, qp->ibqp.pd, qp->serial,
+				     wqe->inv.key, false);
 }
 
 /*
  * Under sq.lock, in RTS: runs the local WRs at next while nothing before
  * them is outstanding, and completes what is done. Sets *failed when one
- * of them failed (the QP must then go to ERR).
+ * of them failed (the QP must then go to ERR), and *pulled (if not NULL)
+ * when it took WQEs from a user QP's ring for the data path.
+ *
+ * A user QP's local WRs leave its queue here, not through the data path,
+ * which rechecks the ring as each WR leaves (superp_uqp_sq_recheck()):
+ * with SUPERP_WQ_BUSY published the process rings no doorbell. So when
+ * they empty the queue, the ring is rechecked here, and what the process
+ * wrote meanwhile is taken.
  */
-unsigned int superp_sq_run_local(struct superp_qp *qp, bool *failed)
+unsigned int superp_sq_run_local(struct superp_qp *qp, bool *failed,
+				 bool *pulled)
 {
 	struct superp_wq *sq = &qp->sq;
 	unsigned int todo = superp_sq_retire(qp);
+	bool ran = false;
 
-	while (!*failed && sq->next != sq->head && sq->tail == sq->next) {
-		struct superp_send_wqe *wqe = superp_wq_at(sq, sq->next);
+	while (!*failed && sq->tail == sq->next) {
+		struct superp_send_wqe *wqe;
 
+		if (sq->next == sq->head) {
+			if (!ran || !qp->usq.ring || !superp_uqp_sq_recheck(qp))
+				break;
+			*failed = superp_uqp_sq_pull(qp);
+			if (pulled)
+				*pulled = true;
+			ran = false;
+			continue;
+		}
+		wqe = superp_wq_at(sq, sq->next);
 		if (!superp_wr_is_local(wqe->opcode))
 			break;
 		wqe->status = superp_sq_exec_local(qp, wqe);
@@ -261,6 +292,7 @@ unsigned int superp_sq_run_local(struct superp_qp *qp, bool *failed)
 		if (wqe->status != IB_WC_SUCCESS)
 			*failed = true;
 		sq->next++;
+		ran = true;
 		todo |= superp_sq_retire(qp);
 	}
 	return todo;
@@ -308,7 +340,7 @@ superp_qp_next_send_if(struct superp_qp *qp,
 		/* WQEs written while SUPERP_WQ_BUSY: no doorbell brings them. */
 		if (qp->usq.ring && sq->next == sq->head)
 			broke = superp_uqp_sq_pull(qp);
-		todo = superp_sq_run_local(qp, &broke);
+		todo = superp_sq_run_local(qp, &broke, NULL);
 		/* A local WR waits for its turn; a broken QP runs nothing. */
 		next = superp_wq_at(sq, sq->next);
 		if (!broke && sq->next != sq->head &&
@@ -369,7 +401,7 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 			 enum ib_wc_status status)
 {
 	struct superp_wq *sq = &qp->sq;
-	bool drained = false, broke = false, more = false;
+	bool drained = false, broke = false, more = false, pulled = false;
 	unsigned int todo = 0;
 	unsigned long flags;
 
@@ -380,7 +412,7 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 		wqe->status = status;
 		wqe->done = true;
 		if (qp->state == IB_QPS_RTS && status == IB_WC_SUCCESS)
-			todo = superp_sq_run_local(qp, &broke);
+			todo = superp_sq_run_local(qp, &broke, &pulled);
 		else
 			todo = superp_sq_retire(qp);
 		if (qp->state == IB_QPS_SQD && sq->tail == sq->next &&
@@ -389,7 +421,7 @@ void superp_qp_send_done(struct superp_qp *qp, u32 idx,
 			drained = qp->attr.en_sqd_async_notify;
 		}
 		if (qp->usq.ring)
-			more = superp_uqp_sq_recheck(qp);
+			more = superp_uqp_sq_recheck(qp) || pulled;
 	}
 	spin_unlock_irqrestore(&sq->lock, flags);
 	superp_cq_kick(to_scq(qp->ibqp.send_cq), todo);

@@ -37,6 +37,8 @@
  *         > qp->sq.lock (irqsave)
  *           > qp->rq.lock (irqsave; both are held to change qp->state)
  *           > mr->fr_lock (irqsave; local WRs run under sq.lock)
+ *         > win->lock (irqsave; superp_mw.c: binds and local
+ *           invalidations under sq.lock, remote ones under the entry's)
  *           > cq->lock (irqsave; also taken under rq.lock)
  *         > srq->rq.lock (irqsave; never with a QP's queue lock held)
  *         > sdev->loop_q's lock (superp_loop.c, from xmit)
@@ -47,8 +49,8 @@
  *     > superp_conns.lock (module exit unregisters devices, and
  *       superp_dealloc_driver() deletes their connections)
  *
- * cq->lock, mr->fr_lock, the MR table's and the QP table's xarray locks
- * are innermost: nothing is taken under them. superp_devs_lock is held
+ * cq->lock, mr->fr_lock, win->lock, the MR table's and the QP table's
+ * xarray locks are innermost: nothing is taken under them. superp_devs_lock is held
  * only to find a device and take a reference (superp_netlink.c): no
  * connection or QP lock is taken under it. Under the entry's lock the
  * data path transmits through sunh.ko and the IP stack (sunh_output(),

@@ -47,6 +47,7 @@
 #include "superp_cq.h"
 #include "superp_mr.h"
 #include "superp_msg.h"
+#include "superp_mw.h"
 #include "superp_op.h"
 #include "superp_qp.h"
 #include "superp_rc.h"
@@ -88,10 +89,10 @@ static void superp_rc_recv_done(struct superp_qp *qp, enum ib_wc_status status,
 /*
  * The end of a message that arrived whole: its receive completes, and a
  * Send to QP with Invalidate (28) first invalidates its key, which must
- * name a fast-registration MR of the QP's PD registered with that key
- * (the only memory ib_superp lets a peer invalidate: the consumer
- * registered it for one exchange). Return: the Transaction Error code, or
- * 0.
+ * name a fast-registration MR of the QP's PD registered with that key, or
+ * a type 2 memory window bound to this QP with that key (the only memory
+ * ib_superp lets a peer invalidate: the consumer registered or bound it
+ * for one exchange). Return: the Transaction Error code, or 0.
  */
 static u32 superp_rc_recv_end(struct superp_qp *qp, const struct superp_pkt *p,
 			      const struct superp_op *op)
@@ -104,10 +105,10 @@ static u32 superp_rc_recv_end(struct superp_qp *qp, const struct superp_pkt *p,
 		wc_flags = IB_WC_WITH_IMM;
 		break;
 	case SUPERP_OP_SEND_QP_INV:
-		if (superp_mr_local_inv(&sdev->mrs, qp->ibqp.pd, op->rkey) !=
-		    IB_WC_SUCCESS) {
+		if (superp_key_invalidate(&sdev->mrs, qp->ibqp.pd, qp->serial,
+					  op->rkey, true) != IB_WC_SUCCESS) {
 			ibdev_dbg(&sdev->ibdev,
-				  "QP %u: no MR of its PD to invalidate with key 0x%x\n",
+				  "QP %u: no MR or window of its PD to invalidate with key 0x%x\n",
 				  qp->ibqp.qp_num, op->rkey);
 			superp_rc_recv_done(qp, IB_WC_REM_INV_REQ_ERR,
 					    IB_WC_RECV, 0, 0, NULL);
@@ -272,6 +273,7 @@ static u32 superp_rc_tgt_op(struct superp_conn_entry *e,
 	}
 	scope.pd = qp->ibqp.pd;
 	scope.qp_access = qp->attr.qp_access_flags;
+	scope.qp = qp->serial;
 	switch (p->opcode) {
 	case SUPERP_OP_RDMA_WRITE:
 		err = superp_rma_check(&sdev->mrs, &scope, op->rkey,

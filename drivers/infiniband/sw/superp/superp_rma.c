@@ -10,6 +10,8 @@
  *
  *   1. the QP allows the access         else PROTECTION/ACCESS
  *   2. the key finds a published MR     else PROTECTION/BAD_RKEY
+ *      (or a bound memory window: superp_mw_rma_check() goes on with
+ *      the window's PD, rights and range, and hands back its MR)
  *   3. the MR is in the QP's PD         else PROTECTION/PD_MISMATCH
  *   4. the MR allows the access         else PROTECTION/ACCESS
  *   5. [addr, addr + len) inside it     else PROTECTION/BOUNDS
@@ -40,6 +42,7 @@
 #include "superp.h"
 #include "superp_engine.h"
 #include "superp_mr.h"
+#include "superp_mw.h"
 #include "superp_rma.h"
 
 /**
@@ -70,8 +73,9 @@ u32 superp_rma_check(struct superp_mr_table *t,
 	if (!len)
 		return 0;
 	mr = superp_mr_get(t, rkey);
-	if (!mr)
-		return SUPERP_TERR(SUPERP_TERR_PROTECTION, SUPERP_TERR_BAD_RKEY);
+	if (!mr)	/* a window's key, or nothing */
+		return superp_mw_rma_check(t, scope, rkey, need, addr, len,
+					   mrp);
 	if (mr->pd != scope->pd)
 		err = SUPERP_TERR(SUPERP_TERR_PROTECTION,
 				  SUPERP_TERR_PD_MISMATCH);

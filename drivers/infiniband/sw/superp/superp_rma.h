@@ -16,6 +16,7 @@
 struct superp_rma_scope {
 	const struct ib_pd *pd;
 	int qp_access;			/* IB_ACCESS_REMOTE_* of the QP */
+	u64 qp;				/* its serial: type 2 windows' QP */
 };
 
 u32 superp_rma_check(struct superp_mr_table *t,

@@ -265,6 +265,17 @@ superp_uwqe_to_wr(const struct superp_uwqe_send *u, u32 stride, u32 max_sge,
 		w->atomic.swap = u->swap;
 		w->atomic.rkey = u->rkey;
 		break;
+	case IB_UVERBS_WR_LOCAL_INV:
+		w->wr.ex.invalidate_rkey = u->imm_data;
+		break;
+	case IB_UVERBS_WR_BIND_MW:
+		w->bind.mw_key = u->rkey;
+		w->bind.new_key = u->imm_data;
+		w->bind.mr_lkey = u->bind.mr_lkey;
+		w->bind.access = u->bind.access;
+		w->bind.addr = u->bind.addr;
+		w->bind.length = u->bind.length;
+		break;
 	default:
 		return IB_WC_LOC_QP_OP_ERR;
 	}
@@ -274,6 +285,11 @@ superp_uwqe_to_wr(const struct superp_uwqe_send *u, u32 stride, u32 max_sge,
 	w->wr.opcode = u->opcode;
 	w->wr.send_flags = u->send_flags;
 	w->wr.wr_id = u->wr_id;
+	/* Local WRs carry no data: what follows the header is not read. */
+	if (u->opcode == IB_UVERBS_WR_LOCAL_INV ||
+	    u->opcode == IB_UVERBS_WR_BIND_MW)
+		return u->send_flags & IB_SEND_INLINE ? IB_WC_LOC_QP_OP_ERR :
+							 IB_WC_SUCCESS;
 	if (u->send_flags & IB_SEND_INLINE) {
 		if (u->inline_len > room || u->inline_len > max_inline)
 			return IB_WC_LOC_LEN_ERR;
@@ -305,6 +321,9 @@ static enum ib_wc_status superp_uqp_send_fill(struct superp_qp *qp,
 	enum ib_wc_status status = IB_WC_LOC_QP_OP_ERR;
 	struct superp_ah *ah;
 
+	if (w->wr.opcode == IB_WR_BIND_MW)
+		return superp_send_wqe_fill_bind(qp, &w->wr, &w->bind, wqe) ?
+		       IB_WC_LOC_QP_OP_ERR : IB_WC_SUCCESS;
 	if (qp->ibqp.qp_type == IB_QPT_RC)
 		return superp_send_wqe_fill(qp, &w->wr, wqe) ?
 		       IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;

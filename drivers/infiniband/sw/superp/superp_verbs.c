@@ -19,6 +19,7 @@
 #include "superp_dev.h"
 #include "superp_mmap.h"
 #include "superp_mr.h"
+#include "superp_mw.h"
 #include "superp_qp.h"
 #include "superp_srq.h"
 
@@ -63,14 +64,18 @@ static int superp_query_device(struct ib_device *ibdev,
 	attr->max_srq_sge = SUPERP_MAX_SRQ_SGE;
 	attr->max_ah = SUPERP_MAX_AH;
 	attr->max_fast_reg_page_list_len = SUPERP_MAX_FAST_REG_PAGES;
+	attr->max_mw = SUPERP_MAX_MW;
 	/*
 	 * RNR: the target's wait and the initiator's retry (superp-rc.rst).
 	 * Memory management extensions: fast registration (IB_WR_REG_MR),
 	 * IB_WR_LOCAL_INV and IB_WR_SEND_WITH_INV, which the target runs as
-	 * a remote invalidation (wire-format.rst, opcode 28).
+	 * a remote invalidation (wire-format.rst, opcode 28). Memory windows
+	 * of type 1 and type 2B (superp_mw.c).
 	 */
 	attr->device_cap_flags = IB_DEVICE_SYS_IMAGE_GUID |
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |
+				 IB_DEVICE_MEM_WINDOW |
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B |
 				 IB_DEVICE_RC_RNR_NAK_GEN;
 	attr->atomic_cap = SUPERP_ATOMIC_CAP;
 	attr->masked_atomic_cap = IB_ATOMIC_NONE;
@@ -157,7 +162,9 @@ static int superp_alloc_ucontext(struct ib_ucontext *ibuc,
 				 struct ib_udata *udata)
 {
 	struct superp_alloc_ucontext_resp resp = {
+		.comp_mask = SUPERP_UCTX_RESP_WQE_OPS,
 		.abi_version = SUPERP_UVERBS_ABI_VERSION,
+		.wqe_ops = SUPERP_WQE_OP_LOCAL_INV | SUPERP_WQE_OP_BIND_MW,
 	};
 	struct superp_alloc_ucontext_cmd cmd = {};
 	int err;
@@ -228,6 +235,7 @@ static const struct ib_device_ops superp_dev_ops = {
 	.uverbs_abi_ver = SUPERP_UVERBS_ABI_VERSION,
 
 	.alloc_mr = superp_alloc_mr,
+	.alloc_mw = superp_alloc_mw,
 	.alloc_pd = superp_alloc_pd,
 	.create_ah = superp_create_ah,
 	.create_user_ah = superp_create_ah,
@@ -242,6 +250,7 @@ static const struct ib_device_ops superp_dev_ops = {
 	.create_cq = superp_create_cq,
 	.create_qp = superp_create_qp,
 	.dealloc_driver = superp_dealloc_driver,
+	.dealloc_mw = superp_dealloc_mw,
 	.dealloc_pd = superp_dealloc_pd,
 	.dealloc_ucontext = superp_dealloc_ucontext,
 	.disassociate_ucontext = superp_disassociate_ucontext,
@@ -268,6 +277,7 @@ static const struct ib_device_ops superp_dev_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, superp_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, superp_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_mw, superp_mw, ibmw),
 	INIT_RDMA_OBJ_SIZE(ib_pd, superp_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, superp_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, superp_srq, ibsrq),
