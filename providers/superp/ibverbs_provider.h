@@ -320,6 +320,11 @@ struct ibv_reg_mr {
 	struct ib_uverbs_reg_mr core_payload;
 };
 
+struct ibv_alloc_mw {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_alloc_mw core_payload;
+};
+
 struct ibv_create_cq {
 	struct ib_uverbs_cmd_hdr hdr;
 	struct ib_uverbs_create_cq core_payload;
@@ -460,6 +465,15 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 		   struct ibv_reg_mr *cmd, size_t cmd_size,
 		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+/*
+ * Fills in the ALLOC_MW command (pd_handle, mw_type) and on success mw's
+ * context, pd, rkey, handle and type.
+ */
+int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
+		     struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
+		     size_t cmd_size,
+		     struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size);
+int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
 /*
  * Fills in the CREATE_CQ command (user_handle, cqe, comp_vector,
  * comp_channel) and on success cq->handle and cq->cqe; cmd_size and

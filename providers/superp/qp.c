@@ -228,11 +228,15 @@ static int superp_wqe_inline(struct superp_uwq *sq, struct ibv_send_wr *wr,
 
 /*
  * An opcode this provider does not write, or one the QP's type does not
- * have (a UD QP only sends), is refused with EINVAL.
+ * have (a UD QP only sends), is refused with EINVAL, and so are LOCAL_INV
+ * and BIND_MW when the kernel does not take them (wqe_ops). Those two are
+ * local: no data, no inline; a bind is FENCE and SIGNALED at most.
  */
-static int superp_wqe_send(struct superp_uwq *sq, bool ud,
-			   struct ibv_send_wr *wr, struct superp_uwqe_send *u)
+static int superp_wqe_send(struct ibv_context *ibctx, struct superp_uwq *sq,
+			   bool ud, struct ibv_send_wr *wr,
+			   struct superp_uwqe_send *u)
 {
+	uint32_t ops = to_sctx(ibctx)->wqe_ops;
 	int i, err = EINVAL;
 
 	if (wr->send_flags & ~SUPERP_SEND_FLAGS || wr->num_sge < 0)
@@ -268,12 +272,26 @@ static int superp_wqe_send(struct superp_uwq *sq, bool ud,
 		u->swap = wr->wr.atomic.swap;
 		u->rkey = wr->wr.atomic.rkey;
 		break;
+	case IBV_WR_LOCAL_INV:
+		if (!(ops & SUPERP_WQE_OP_LOCAL_INV) ||
+		    wr->send_flags & IBV_SEND_INLINE)
+			return err;
+		u->imm_data = wr->invalidate_rkey;
+		break;
+	case IBV_WR_BIND_MW:
+		if (wr->send_flags & ~(IBV_SEND_FENCE | IBV_SEND_SIGNALED) ||
+		    superp_wqe_bind(ibctx, u, wr->bind_mw.mw, wr->bind_mw.rkey,
+				    &wr->bind_mw.bind_info))
+			return err;
+		break;
 	default:
 		return err;
 	}
 	u->wr_id = wr->wr_id;
 	u->opcode = wr->opcode;
 	u->send_flags = wr->send_flags;
+	if (wr->opcode == IBV_WR_LOCAL_INV || wr->opcode == IBV_WR_BIND_MW)
+		return 0;
 	if (wr->send_flags & IBV_SEND_INLINE)
 		return superp_wqe_inline(sq, wr, u);
 	if ((uint32_t)wr->num_sge > sq->max_sge)
@@ -335,7 +353,7 @@ int superp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		if (superp_uwq_full(sq))
 			err = ENOMEM;
 		else
-			err = superp_wqe_send(sq, ud, wr,
+			err = superp_wqe_send(ibqp->context, sq, ud, wr,
 					      superp_uwq_slot(sq, sq->producer));
 		if (err) {
 			refused = wr;

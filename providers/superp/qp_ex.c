@@ -31,7 +31,8 @@
 			  IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |		    \
 			  IBV_QP_EX_WITH_RDMA_READ |			    \
 			  IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |		    \
-			  IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+			  IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |		    \
+			  IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_BIND_MW)
 #define SUPERP_QP_EX_UD_OPS (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
 #define SUPERP_QP_EX_MASK (IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS | \
 			   IBV_QP_INIT_ATTR_CREATE_FLAGS)
@@ -164,6 +165,40 @@ static void superp_wr_atomic_fetch_add(struct ibv_qp_ex *qp_ex, uint32_t rkey,
 {
 	superp_wr_atomic(qp_ex, IBV_WR_ATOMIC_FETCH_AND_ADD, rkey, remote_addr,
 			 add, 0);
+}
+
+/* RC only; the kernel checks the bind when it runs. */
+static void superp_wr_bind_mw(struct ibv_qp_ex *qp_ex, struct ibv_mw *mw,
+			      uint32_t rkey,
+			      const struct ibv_mw_bind_info *bind_info)
+{
+	struct superp_qp *qp = qp_ex_to_sqp(qp_ex);
+	struct superp_uwqe_send *u;
+
+	if (qp_ex->wr_flags & ~(IBV_SEND_FENCE | IBV_SEND_SIGNALED)) {
+		superp_wr_fail(qp, EINVAL);
+		return;
+	}
+	u = superp_wr_new(qp_ex, IBV_WR_BIND_MW);
+	if (u && superp_wqe_bind(qp_ex->qp_base.context, u, mw, rkey,
+				 bind_info))
+		superp_wr_fail(qp, EINVAL);
+}
+
+static void superp_wr_local_inv(struct ibv_qp_ex *qp_ex,
+				uint32_t invalidate_rkey)
+{
+	struct superp_qp *qp = qp_ex_to_sqp(qp_ex);
+	struct superp_uwqe_send *u;
+
+	if (!(to_sctx(qp_ex->qp_base.context)->wqe_ops &
+	      SUPERP_WQE_OP_LOCAL_INV)) {
+		superp_wr_fail(qp, EINVAL);
+		return;
+	}
+	u = superp_wr_new(qp_ex, IBV_WR_LOCAL_INV);
+	if (u)
+		u->imm_data = invalidate_rkey;
 }
 
 static void superp_wr_set_ud_addr(struct ibv_qp_ex *qp_ex, struct ibv_ah *ah,
@@ -302,6 +337,10 @@ static void superp_qp_ex_set_ops(struct ibv_qp_ex *q, uint64_t ops)
 		q->wr_atomic_cmp_swp = superp_wr_atomic_cmp_swp;
 	if (ops & IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 		q->wr_atomic_fetch_add = superp_wr_atomic_fetch_add;
+	if (ops & IBV_QP_EX_WITH_LOCAL_INV)
+		q->wr_local_inv = superp_wr_local_inv;
+	if (ops & IBV_QP_EX_WITH_BIND_MW)
+		q->wr_bind_mw = superp_wr_bind_mw;
 	if (q->qp_base.qp_type == IBV_QPT_UD)
 		q->wr_set_ud_addr = superp_wr_set_ud_addr;
 	q->wr_set_sge = superp_wr_set_sge;

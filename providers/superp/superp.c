@@ -17,13 +17,16 @@ static void superp_free_context(struct ibv_context *ibctx)
 }
 
 static const struct verbs_context_ops superp_ctx_ops = {
+	.alloc_mw = superp_alloc_mw,
 	.alloc_pd = superp_alloc_pd,
+	.bind_mw = superp_bind_mw,
 	.create_ah = superp_create_ah,
 	.create_cq = superp_create_cq,
 	.create_cq_ex = superp_create_cq_ex,
 	.create_qp = superp_create_qp,
 	.create_qp_ex = superp_create_qp_ex,
 	.create_srq = superp_create_srq,
+	.dealloc_mw = superp_dealloc_mw,
 	.dealloc_pd = superp_dealloc_pd,
 	.destroy_ah = superp_destroy_ah,
 	.destroy_cq = superp_destroy_cq,
@@ -82,6 +85,8 @@ static struct verbs_context *superp_alloc_context(struct ibv_device *ibdev,
 		goto err_free;
 	}
 
+	if (resp.drv.comp_mask & SUPERP_UCTX_RESP_WQE_OPS)
+		ctx->wqe_ops = resp.drv.wqe_ops;
 	verbs_set_ops(&ctx->vctx, &superp_ctx_ops);
 	return &ctx->vctx;
 

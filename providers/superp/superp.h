@@ -29,6 +29,7 @@ struct superp_device {
 /* One per ibv_open_device(). */
 struct superp_context {
 	struct verbs_context vctx;
+	uint32_t wqe_ops;	/* SUPERP_WQE_OP_*: the kernel takes them */
 };
 
 static inline struct superp_context *to_sctx(struct ibv_context *ibctx)
@@ -284,6 +285,14 @@ int superp_dealloc_pd(struct ibv_pd *pd);
 struct ibv_mr *superp_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 			     uint64_t hca_va, int access);
 int superp_dereg_mr(struct verbs_mr *vmr);
+/* mw.c */
+struct ibv_mw *superp_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
+int superp_dealloc_mw(struct ibv_mw *mw);
+int superp_bind_mw(struct ibv_qp *ibqp, struct ibv_mw *mw,
+		   struct ibv_mw_bind *mw_bind);
+int superp_wqe_bind(struct ibv_context *ibctx, struct superp_uwqe_send *u,
+		    struct ibv_mw *mw, uint32_t rkey,
+		    const struct ibv_mw_bind_info *info);
 struct ibv_ah *superp_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
 int superp_destroy_ah(struct ibv_ah *ibah);
 struct ibv_cq *superp_create_cq(struct ibv_context *ibctx, int cqe,

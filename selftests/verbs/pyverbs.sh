@@ -32,15 +32,6 @@ UC QPs (SUPERp connections are reliable and its datagrams unconnected; an unreli
   tests.test_qp.QPTest.test_query_uc_qp
 '
 NOT_YET='
-memory windows (alloc, bind, invalidate; MRs with MW_BIND access):
-  tests.test_mr.MWTest.test_invalidate_mw_type1
-  tests.test_mr.MWTest.test_mw_type1
-  tests.test_mr.MWTest.test_mw_type2
-  tests.test_mr.MWTest.test_mw_type2_invalidate_dealloc
-  tests.test_mr.MWTest.test_mw_type2_invalidate_local
-  tests.test_mr.MWTest.test_mw_type2_invalidate_remote
-  tests.test_mr.MWTest.test_reg_mw_wrong_type
-  tests.test_qpex.QpExTestCase.test_qp_ex_rc_bind_mw
 '
 
 me=1

@@ -1663,10 +1663,12 @@ static const uint64_t qp_ex_rc_ops[] = {
 	IBV_QP_EX_WITH_RDMA_WRITE, IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM,
 	IBV_QP_EX_WITH_RDMA_READ, IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP,
 	IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD, IBV_QP_EX_WITH_SEND_WITH_INV,
+	IBV_QP_EX_WITH_LOCAL_INV, IBV_QP_EX_WITH_BIND_MW,
 };
 
-/* the eight above */
-#define QP_EX_RC_ALL (0x7fULL | IBV_QP_EX_WITH_SEND_WITH_INV)
+/* the ten above */
+#define QP_EX_RC_ALL (0x7fULL | IBV_QP_EX_WITH_SEND_WITH_INV | \
+		      IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_BIND_MW)
 #define QP_EX_UD_ALL (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
 
 /* The wr_<opcode> function of one of qp_ex_rc_ops. */
@@ -1681,6 +1683,8 @@ static void *qp_ex_op_fn(struct ibv_qp_ex *q, uint64_t op)
 	case IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP: return q->wr_atomic_cmp_swp;
 	case IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD: return q->wr_atomic_fetch_add;
 	case IBV_QP_EX_WITH_SEND_WITH_INV: return q->wr_send_inv;
+	case IBV_QP_EX_WITH_LOCAL_INV: return q->wr_local_inv;
+	case IBV_QP_EX_WITH_BIND_MW: return q->wr_bind_mw;
 	}
 	return NULL;
 }
@@ -1769,8 +1773,6 @@ static int probe_qp_ex(const char *name)
 		{ IBV_QPT_RC, flags, 0, 0, 0 },
 		{ IBV_QPT_UD, ops, IBV_QP_EX_WITH_SEND, 0, 0 },
 		{ IBV_QPT_UD, ops | flags, QP_EX_UD_ALL, 0, 0 },
-		{ IBV_QPT_RC, ops, IBV_QP_EX_WITH_LOCAL_INV, 0, EOPNOTSUPP },
-		{ IBV_QPT_RC, ops, IBV_QP_EX_WITH_BIND_MW, 0, EOPNOTSUPP },
 		{ IBV_QPT_RC, ops, IBV_QP_EX_WITH_TSO, 0, EOPNOTSUPP },
 		{ IBV_QPT_RC, ops, QP_EX_RC_ALL | IBV_QP_EX_WITH_ATOMIC_WRITE, 0,
 		  EOPNOTSUPP },

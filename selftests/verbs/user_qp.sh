@@ -36,8 +36,8 @@ no_qp_left() {
 }
 superp-verbs-probe qp-ex superp0 > /tmp/qp-ex.out 2>&1
 sed "s/^/# /" /tmp/qp-ex.out
-check "ibv_create_qp_ex: 13 QPs with their wr_* functions, 14 refused with EOPNOTSUPP" \
-	grep -q '^qp_ex: 13 created with their wr_\* functions, 14 refused (EOPNOTSUPP), 0 wrong$' \
+check "ibv_create_qp_ex: 15 QPs with their wr_* functions, 14 refused with EOPNOTSUPP" \
+	grep -q '^qp_ex: 15 created with their wr_\* functions, 14 refused (EOPNOTSUPP), 0 wrong$' \
 	/tmp/qp-ex.out
 check "every QP destroyed, none left but the core's QP1 (and its CQ), no MR" no_qp_left
 check "rdma link delete superp0" rdma link delete superp0
