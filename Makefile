@@ -37,7 +37,7 @@ modules:
 
 # The tools and provider, and the test programs the harness puts in guests.
 userspace: tools provider $(BUILD)/superp-barrier $(BUILD)/superp-verbs-probe \
-	$(BUILD)/superp-ring-garbage $(BUILD)/superp-stress
+	$(BUILD)/superp-ring-garbage $(BUILD)/superp-stress $(BUILD)/superp-mw
 
 tools: $(TOOLS)
 $(TOOLS):
@@ -57,14 +57,19 @@ $(BUILD)/superp-verbs-probe: selftests/verbs/superp-verbs-probe.c include/uapi/r
 
 # Writes garbage into its rings through the provider's own view of them.
 $(BUILD)/superp-ring-garbage: selftests/verbs/superp-ring-garbage.c \
-		$(PROVIDER)/superp.h $(PROVIDER)/ibverbs_provider.h \
+		selftests/verbs/verbs-test.h $(PROVIDER)/superp.h $(PROVIDER)/ibverbs_provider.h \
 		include/uapi/rdma/superp-abi.h
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -Werror -Wno-unused-parameter -Iinclude/uapi \
 		-I$(PROVIDER) -o $@ $< -libverbs
 
+# Memory windows between two guests (selftests/verbs/mw.sh).
+$(BUILD)/superp-mw: selftests/verbs/superp-mw.c selftests/verbs/verbs-test.h
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -libverbs
+
 # A data-verifying transfer through plain libibverbs (selftests/verbs/stress.sh).
-$(BUILD)/superp-stress: selftests/verbs/superp-stress.c
+$(BUILD)/superp-stress: selftests/verbs/superp-stress.c selftests/verbs/verbs-test.h
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -libverbs
 

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "superp.h"
+#include "verbs-test.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_SGE		4
@@ -67,31 +68,9 @@ static int qp_to_rts(struct env *e, struct ibv_qp *qp)
 			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 	if (err)
 		return err;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = 1;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = e->dgid;
-	a.ah_attr.grh.sgid_index = e->gid_index;
-	a.ah_attr.grh.hop_limit = 1;
-	a.ah_attr.port_num = 1;
-	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			    IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
-	if (err)
-		return err;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	return rc_to_rts(qp, &(struct rc_path){
+		.dgid = &e->dgid, .dest_qpn = 1, .sgid_index = e->gid_index,
+		.hop_limit = 1, .mtu = IBV_MTU_1024, .rd_atomic = 1 });
 }
 
 static int qp_new(struct env *e, struct qp *q, const char *name)

@@ -58,6 +58,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "verbs-test.h"
+
 #define QDEPTH		16	/* send WRs outstanding per QP */
 #define SIGNAL		4	/* every SIGNAL-th send WR is signalled */
 #define RDEPTH		16	/* receives posted per QP */
@@ -280,56 +282,22 @@ static uint64_t run_bytes(uint32_t p)
 /* TCP: read or write all of len bytes, or fail. */
 static int xfer(int fd, void *p, size_t len, bool wr)
 {
-	while (len) {
-		ssize_t n = wr ? write(fd, p, len) : read(fd, p, len);
+	int err = ctl_xfer(fd, p, len, wr);
 
-		if (n <= 0) {
-			fail("control connection: %s", n ? strerror(errno) :
-			     "closed by the peer");
-			return -1;
-		}
-		p = (char *)p + n;
-		len -= n;
-	}
-	return 0;
+	if (err)
+		fail("control connection: %s", err == EPIPE ?
+		     "closed by the peer" : strerror(err));
+	return err ? -1 : 0;
 }
 
 static int tcp_connect(void)
 {
-	struct addrinfo hints = { .ai_family = AF_INET,
-				  .ai_socktype = SOCK_STREAM,
-				  .ai_flags = cfg.server ? 0 : AI_PASSIVE };
-	struct addrinfo *res;
-	char port[16];
-	int fd, c, one = 1;
+	int fd = ctl_connect(cfg.server, cfg.port);
 
-	snprintf(port, sizeof(port), "%d", cfg.port);
-	if (getaddrinfo(cfg.server, port, &hints, &res)) {
-		fail("cannot resolve %s", cfg.server);
-		return -1;
-	}
-	fd = socket(res->ai_family, res->ai_socktype, 0);
 	if (fd < 0)
-		goto err;
-	if (cfg.server) {
-		if (connect(fd, res->ai_addr, res->ai_addrlen))
-			goto err;
-		freeaddrinfo(res);
-		return fd;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, 1))
-		goto err;
-	c = accept(fd, NULL, NULL);
-	if (c < 0)
-		goto err;
-	close(fd);
-	freeaddrinfo(res);
-	return c;
-err:
-	fail("control connection on port %d: %s", cfg.port, strerror(errno));
-	freeaddrinfo(res);
-	return -1;
+		fail("control connection on port %d: %s", cfg.port,
+		     strerror(errno));
+	return fd;
 }
 
 static int qp_create(struct qp *q, int idx)
@@ -385,34 +353,17 @@ static int qp_create(struct qp *q, int idx)
 
 static int qp_connect(struct qp *q, enum ibv_mtu mtu)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_RTR, .path_mtu = mtu,
-		.dest_qp_num = q->peer.qpn, .rq_psn = 0,
-		.max_dest_rd_atomic = rd_atom, .min_rnr_timer = 12,
-		.ah_attr = { .is_global = 1, .port_num = 1,
-			     .grh = { .sgid_index = cfg.gidx, .hop_limit = 64 } },
+	union ibv_gid dgid;
+	struct rc_path p = {
+		.dgid = &dgid, .dest_qpn = q->peer.qpn,
+		.sgid_index = cfg.gidx, .hop_limit = 64, .mtu = mtu,
+		.rd_atomic = rd_atom,
 	};
 
-	memcpy(a.ah_attr.grh.dgid.raw, q->peer.gid, 16);
-	errno = ibv_modify_qp(q->qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			      IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-			      IBV_QP_MIN_RNR_TIMER);
+	memcpy(dgid.raw, q->peer.gid, 16);
+	errno = rc_to_rts(q->qp, &p);
 	if (errno) {
-		fail("qp %d: to RTR: %s", q->idx, strerror(errno));
-		return -1;
-	}
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;	/* forever: the peer reposts when it can */
-	a.max_rd_atomic = rd_atom;
-	errno = ibv_modify_qp(q->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			      IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			      IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
-	if (errno) {
-		fail("qp %d: to RTS: %s", q->idx, strerror(errno));
+		fail("qp %d: to RTR and RTS: %s", q->idx, strerror(errno));
 		return -1;
 	}
 	return 0;
