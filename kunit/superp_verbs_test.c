@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: the ib_superp verbs device. The MR table (keys that do not come
- * back, lookups that hold the memory), the active MTU, and a device
+ * back, lookups that hold the memory, an MR replaced under its key by a
+ * reregistration), the active MTU, and a device
  * attached to eth0 the way `rdma link add` does it, used by a kernel
  * consumer (ULP-style ib_alloc_pd()).
  */
@@ -190,6 +191,46 @@ static void mr_lookup_holds(struct kunit *test)
 	superp_mr_wait_unused(mr);
 }
 
+/*
+ * Reregistration (superp_rereg_user_mr()): the new MR takes the old one's
+ * slot and key in one store, lookups find it from then on while one that
+ * held the old MR keeps it, and the old one's deregistration waits for
+ * that holder and leaves the slot to its successor.
+ */
+static void mr_replace_keeps_key(struct kunit *test)
+{
+	struct mr_fixture *f = test->priv;
+	struct superp_mr *old = &f->mrs[0], *mr = &f->mrs[1], *held, *found;
+	u32 key;
+
+	KUNIT_ASSERT_EQ(test, superp_mr_publish(&f->t, old), 0);
+	key = old->ibmr.lkey;
+	held = superp_mr_get(&f->t, key);
+	KUNIT_ASSERT_PTR_EQ(test, held, old);
+	KUNIT_EXPECT_EQ(test, superp_mr_end_binds(old), 0);
+	superp_mr_replace(&f->t, old, mr);
+	KUNIT_EXPECT_EQ(test, mr->ibmr.lkey, key);
+	KUNIT_EXPECT_EQ(test, mr->ibmr.rkey, key);
+	found = superp_mr_get(&f->t, key);
+	KUNIT_EXPECT_PTR_EQ(test, found, mr);
+	if (found)
+		superp_mr_put(found);
+
+	/* The old MR's deregistration: binds ended already, that is fine. */
+	KUNIT_EXPECT_EQ(test, superp_mr_end_binds(old), 0);
+	superp_mr_unpublish(&f->t, old);
+	KUNIT_EXPECT_FALSE(test, completion_done(&old->unused));
+	superp_mr_put(held);
+	superp_mr_wait_unused(old);
+	found = superp_mr_get(&f->t, key);
+	KUNIT_EXPECT_PTR_EQ(test, found, mr);
+	if (found)
+		superp_mr_put(found);
+
+	mr_remove(f, mr);
+	KUNIT_EXPECT_PTR_EQ(test, superp_mr_get(&f->t, key), NULL);
+}
+
 /* The local DMA lkey is no MR's key, and only kernel PDs may use it. */
 static void mr_local_dma_lkey(struct kunit *test)
 {
@@ -275,6 +316,7 @@ static struct kunit_case superp_verbs_cases[] = {
 	KUNIT_CASE(mr_keys_one_free_slot),
 	KUNIT_CASE(mr_keys_new_incarnation),
 	KUNIT_CASE(mr_lookup_holds),
+	KUNIT_CASE(mr_replace_keeps_key),
 	KUNIT_CASE(mr_local_dma_lkey),
 	KUNIT_CASE(active_mtu),
 	KUNIT_CASE(kernel_pd),

@@ -49,6 +49,9 @@
  *  - An MR is published in the table (xa_store()) only when complete:
  *    every field the data path reads is set before, and never changes
  *    after. Until then its slot is only reserved, and lookups miss.
+ *    Reregistration (new access flags) publishes a new MR in the old
+ *    one's slot under the same key (superp_mr_replace()), rather than
+ *    change the old one; the old one is then deregistered as any.
  *  - A lookup (superp_mr_get(), under RCU, any context) succeeds only with
  *    the exact key, and takes a reference. The table holds one more.
  *    References are short: the receive path holds one while it places one
@@ -220,13 +223,39 @@ EXPORT_SYMBOL_IF_KUNIT(superp_mr_publish);
 /*
  * Takes @mr out of the table (lookups miss from now on) and drops the
  * table's reference. The caller then waits with superp_mr_wait_unused().
+ * An MR that superp_mr_replace() replaced is no longer in its slot: the
+ * slot is left to its successor.
  */
 void superp_mr_unpublish(struct superp_mr_table *t, struct superp_mr *mr)
 {
-	xa_erase(&t->xa, superp_key_index(mr->ibmr.lkey));
+	xa_cmpxchg(&t->xa, superp_key_index(mr->ibmr.lkey), mr, NULL, 0);
 	superp_mr_put(mr);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_mr_unpublish);
+
+/**
+ * superp_mr_replace - put @mr in @old's slot, under @old's key
+ * @t: the device's MR table
+ * @old: a published MR, whose deregistration follows
+ * @mr: a complete MR (every field but the key set, and not to change)
+ *
+ * One store: a lookup finds @old or @mr, each complete and unchanging,
+ * never a mixture. @old keeps its pages and the table's reference until
+ * superp_mr_unpublish(), which then leaves the slot alone. Process context.
+ */
+void superp_mr_replace(struct superp_mr_table *t, struct superp_mr *old,
+		       struct superp_mr *mr)
+{
+	refcount_set(&mr->ref, 1);
+	atomic_set(&mr->mw_binds, 1);
+	init_completion(&mr->unused);
+	mr->ibmr.lkey = old->ibmr.lkey;
+	mr->ibmr.rkey = old->ibmr.rkey;
+	mr->key = old->key;
+	/* The slot exists: nothing to allocate. The store orders *mr. */
+	xa_store(&t->xa, superp_key_index(old->ibmr.lkey), mr, GFP_KERNEL);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_mr_replace);
 
 /* Process context: returns once no lookup holds @mr any more. */
 void superp_mr_wait_unused(struct superp_mr *mr)
@@ -271,13 +300,14 @@ void superp_mr_put(struct superp_mr *mr)
 EXPORT_SYMBOL_IF_KUNIT(superp_mr_put);
 
 /*
- * Deregistration's first step: not while memory windows are bound to @mr
- * (IBA 10.6.7.2.6; -EINVAL, as rxe). mw_binds goes from 1 (none bound)
- * to 0, after which no bind succeeds (superp_mw.c).
+ * Deregistration's (and reregistration's) first step: not while memory
+ * windows are bound to @mr (IBA 10.6.7.2.6; -EINVAL, as rxe). mw_binds
+ * goes from 1 (none bound) to 0, after which no bind succeeds
+ * (superp_mw.c); 0 already (a rereg replaced @mr) is fine.
  */
 int superp_mr_end_binds(struct superp_mr *mr)
 {
-	return atomic_cmpxchg(&mr->mw_binds, 1, 0) == 1 ? 0 : -EINVAL;
+	return atomic_cmpxchg(&mr->mw_binds, 1, 0) <= 1 ? 0 : -EINVAL;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_mr_end_binds);
 
@@ -427,24 +457,27 @@ struct ib_mr *superp_get_dma_mr(struct ib_pd *ibpd, int access)
 	return &mr->ibmr;
 }
 
-struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-				 u64 iova, int access, struct ib_udata *udata)
+/* Optional bits are hints: a device may ignore any of them. */
+static int superp_umr_access(struct ib_device *ibdev, int *access)
+{
+	*access &= ~IB_ACCESS_OPTIONAL;
+	if (*access & ~SUPERP_UMR_ACCESS) {
+		ibdev_dbg(ibdev, "reg_mr: unsupported access 0x%x\n",
+			  *access & ~SUPERP_UMR_ACCESS);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* A user MR, complete but not published: its pages pinned and listed. */
+static struct superp_mr *superp_umr_new(struct ib_pd *ibpd, u64 start,
+					u64 length, u64 iova, int access)
 {
 	struct superp_dev *sdev = to_sdev(ibpd->device);
 	struct superp_mr *mr;
 	u64 last;
 	int err;
 
-	err = superp_mr_check_udata(&sdev->ibdev, udata);
-	if (err)
-		return ERR_PTR(err);
-	/* Optional bits are hints: a device may ignore any of them. */
-	access &= ~IB_ACCESS_OPTIONAL;
-	if (access & ~SUPERP_UMR_ACCESS) {
-		ibdev_dbg(&sdev->ibdev, "reg_mr: unsupported access 0x%x\n",
-			  access & ~SUPERP_UMR_ACCESS);
-		return ERR_PTR(-EOPNOTSUPP);
-	}
 	/* The last byte must have a device address: iova + length - 1. */
 	if (!length || check_add_overflow(iova, length - 1, &last))
 		return ERR_PTR(-EINVAL);
@@ -466,10 +499,7 @@ struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	mr->length = length;
 	mr->ibmr.iova = iova;
 	mr->ibmr.length = length;
-	err = superp_mr_publish(&sdev->mrs, mr);
-	if (err)
-		goto err_umem;
-	return &mr->ibmr;
+	return mr;
 
 err_umem:
 	kvfree(mr->pages);
@@ -477,6 +507,96 @@ err_umem:
 err_free:
 	kfree(mr);
 	return ERR_PTR(err);
+}
+
+/* What superp_umr_new() pinned and allocated. */
+static void superp_umr_free(struct superp_mr *mr)
+{
+	kvfree(mr->pages);
+	ib_umem_release(mr->umem);
+	kfree(mr);
+}
+
+struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				 u64 iova, int access, struct ib_udata *udata)
+{
+	struct superp_dev *sdev = to_sdev(ibpd->device);
+	struct superp_mr *mr;
+	int err;
+
+	err = superp_mr_check_udata(&sdev->ibdev, udata);
+	if (!err)
+		err = superp_umr_access(&sdev->ibdev, &access);
+	if (err)
+		return ERR_PTR(err);
+	mr = superp_umr_new(ibpd, start, length, iova, access);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	err = superp_mr_publish(&sdev->mrs, mr);
+	if (err) {
+		superp_umr_free(mr);
+		return ERR_PTR(err);
+	}
+	return &mr->ibmr;
+}
+
+/**
+ * superp_rereg_user_mr - new access flags for a user MR
+ * @ibmr: the MR
+ * @flags: IB_MR_REREG_ACCESS; translation and PD are refused
+ * @start: unused
+ * @length: unused
+ * @iova: unused
+ * @access: the new access flags (the core has checked the combination)
+ * @ibpd: unused
+ * @udata: no driver data
+ *
+ * Fields the data path reads never change under it (superp.h), so the
+ * answer is a new MR: the same pages pinned again, the same range, PD
+ * and key, the new access, put in the old one's slot in one store
+ * (superp_mr_replace()); the core then deregisters the old one. Refused
+ * with EINVAL while memory windows are bound (as dereg_mr), and no window
+ * binds to the old MR from here on. A new translation or PD is refused
+ * with EOPNOTSUPP: a receive WQE whose SGE they would invalidate is
+ * refused at the responder with a Remote Invalid Request, where verbs
+ * programs expect a Remote Operation Error.
+ *
+ * Return: the new MR, or an ERR_PTR().
+ */
+struct ib_mr *superp_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				   u64 length, u64 iova, int access,
+				   struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct superp_dev *sdev = to_sdev(ibmr->device);
+	struct superp_mr *old = to_smr(ibmr), *mr;
+	int err;
+
+	err = superp_mr_check_udata(&sdev->ibdev, udata);
+	if (err)
+		return ERR_PTR(err);
+	if (flags & ~IB_MR_REREG_ACCESS) {
+		ibdev_dbg(ibmr->device, "rereg_mr: flags 0x%x: only IB_MR_REREG_ACCESS\n",
+			  flags);
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	err = superp_umr_access(&sdev->ibdev, &access);
+	if (err)
+		return ERR_PTR(err);
+	if (!old->umem)
+		return ERR_PTR(-EINVAL);
+	if (superp_mr_end_binds(old)) {
+		ibdev_dbg(ibmr->device, "rereg_mr: memory windows bound to 0x%x\n",
+			  ibmr->lkey);
+		return ERR_PTR(-EINVAL);
+	}
+	mr = superp_umr_new(old->pd, old->umem->address, old->length,
+			    old->iova, access);
+	if (IS_ERR(mr)) {
+		atomic_set(&old->mw_binds, 1);
+		return ERR_CAST(mr);
+	}
+	superp_mr_replace(&sdev->mrs, old, mr);
+	return &mr->ibmr;
 }
 
 int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)

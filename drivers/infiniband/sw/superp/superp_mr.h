@@ -13,6 +13,8 @@ int superp_mr_table_init(struct superp_mr_table *t);
 void superp_mr_table_destroy(struct superp_mr_table *t);
 int superp_mr_publish(struct superp_mr_table *t, struct superp_mr *mr);
 void superp_mr_unpublish(struct superp_mr_table *t, struct superp_mr *mr);
+void superp_mr_replace(struct superp_mr_table *t, struct superp_mr *old,
+		       struct superp_mr *mr);
 void superp_mr_wait_unused(struct superp_mr *mr);
 struct superp_mr *superp_mr_get(struct superp_mr_table *t, u32 key);
 void superp_mr_put(struct superp_mr *mr);
@@ -31,6 +33,9 @@ struct ib_mr *superp_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *superp_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				 u64 iova, int access, struct ib_udata *udata);
 int superp_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct ib_mr *superp_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				   u64 length, u64 iova, int access,
+				   struct ib_pd *ibpd, struct ib_udata *udata);
 
 /* superp_mr.c: fast-registration MRs (FRWR) and their work requests */
 struct ib_mr *superp_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,

@@ -272,6 +272,7 @@ static const struct ib_device_ops superp_dev_ops = {
 	.query_port = superp_query_port,
 	.query_qp = superp_query_qp,
 	.reg_user_mr = superp_reg_user_mr,
+	.rereg_user_mr = superp_rereg_user_mr,
 	.req_notify_cq = superp_req_notify_cq,
 	.resize_cq = superp_resize_cq,
 
