@@ -320,6 +320,11 @@ struct ibv_reg_mr {
 	struct ib_uverbs_reg_mr core_payload;
 };
 
+struct ibv_rereg_mr {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_rereg_mr core_payload;
+};
+
 struct ibv_alloc_mw {
 	struct ib_uverbs_cmd_hdr hdr;
 	struct ib_uverbs_alloc_mw core_payload;
@@ -392,6 +397,8 @@ CHECK_CMD_LAYOUT(ibv_get_context, ib_uverbs_get_context);
 CHECK_CMD_LAYOUT(ibv_query_port, ib_uverbs_query_port);
 CHECK_CMD_LAYOUT(ibv_alloc_pd, ib_uverbs_alloc_pd);
 CHECK_CMD_LAYOUT(ibv_reg_mr, ib_uverbs_reg_mr);
+CHECK_CMD_LAYOUT(ibv_rereg_mr, ib_uverbs_rereg_mr);
+CHECK_CMD_LAYOUT(ibv_alloc_mw, ib_uverbs_alloc_mw);
 CHECK_CMD_LAYOUT(ibv_create_cq, ib_uverbs_create_cq);
 CHECK_CMD_LAYOUT(ibv_resize_cq, ib_uverbs_resize_cq);
 CHECK_CMD_LAYOUT(ibv_create_qp, ib_uverbs_create_qp);
@@ -465,6 +472,16 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 		   struct ibv_reg_mr *cmd, size_t cmd_size,
 		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+/*
+ * Fills in the REREG_MR command (handle, flags, start, length, hca_va,
+ * pd_handle with IBV_REREG_MR_CHANGE_PD, access) and on success vmr's
+ * keys (and context with a new PD).
+ */
+int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
+		     size_t length, uint64_t hca_va, int access,
+		     struct ibv_pd *pd, struct ibv_rereg_mr *cmd,
+		     size_t cmd_sz, struct ib_uverbs_rereg_mr_resp *resp,
+		     size_t resp_sz);
 /*
  * Fills in the ALLOC_MW command (pd_handle, mw_type) and on success mw's
  * context, pd, rkey, handle and type.

@@ -38,6 +38,26 @@ struct ibv_mr *superp_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 }
 
 /*
+ * ibv_rereg_mr(): the plain command. ib_superp changes the access flags
+ * and keeps the keys; a new translation or PD it refuses (EOPNOTSUPP).
+ * libibverbs sets the pd, addr and length of the ibv_mr on success.
+ */
+int superp_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
+		    void *addr, size_t length, int access)
+{
+	struct ib_uverbs_rereg_mr_resp resp = {};
+	struct ibv_rereg_mr cmd = {};
+	int err;
+
+	err = ibv_cmd_rereg_mr(vmr, flags, addr, length, (uintptr_t)addr,
+			       access, pd, &cmd, sizeof(cmd), &resp,
+			       sizeof(resp));
+	if (err)
+		errno = err;
+	return err;
+}
+
+/*
  * ibv_dereg_mr(). If the kernel still holds the MR, the caller keeps a
  * valid ibv_mr and may try again, so it is only freed on success.
  */

@@ -46,6 +46,7 @@ static const struct verbs_context_ops superp_ctx_ops = {
 	.query_srq = superp_query_srq,
 	.reg_mr = superp_reg_mr,
 	.req_notify_cq = superp_req_notify_cq,
+	.rereg_mr = superp_rereg_mr,
 	.resize_cq = superp_resize_cq,
 };
 

@@ -285,6 +285,8 @@ int superp_dealloc_pd(struct ibv_pd *pd);
 struct ibv_mr *superp_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 			     uint64_t hca_va, int access);
 int superp_dereg_mr(struct verbs_mr *vmr);
+int superp_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
+		    void *addr, size_t length, int access);
 /* mw.c */
 struct ibv_mw *superp_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
 int superp_dealloc_mw(struct ibv_mw *mw);

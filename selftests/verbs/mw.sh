@@ -10,8 +10,9 @@
 # (IBV_WR_LOCAL_INV), one invalidated by guest 2's SEND_WITH_INV (the
 # target's receive reports it), and a type 1 window unbound with a bind
 # of length 0. The target then finds no trace of the refused WRITEs,
-# cannot deregister the MR while a window is bound to it (EINVAL), and
-# can once the windows are deallocated.
+# can neither deregister nor reregister the MR while a window is bound
+# to it (EINVAL), and can once the windows are deallocated (a new access
+# keeps the keys).
 # superp-topology: pair
 # The debug kernel judges it in make check (new locking and RCU); make
 # soak runs it on both.

@@ -34,9 +34,11 @@
  *         length 0)
  * The refused WRITEs must complete with IBV_WC_REM_ACCESS_ERR. At the end
  * the target checks that page 2, which only refused WRITEs aimed at, is
- * still zero. Every case prints "ok NAME" or "FAIL NAME: ..."; the last
- * line is "summary N cases, N failed", and the exit status 0 only if none
- * failed.
+ * still zero, that the MR can be neither deregistered nor reregistered
+ * while a window is bound (EINVAL), and that once the windows are gone a
+ * new access (ibv_rereg_mr) keeps its keys. Every case prints "ok NAME"
+ * or "FAIL NAME: ..."; the last line is "summary N cases, N failed", and
+ * the exit status 0 only if none failed.
  */
 #include <arpa/inet.h>
 #include <endian.h>
@@ -333,9 +335,20 @@ static int target(int fd, uint8_t *buf, struct ibv_mr *mr)
 	err = ibv_dereg_mr(mr);
 	result("dereg-mr-while-bound-refused", err == EINVAL,
 	       "ibv_dereg_mr: %s", strerror(err));
+	errno = 0;
+	err = ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0,
+			   IBV_ACCESS_LOCAL_WRITE);
+	result("rereg-mr-while-bound-refused", err && errno == EINVAL,
+	       "ibv_rereg_mr: %d, errno %s", err, strerror(errno));
 	if (ibv_dealloc_mw(w2a) || ibv_dealloc_mw(w2b) ||
 	    ibv_dealloc_mw(w2c) || ibv_dealloc_mw(w1))
 		return die("ibv_dealloc_mw", errno);
+	i = mr->lkey;
+	err = ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0,
+			   IBV_ACCESS_LOCAL_WRITE);
+	result("rereg-mr-access-keeps-key", !err && mr->lkey == (uint32_t)i,
+	       "ibv_rereg_mr: %d, errno %s, lkey 0x%x then 0x%x", err,
+	       strerror(errno), (uint32_t)i, mr->lkey);
 	err = ibv_dereg_mr(mr);
 	result("dereg-mr-after-dealloc", !err, "ibv_dereg_mr: %s",
 	       strerror(err));
