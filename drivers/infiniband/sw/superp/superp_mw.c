@@ -416,26 +416,18 @@ again:
 	/* Type 2B: to any other QP the key names nothing. */
 	if (w->type == IB_MW_TYPE_2 && wqp != scope->qp)
 		goto out;
-	if ((access & need) != need) {
-		err = SUPERP_TERR(SUPERP_TERR_PROTECTION, SUPERP_TERR_ACCESS);
+	err = superp_rma_grant(access, waddr, wlen, need, addr, len);
+	if (err)
 		goto out;
-	}
-	if (addr < waddr || len > wlen || addr - waddr > wlen - len) {
-		err = SUPERP_TERR(SUPERP_TERR_PROTECTION, SUPERP_TERR_BOUNDS);
-		goto out;
-	}
-	if ((need & IB_ACCESS_REMOTE_ATOMIC) &&
-	    (len != sizeof(u64) || !IS_ALIGNED(addr, sizeof(u64)))) {
-		err = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_ALIGN);
-		goto out;
-	}
 	/*
 	 * The MR is still allocated (RCU: it was bound when the snapshot
 	 * was taken, so its deregistration, and its kfree_rcu(), come after
 	 * this section began); it is usable while its reference is not 0.
 	 */
-	if (!refcount_inc_not_zero(&mr->ref))
+	if (!refcount_inc_not_zero(&mr->ref)) {
+		err = SUPERP_TERR(SUPERP_TERR_PROTECTION, SUPERP_TERR_BAD_RKEY);
 		goto out;
+	}
 	if (read_seqcount_retry(&w->seq, seq)) {
 		superp_mr_put(mr);
 		goto again;

@@ -46,6 +46,34 @@
 #include "superp_rma.h"
 
 /**
+ * superp_rma_grant() - do rights and a range allow a peer's access
+ * @access: the IB_ACCESS_REMOTE_* the memory grants (an MR's, a window's)
+ * @base: its first byte
+ * @length: its size
+ * @need: IB_ACCESS_REMOTE_WRITE, _READ or _ATOMIC
+ * @addr: the access's first byte
+ * @len: its bytes, not 0
+ *
+ * Steps 4 to 6 above, for an MR's own key and for a window's alike.
+ *
+ * Return: 0, or a Transaction Error code (SUPERP_TERR(major, minor)).
+ */
+u32 superp_rma_grant(int access, u64 base, u64 length, int need, u64 addr,
+		     u64 len)
+{
+	if ((access & need) != need)
+		return SUPERP_TERR(SUPERP_TERR_PROTECTION, SUPERP_TERR_ACCESS);
+	/* Written so that nothing overflows: len <= length is checked first. */
+	if (addr < base || len > length || addr - base > length - len)
+		return SUPERP_TERR(SUPERP_TERR_PROTECTION, SUPERP_TERR_BOUNDS);
+	if ((need & IB_ACCESS_REMOTE_ATOMIC) &&
+	    (len != sizeof(u64) || !IS_ALIGNED(addr, sizeof(u64))))
+		return SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_ALIGN);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_rma_grant);
+
+/**
  * superp_rma_check() - may a peer access this memory through this QP
  * @t: the device's MR table
  * @scope: the target QP's PD and access flags
@@ -79,17 +107,9 @@ u32 superp_rma_check(struct superp_mr_table *t,
 	if (mr->pd != scope->pd)
 		err = SUPERP_TERR(SUPERP_TERR_PROTECTION,
 				  SUPERP_TERR_PD_MISMATCH);
-	else if ((mr->access & need) != need)
-		err = SUPERP_TERR(SUPERP_TERR_PROTECTION, SUPERP_TERR_ACCESS);
-	/* Written so that nothing overflows: len <= length is checked first. */
-	else if (addr < mr->iova || len > mr->length ||
-		 addr - mr->iova > mr->length - len)
-		err = SUPERP_TERR(SUPERP_TERR_PROTECTION, SUPERP_TERR_BOUNDS);
-	else if ((need & IB_ACCESS_REMOTE_ATOMIC) &&
-		 (len != sizeof(u64) || !IS_ALIGNED(addr, sizeof(u64))))
-		err = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_ALIGN);
 	else
-		err = 0;
+		err = superp_rma_grant(mr->access, mr->iova, mr->length, need,
+				       addr, len);
 	if (err)
 		superp_mr_put(mr);
 	else

@@ -19,6 +19,8 @@ struct superp_rma_scope {
 	u64 qp;				/* its serial: type 2 windows' QP */
 };
 
+u32 superp_rma_grant(int access, u64 base, u64 length, int need, u64 addr,
+		     u64 len);
 u32 superp_rma_check(struct superp_mr_table *t,
 		     const struct superp_rma_scope *scope, u32 rkey,
 		     int need, u64 addr, u64 len, struct superp_mr **mrp);
