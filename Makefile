@@ -10,7 +10,8 @@
 #   make check      every test, from a fresh machine (README's test command)
 #   make soak       the long forms of the tests (1M fuzz, loss figures, ...)
 #   make demo       two guests talking SUPERp (README's main command)
-#   make bench      SUPERp beside TCP, rxe and siw (QUICK=1: under 15 min)
+#   make bench      SUPERp beside TCP, rxe and siw (QUICK=1: under 15 min;
+#                   PROFILE=TEST:SIZE: flame graphs of that entry)
 #   make test T=... one KUnit suite or selftest, e.g. T=kunit/superp_wire_test
 #   make kernel     the harness's test kernel (prints its tree)
 
@@ -154,7 +155,7 @@ demo: setup
 	$(HARNESS)/demo.sh
 
 bench: setup
-	QUICK=$(QUICK) $(HARNESS)/bench.sh
+	QUICK=$(QUICK) PLAN=$(PLAN) PROFILE=$(PROFILE) $(HARNESS)/bench.sh
 
 # Needs no kernel tree (KDIR's may be gone): remove kbuild output by name.
 clean:

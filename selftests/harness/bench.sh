@@ -8,6 +8,9 @@ set -uo pipefail
 
 plan=full
 [ -n "${QUICK:-}" ] && plan=quick
+# PLAN=NAME: selftests/harness/bench/NAME.sh (e.g. focus)
+[ -n "${PLAN:-}" ] && plan=$PLAN
+[ -f "$SUPERP_TOP/selftests/harness/bench/$plan.sh" ] || die "no bench plan $plan"
 # The benchmark kernel (no debugging, rxe and siw; build-bench-kernel.sh);
 # SUPERP_BENCH_KERNEL=stock measures on Debian's kernel instead.
 kernel=${SUPERP_BENCH_KERNEL:-bench}
@@ -16,6 +19,13 @@ bench) kname="the project's benchmark kernel (no debugging options)" ;;
 stock) kname="Debian's stock kernel" ;;
 *) die "SUPERP_BENCH_KERNEL: bench or stock, not '$kernel'" ;;
 esac
+# PROFILE=TEST:SIZE: perf in both guests while each RDMA contender
+# measures that entry (bench/lib.sh), a flame graph per contender and guest.
+if [ -n "${PROFILE:-}" ]; then
+	[[ "$PROFILE" == ib_*:[0-9]* ]] || die "PROFILE: TEST:SIZE, e.g. ib_write_bw:65536, not '$PROFILE'"
+	export SUPERP_GUEST_APPEND="${SUPERP_GUEST_APPEND:-} superp.profile=$PROFILE"
+	export SUPERP_GUEST_EXTRAS="${SUPERP_GUEST_EXTRAS:-} perf"
+fi
 out=$SUPERP_TOP/results/bench/$(date +%Y-%m-%d-%H%M%S)
 mkdir -p "$out"
 log "bench ($plan) -> $out"
@@ -33,6 +43,22 @@ rc=$?
 kill $follower 2>/dev/null
 wait $follower 2>/dev/null
 grep -h '^@@BENCH ' "$out/run/$kernel-pair/guest2.out" > "$out/rows.txt" 2>/dev/null
+if [ -n "${PROFILE:-}" ]; then
+	for g in 1 2; do
+		awk -v dir="$out" -v g="$g" '$1 == "@@PROFILE" {
+			f = dir "/profile-" $2 "-guest" g ".folded"
+			$1 = $2 = $3 = ""
+			sub(/^ +/, "")
+			print > f
+		}' "$out/run/$kernel-pair/guest$g.out" 2>/dev/null
+	done
+	for f in "$out"/profile-*.folded; do
+		[ -f "$f" ] || { log "bench: PROFILE=$PROFILE: no samples (no such entry in the plan?)"; break; }
+		b=$(basename "$f" .folded)
+		/usr/bin/python3 "$SUPERP_TOP/selftests/harness/bench/flame.py" "$f" \
+			"$PROFILE ${b#profile-}" "$out/$b.svg" > "$out/$b.top.txt" || rc=1
+	done
+fi
 {
 	echo "# SUPERp benchmark, $(date -u '+%Y-%m-%d %H:%M UTC') ($plan, $(($(date +%s) - start)) s)"
 	echo

@@ -18,7 +18,8 @@
 # Timeouts are scaled by this machine's speed (SUPERP_TIME_SCALE, percent;
 # measured when unset: common.sh time_scale). With SUPERP_SOAK=1 the guests
 # run each test's long form (selftests/lib.sh soak_or) under its
-# superp-soak-timeout.
+# superp-soak-timeout. SUPERP_GUEST_EXTRAS="NAME ..." adds guest extras to
+# every boot (make bench PROFILE=...: perf).
 # Tests sharing a kernel and topology run in one boot, in the order given.
 # When a test of the boot declares a capture, every segment's bridge is
 # captured for the whole boot and CHECK runs afterwards with the captures
@@ -96,8 +97,9 @@ for t in "${tests[@]}"; do
 		g="$k-$topo"
 		group_tests[$g]+="${t#kunit/} $timeout $([ "${t%%/*}" = kunit ] && echo kunit || echo selftest)"$'\n'
 		group_nguests[$g]=$n
-		[ -z "$extra" ] || [[ " ${group_extras[$g]:-} " == *" $extra "* ]] ||
-			group_extras[$g]+=" $extra"
+		for x in $extra ${SUPERP_GUEST_EXTRAS:-}; do
+			[[ " ${group_extras[$g]:-} " == *" $x "* ]] || group_extras[$g]+=" $x"
+		done
 	done
 done
 

@@ -21,6 +21,8 @@ me=$SUPERP_ID	# rc.inc's names: this guest and the other
 peer=$((3 - me))
 bench_server=$(guest_ip 1)
 bench_rows=${BENCH_ROWS:-/tmp/bench-rows}	# result lines, also kept here
+# Who is measured, in this order; a plan may name fewer (a profile of one).
+bench_contenders=${bench_contenders:-tcp tcp_nooffload rxe siw superp_sunh superp_udp4}
 : > "$bench_rows"
 bench_n=0
 bench_loss=0	# netem loss (%) on this guest's eth0 egress now
@@ -97,7 +99,7 @@ bench_setup() {
 	bench_state_superp_sunh="set-up failed"
 	bench_state_superp_udp4="set-up failed"
 	bench_setup_superp
-	for c in tcp tcp_nooffload rxe siw superp_sunh superp_udp4; do
+	for c in $bench_contenders; do
 		bench_agree "$c"
 		eval "tap_diag \"contender $c: \$bench_state_$c\""
 	done
@@ -210,6 +212,44 @@ bench_superp_counters() {
 		" packed_ops \(d("packed_ops"))"' | sed 's/^/# /'
 }
 
+# make bench PROFILE=TEST:SIZE (SUPERP_PROFILE in the guests): while an
+# RDMA contender measures that entry at one QP, perf samples both guests
+# (perf record -a -g, the guest extra "perf"); the stacks are folded here,
+# where the kallsyms are, and printed as "@@PROFILE CONTENDER GUEST STACK
+# SAMPLES" lines, from which bench.sh draws a flame graph per contender
+# and guest (flame.py).
+bench_profiling() { # prog contender size qps
+	[ -n "${SUPERP_PROFILE:-}" ] && [ "$SUPERP_PROFILE" = "$1:$3" ] && [ "$4" = 1 ] &&
+		case $2 in tcp*) false ;; esac
+}
+
+bench_profile_start() {
+	perf record -a -g -F 499 -o /tmp/bench-perf.data > /tmp/bench-perf.log 2>&1 &
+	bench_perf_pid=$!
+	sleep 1
+}
+
+bench_profile_stop() { # contender
+	kill -INT "$bench_perf_pid" 2> /dev/null
+	wait "$bench_perf_pid"
+	# One record is "comm" and its frames, innermost first, then a blank.
+	perf script -i /tmp/bench-perf.data -F comm,ip,sym 2> /dev/null | awk -v c="$1" -v g="$SUPERP_ID" '
+		function flush(  st, i) {
+			if (!n)
+				return
+			st = comm
+			for (i = n; i >= 1; i--)
+				st = st ";" f[i]
+			count[st]++
+			n = 0
+		}
+		/^[^ \t]/ { flush(); comm = $1; next }
+		/^[ \t]/ { f[++n] = ($2 == "" ? "[unknown]" : $2); next }
+		{ flush() }
+		END { flush(); for (st in count) print "@@PROFILE " c " " g " " st " " count[st] }'
+	rm -f /tmp/bench-perf.data
+}
+
 # A perftest program between the guests on an RDMA device: bandwidth
 # (and message rate at 64 B and less), or typical and 99th percentile
 # latency.
@@ -231,11 +271,13 @@ bench_perftest() { # test(prog) contender size iters qps loss
 	# iWARP connects QPs through rdma_cm only, not by GID.
 	[ "$c" = siw ] && opts="$opts -R"
 	barrier "pt-$bench_n"
+	bench_profiling "$prog" "$c" "$s" "$q" && bench_profile_start
 	if [ "$SUPERP_ID" = 1 ]; then
 		# shellcheck disable=SC2086 # opts are words
 		timeout "$bench_pt_limit" "$prog" -d "$dev" -x "$gid" -s "$s" -n "$n" $opts -F \
 			--report_gbits > /dev/null 2>&1
 		ok "$prog $c size $s qps $q: served"
+		bench_profiling "$prog" "$c" "$s" "$q" && bench_profile_stop "$c"
 		return
 	fi
 	sleep 1
@@ -256,6 +298,7 @@ bench_perftest() { # test(prog) contender size iters qps loss
 	# t_typical in column 5, the 99% percentile in 8; bandwidth: the
 	# average in 4, MsgRate in 5).
 	case $c in superp_*) bench_superp_counters ;; esac
+	bench_profiling "$prog" "$c" "$s" "$q" && bench_profile_stop "$c"
 	case $prog in
 	*_lat) v=$(printf '%s\n' "$out" | awk '/t_typical/ { getline; print $5 " " $8; exit }') ;;
 	*) v=$(printf '%s\n' "$out" | awk '/BW average/ { getline; print $4 " " $5; exit }') ;;
@@ -289,7 +332,7 @@ bench_round() { # test size iters secs qps loss [post]
 	local t=$1 s=$2 n=$3 secs=$4 q=$5 l=$6 c state netem=ok
 	bench_post=${7:-1}
 	bench_netem "$l" || netem="netem loss $l% on eth0 failed"
-	for c in tcp tcp_nooffload rxe siw superp_sunh superp_udp4; do
+	for c in $bench_contenders; do
 		eval "state=\$bench_state_$c"
 		bench_n=$((bench_n + 1))
 		case $c in
