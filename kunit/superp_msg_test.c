@@ -185,6 +185,9 @@ static void read_chunks_and_responses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.pad, 0);
 	/* Nothing to read still gets one (empty) response packet. */
 	KUNIT_EXPECT_EQ(test, superp_msg_read_resp_pkts(0, 1024), 1);
+	/* a hostile 2 GiB read counts right, not modulo 65536 */
+	KUNIT_EXPECT_EQ(test, superp_msg_read_resp_pkts(0x80000000U, 256),
+			0x800000U);
 }
 
 /* Atomics: one transaction of one request packet, no data, 8 bytes back. */
@@ -263,7 +266,7 @@ static void packets_tile_the_message(struct kunit *test)
 	static const u64 lens[] = { 0, 1, 15, 16, 17, 255, 256, 257, 4095,
 				    4096, 4097, 65535, 131072, 131073,
 				    1000000 };
-	static const u32 mtus[] = { 256, 1024, 4096 };
+	static const u32 mtus[] = { 256, 1024, 1280, 4096, 8704 };
 	static const u16 maxp[] = { 1, 3, 32 };
 	const unsigned int nl = ARRAY_SIZE(lens), nm = ARRAY_SIZE(mtus);
 	const unsigned int np = ARRAY_SIZE(maxp);
@@ -296,10 +299,16 @@ static void limits(struct kunit *test)
 	m.len = SUPERP_MSG_MAX + 1;
 	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EMSGSIZE);
 	m.len = 1;
-	m.mtu = 300;
+	m.mtu = 300;	/* not a multiple of SUPERP_SEG_ALIGN */
 	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EINVAL);
-	m.mtu = 8192;
+	m.mtu = 128;
 	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EINVAL);
+	m.mtu = SUPERP_SEG_MAX + SUPERP_SEG_ALIGN;
+	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EINVAL);
+	m.mtu = SUPERP_SEG_MAX;
+	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), 0);
+	m.mtu = 8704;	/* a 9000-byte link's segment */
+	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), 0);
 	m.mtu = 4096;
 	m.max_pkts = 0;
 	KUNIT_EXPECT_EQ(test, superp_msg_check(&m), -EINVAL);

@@ -16,6 +16,7 @@
 #include "superp.h"
 #include "superp_dev.h"
 #include "superp_mr.h"
+#include "superp_rc.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -269,6 +270,25 @@ static void active_mtu(struct kunit *test)
 }
 
 /*
+ * An RC QP whose path MTU is the port's active MTU (or above, once the
+ * link shrank) segments at what the link carries beside the largest
+ * header stack, in multiples of 256 bytes; a smaller path MTU (a peer on
+ * a smaller link) is kept.
+ */
+static void rc_segment(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, superp_rc_seg(IB_MTU_4096, 9000), 8704U);
+	KUNIT_EXPECT_EQ(test, superp_rc_seg(IB_MTU_1024, 9000), 1024U);
+	KUNIT_EXPECT_EQ(test, superp_rc_seg(IB_MTU_1024, 1500), 1280U);
+	KUNIT_EXPECT_EQ(test, superp_rc_seg(IB_MTU_4096, 1500), 1280U);
+	KUNIT_EXPECT_EQ(test, superp_rc_seg(IB_MTU_512, 1500), 512U);
+	KUNIT_EXPECT_EQ(test, superp_rc_seg(IB_MTU_4096, 4096 + 104), 4096U);
+	KUNIT_EXPECT_EQ(test, superp_rc_seg(IB_MTU_4096, 65535),
+			(u32)SUPERP_SEG_MAX);
+	KUNIT_EXPECT_EQ(test, superp_rc_seg(IB_MTU_256, 68), 256U);
+}
+
+/*
  * Defect 5: a kernel consumer (a ULP's ib_client) allocates a PD on a
  * superp device and gets a working local DMA lkey; the port offers MADs
  * and the CM, which the core's MAD agent opens over QP1.
@@ -319,6 +339,7 @@ static struct kunit_case superp_verbs_cases[] = {
 	KUNIT_CASE(mr_replace_keeps_key),
 	KUNIT_CASE(mr_local_dma_lkey),
 	KUNIT_CASE(active_mtu),
+	KUNIT_CASE(rc_segment),
 	KUNIT_CASE(kernel_pd),
 	{}
 };

@@ -3,8 +3,9 @@
  * ib_superp: a verbs message as transactions and packets.
  *
  * A message of len bytes travels in ceil(len / mtu) packets (one when len
- * is 0), one operation each, grouped into transactions of at most
- * max_pkts packets (tal_max_pkt_per_trans). Packet k carries message bytes
+ * is 0; mtu is the QP's segment, superp_rc_seg()), one operation each,
+ * grouped into transactions of at most max_pkts packets
+ * (tal_max_pkt_per_trans). Packet k carries message bytes
  * [k * mtu, min(len, (k + 1) * mtu)). Opcodes (Documentation/superp-rc.rst):
  *
  *   SEND        12 when the message is one packet of at least 16 bytes;
@@ -31,7 +32,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/errno.h>
-#include <linux/log2.h>
+#include <linux/export.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <rdma/superp_wire.h>
@@ -63,15 +64,17 @@ static u32 superp_msg_data_xacts(const struct superp_msg *m)
  * superp_msg_check() - whether a message shape is one this file plans.
  * @m: the shape.
  *
- * Return: 0, or -EINVAL (unknown kind, path MTU not a power of two in
- * 256..4096, max_pkts not in 1..4096, an atomic not of 8 bytes), or
+ * Return: 0, or -EINVAL (unknown kind, segment not a multiple of
+ * SUPERP_SEG_ALIGN up to SUPERP_SEG_MAX, max_pkts not in 1..4096, an atomic
+ * not of 8 bytes), or
  * -EMSGSIZE (longer than SUPERP_MSG_MAX).
  */
 int superp_msg_check(const struct superp_msg *m)
 {
 	if (m->kind > SUPERP_MSG_SEND_INV ||
-	    (superp_msg_is_atomic(m) && m->len != sizeof(u64)) || m->mtu < 256 || m->mtu > 4096 ||
-	    !is_power_of_2(m->mtu) || !m->max_pkts || m->max_pkts > 4096)
+	    (superp_msg_is_atomic(m) && m->len != sizeof(u64)) ||
+	    !m->mtu || m->mtu > SUPERP_SEG_MAX || m->mtu % SUPERP_SEG_ALIGN ||
+	    !m->max_pkts || m->max_pkts > 4096)
 		return -EINVAL;
 	return m->len > SUPERP_MSG_MAX ? -EMSGSIZE : 0;
 }
@@ -185,7 +188,7 @@ void superp_msg_pkt(const struct superp_msg *m, const struct superp_msg_xact *x,
 EXPORT_SYMBOL_IF_KUNIT(superp_msg_pkt);
 
 /* Read Response packets that answer a read of @len bytes (at least one). */
-u16 superp_msg_read_resp_pkts(u32 len, u32 mtu)
+u32 superp_msg_read_resp_pkts(u32 len, u32 mtu)
 {
 	return max_t(u32, 1, DIV_ROUND_UP(len, mtu));
 }

@@ -26,7 +26,8 @@ enum superp_msg_kind {
  * struct superp_msg - the shape of one message.
  * @kind: enum superp_msg_kind.
  * @len: bytes of the message (at most SUPERP_MSG_MAX).
- * @mtu: payload bytes of a full packet (the QP's path MTU).
+ * @mtu: payload bytes of a full packet (the QP's segment, superp_rc_seg()):
+ *	a multiple of SUPERP_SEG_ALIGN in SUPERP_SEG_ALIGN..SUPERP_SEG_MAX.
  * @max_pkts: packets per transaction (tal_max_pkt_per_trans).
  * @min_len: bytes from the TAL header that a packet with data reaches at
  *	least, its block grown (pad count) when the payload is shorter: the
@@ -50,6 +51,13 @@ struct superp_msg {
 
 /* The largest message: the port's max_msg_sz, offsets fit 32 bits. */
 #define SUPERP_MSG_MAX		0x80000000ULL
+
+/*
+ * Payload of a full RC data packet: a multiple of 256 bytes (every IB MTU
+ * is one), at most 32 KiB, which a packet's page fragments always hold.
+ */
+#define SUPERP_SEG_ALIGN	256
+#define SUPERP_SEG_MAX		(32 * 1024)
 
 /**
  * struct superp_msg_xact - one transaction of a message.
@@ -85,7 +93,7 @@ void superp_msg_xact(const struct superp_msg *m, u32 i,
 		     struct superp_msg_xact *x);
 void superp_msg_pkt(const struct superp_msg *m, const struct superp_msg_xact *x,
 		    u16 seqno, struct superp_msg_pkt *p);
-u16 superp_msg_read_resp_pkts(u32 len, u32 mtu);
+u32 superp_msg_read_resp_pkts(u32 len, u32 mtu);
 void superp_msg_read_resp_pkt(u32 len, u32 mtu, u16 seqno,
 			      struct superp_msg_pkt *p);
 

@@ -23,7 +23,12 @@ const struct superp_params superp_default_params = {
 	.pdl_fast_rtx_limit	= 8,
 	.tal_trans_window	= 32,
 	.tal_max_pkt_per_trans	= 32,
-	.tal_max_ops_per_pkt	= 8,
+	/*
+	 * The most the 4-bit field carries (the spec's table says 8):
+	 * packing never waits for a packet to fill, so a higher limit only
+	 * helps where small WRs queue, halving their packets and ACKs.
+	 */
+	.tal_max_ops_per_pkt	= 15,
 	/*
 	 * 10 s: a transaction that cannot finish (a request or reply packet
 	 * refused after the PDL acknowledged it) ends the connection rather

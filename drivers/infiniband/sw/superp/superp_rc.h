@@ -13,6 +13,8 @@
 #include <linux/timer.h>
 #include <linux/types.h>
 
+#include "superp.h"
+#include "superp_msg.h"
 #include "superp_qp.h"
 #include "superp_rma.h"
 #include "superp_tx.h"
@@ -43,6 +45,35 @@ struct superp_pkt;
 struct superp_qp;
 struct superp_recv_wqe;
 struct superp_rc_wr;
+
+/*
+ * The payload of a full RC data packet on a link of @netdev_mtu bytes:
+ * what the largest header stack leaves, in whole SUPERP_SEG_ALIGN units,
+ * SUPERP_SEG_ALIGN..SUPERP_SEG_MAX.
+ */
+static inline u32 superp_link_seg(unsigned int netdev_mtu)
+{
+	u32 room = netdev_mtu > SUPERP_MAX_HDR_STACK ?
+		   netdev_mtu - SUPERP_MAX_HDR_STACK : 0;
+
+	return clamp_t(u32, round_down(room, SUPERP_SEG_ALIGN),
+		       SUPERP_SEG_ALIGN, SUPERP_SEG_MAX);
+}
+
+/*
+ * How an RC QP segments its messages. Segmentation is the transport's: a
+ * QP whose path MTU is the port's active MTU (what rdma_cm and perftest
+ * agree on when both ends share the link's MTU), or above it once the
+ * link shrank, fills what the link carries (8704 bytes on a 9000-byte
+ * link, not 4096). A smaller path MTU says the peer's link is smaller, and
+ * is kept.
+ */
+static inline u32 superp_rc_seg(enum ib_mtu path_mtu, unsigned int netdev_mtu)
+{
+	if (path_mtu >= superp_active_mtu(netdev_mtu))
+		return superp_link_seg(netdev_mtu);
+	return ib_mtu_enum_to_int(path_mtu);
+}
 
 /**
  * struct superp_rc_tgt - the target's state of one transaction of a

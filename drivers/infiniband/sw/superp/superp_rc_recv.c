@@ -301,9 +301,8 @@ static u32 superp_rc_tgt_op(struct superp_conn_entry *e,
 		slot->mr = mr;
 		slot->addr = op->addr;
 		slot->len = op->length;
-		slot->mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
-		if (slot->mtu <= 0)
-			slot->mtu = 1024;
+		slot->mtu = superp_rc_seg(qp->attr.path_mtu,
+					  READ_ONCE(sdev->ndev->mtu));
 		break;
 	case SUPERP_OP_ATOMIC_CAS:
 	case SUPERP_OP_ATOMIC_FADD:
@@ -519,17 +518,21 @@ int superp_rc_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 	struct superp_conn_entry *e = superp_entry(c);
 	struct superp_rc_tgt *slot = superp_rc_slot(e, xid);
 	u64 now = ktime_get_ns();
-	u32 mtu;
-	u16 npkts;
+	u32 npkts;
 
 	if (!slot->err && opcode == SUPERP_OP_RDMA_READ) {
-		/* As many packets as the transaction may have, at most. */
-		for (mtu = slot->mtu; mtu < 4096; mtu <<= 1)
-			if (superp_msg_read_resp_pkts(slot->len, mtu) <=
-			    c->max_pkts)
-				break;
-		npkts = superp_msg_read_resp_pkts(slot->len, mtu);
-		slot->mtu = mtu;
+		/*
+		 * As many packets as the transaction may have, at most: a
+		 * read sized by a peer of larger segments gets the smallest
+		 * that fit, which are never larger than the peer's.
+		 */
+		if (superp_msg_read_resp_pkts(slot->len, slot->mtu) >
+		    c->max_pkts)
+			slot->mtu = min_t(u32, SUPERP_SEG_MAX,
+					  round_up(DIV_ROUND_UP(slot->len,
+								c->max_pkts),
+						   SUPERP_SEG_ALIGN));
+		npkts = superp_msg_read_resp_pkts(slot->len, slot->mtu);
 		slot->src.ops = &superp_rc_resp_ops;
 		if (npkts <= c->max_pkts &&
 		    !superp_tal_reply(c, xid, SUPERP_OP_READ_RESP, npkts, 1,

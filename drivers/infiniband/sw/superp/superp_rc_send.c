@@ -111,7 +111,8 @@ superp_rc_wr_take(struct superp_conn_entry *e, struct superp_qp *qp,
 	wr->dqpn = qp->attr.dest_qp_num;
 	wr->msg.kind = superp_rc_msg_kind(wr->wqe.opcode);
 	wr->msg.len = wr->wqe.length;
-	wr->msg.mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	wr->msg.mtu = superp_rc_seg(qp->attr.path_mtu,
+				    READ_ONCE(e->sdev->ndev->mtu));
 	wr->msg.max_pkts = e->conn.max_pkts;
 	/* SUPERp-lite over SUNH: no short frame for the link to pad */
 	wr->msg.min_len = e->addr.lite && e->addr.encap == SUPERP_ENCAP_SUNH ?
