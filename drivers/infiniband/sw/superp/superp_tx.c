@@ -14,15 +14,14 @@
  * Timer: one hrtimer per connection (HRTIMER_MODE_ABS_SOFT) carries the
  * engine's deadline (arm_timer) and, after the device refused a packet
  * (-EBUSY), a short retry that calls superp_conn_window_open(). An idle
- * connection has no timer queued, so 4096 connections cost 4096 idle
- * hrtimer structures and nothing per tick.
+ * connection's timer fires at most once more and is then not queued, so
+ * 4096 idle connections cost 4096 hrtimer structures and nothing per tick.
  *
  * Locking: everything here runs under the entry's lock (superp_conn_entry
  * .lock, BH-safe), taken by the caller of the engine event: superp_rx.c,
  * the timer callback below, superp_conn_submit() and superp_conn_table.c.
- * The timer is only ever cancelled without waiting under that lock
- * (hrtimer_try_to_cancel()); superp_conn_timer_cancel() waits, and is
- * called only once nothing can find the entry any more.
+ * The timer is never cancelled under that lock: superp_conn_timer_cancel()
+ * waits, and is called only once nothing can find the entry any more.
  */
 #include <kunit/visibility.h>
 #include <linux/hrtimer.h>
@@ -44,6 +43,12 @@
  * broken connection sends nothing, so it retries nothing: the engine's
  * last arm_timer(0), from superp_conn_release() after the final
  * hrtimer_cancel(), must not queue the timer of an entry being freed.
+ *
+ * Lazily: nearly every ACK moves the retransmission deadline later or
+ * clears it, and reprogramming an hrtimer per ACK is a cost per packet.
+ * A queued timer due no later than the new deadline, or when there is
+ * none, is left alone: it fires, finds the deadline not reached (or
+ * gone), and programs the real one (superp_timer_fn()).
  */
 static void superp_timer_program(struct superp_conn_entry *e)
 {
@@ -56,10 +61,12 @@ static void superp_timer_program(struct superp_conn_entry *e)
 		if (!at || retry < at)
 			at = retry;
 	}
-	if (at)
-		hrtimer_start(&e->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
-	else
-		hrtimer_try_to_cancel(&e->timer);	/* a running one is harmless */
+	if (!at)
+		return;
+	if (hrtimer_is_queued(&e->timer) &&
+	    ktime_to_ns(hrtimer_get_expires(&e->timer)) <= at)
+		return;
+	hrtimer_start(&e->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
 }
 
 static enum hrtimer_restart superp_timer_fn(struct hrtimer *t)
