@@ -680,6 +680,41 @@ static void delayed_and_stretch_ack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->timer, superp_default_params.pdl_retrans_time_out * US + dack);
 }
 
+/*
+ * Receiver flow control 3 over a receive batch: while the caller holds the
+ * pure ACKs (superp_conn_hold_acks(), the packets of one NAPI poll), the
+ * stretch ACK and the ACK that retires a transaction wait, and releasing
+ * them sends one pure ACK for all; with data to send they still ride on it.
+ */
+static void held_acks_test(struct kunit *test)
+{
+	struct tnode *b = t_new(test, NULL, 0);
+	u32 i, n = 2 * superp_default_params.pdl_stretch_ack;
+
+	superp_conn_hold_acks(b->c);
+	for (i = 0; i < n; i++)
+		t_rx(b, t_pkt(i, SUPERP_OP_RMA_WRITE, i, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->qn, 0);
+	KUNIT_EXPECT_EQ(test, superp_conn_release_acks(b->c, 0), 0);
+	KUNIT_ASSERT_EQ(test, b->qn, 1);
+	KUNIT_EXPECT_EQ(test, b->q[0].opcode, SUPERP_OP_PURE_ACK);
+	KUNIT_EXPECT_EQ(test, b->q[0].ack_psn, n - 1);
+	KUNIT_EXPECT_EQ(test, b->q[0].ack_xid, n - 1);
+	/* released: the next one goes at once again */
+	t_rx(b, t_pkt(n, SUPERP_OP_RMA_WRITE, n, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->qn, 2);
+	/* held, but a data packet leaves: it carries the ACK */
+	b->qn = 0;
+	superp_conn_hold_acks(b->c);
+	t_rx(b, t_pkt(n + 1, SUPERP_OP_RMA_WRITE, n + 1, 0, true), 0);
+	t_submit(b, SUPERP_OP_RMA_WRITE, 1, 0);
+	KUNIT_ASSERT_EQ(test, b->qn, 1);
+	KUNIT_EXPECT_EQ(test, b->q[0].opcode, SUPERP_OP_RMA_WRITE);
+	KUNIT_EXPECT_EQ(test, b->q[0].ack_psn, n + 1);
+	superp_conn_release_acks(b->c, 0);
+	KUNIT_EXPECT_EQ(test, b->qn, 1);
+}
+
 /* Flow control: RWIN advertisement throttles the peer (receiver 4). */
 static void rwin_test(struct kunit *test)
 {
@@ -2011,6 +2046,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(nack_test),
 	KUNIT_CASE(rtx_timer_broken_test),
 	KUNIT_CASE(delayed_and_stretch_ack_test),
+	KUNIT_CASE(held_acks_test),
 	KUNIT_CASE(rwin_test),
 	KUNIT_CASE(psn_wrap_test),
 	KUNIT_CASE(xid_wrap_read_reply_test),

@@ -40,6 +40,8 @@ struct sunh_fields {
  * struct sunh_skb_cb - what the receive path tells an upper protocol
  * @hdr: the received SUNH header (hop limit as received, not decremented)
  * @iif: ifindex of the device the frame arrived on
+ * @batched: the frame came in a list (netif_receive_skb_list(), the
+ *	frames of one NAPI poll): its protocol's batch_end() follows
  *
  * Valid in skb->cb when a &struct sunh_protocol handler is called; the
  * handler owns the skb and may reuse skb->cb once it has read this.
@@ -47,6 +49,7 @@ struct sunh_fields {
 struct sunh_skb_cb {
 	struct sunh_fields hdr;
 	int iif;
+	bool batched;
 };
 
 #define SUNH_CB(skb) ((struct sunh_skb_cb *)(skb)->cb)
@@ -57,10 +60,15 @@ struct sunh_skb_cb {
  *	at the SUNH payload (the SUNH header is skb_network_header()) and
  *	SUNH_CB(skb) filled in; must consume the skb. skb->dev is the
  *	receiving device, its namespace is the packet's namespace.
+ * @batch_end: optional; called once after a list of frames received
+ *	together (SUNH_CB(skb)->batched) if @handler ran for any of them, in
+ *	the same softirq and rcu_read_lock() section as those calls: work
+ *	per batch rather than per frame (ib_superp sends one ACK for all).
  * @nexthdr: the Next Header value this protocol receives
  */
 struct sunh_protocol {
 	int (*handler)(struct sk_buff *skb);
+	void (*batch_end)(void);
 	u8 nexthdr;
 };
 

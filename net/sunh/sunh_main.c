@@ -271,6 +271,7 @@ static struct pernet_operations sunh_net_ops = {
 
 static struct packet_type sunh_packet_type __read_mostly = {
 	.func = sunh_rcv,
+	.list_func = sunh_rcv_list,
 };
 
 /* EtherTypes the kernel's own stacks receive: taking one would hand their

@@ -206,6 +206,8 @@ int sunh_dev_xmit(struct sunh_net *sn, struct sk_buff *skb);
 /* sunh_rcv.c */
 int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
 	     struct packet_type *pt, struct net_device *orig_dev);
+void sunh_rcv_list(struct list_head *head, struct packet_type *pt,
+		   struct net_device *orig_dev);
 int sunh_deliver(struct net *net, struct sk_buff *skb);
 const struct sunh_protocol *sunh_protocol_get(u8 nexthdr);
 

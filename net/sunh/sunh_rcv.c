@@ -14,6 +14,9 @@
 static const struct sunh_protocol __rcu *sunh_protos[256];
 static DEFINE_MUTEX(sunh_protos_mutex);
 
+/* Next Headers delivered from the list being received on this CPU. */
+static DEFINE_PER_CPU(unsigned long [BITS_TO_LONGS(256)], sunh_batch_nexthdrs);
+
 /**
  * sunh_add_protocol() - receive the packets of one Next Header value
  * @prot: the protocol; must stay valid until sunh_del_protocol()
@@ -103,6 +106,8 @@ int sunh_deliver(struct net *net, struct sk_buff *skb)
 	__skb_pull(skb, SUNH_HLEN);
 	skb_reset_transport_header(skb);
 	SUNH_INC(sn, RX_DELIVERED);
+	if (SUNH_CB(skb)->batched && prot->batch_end)
+		__set_bit(nexthdr, *this_cpu_ptr(&sunh_batch_nexthdrs));
 	return prot->handler(skb);
 }
 EXPORT_SYMBOL_IF_KUNIT(sunh_deliver);
@@ -199,6 +204,9 @@ static bool sunh_learn(struct sunh_net *sn, struct sunh_domain *d,
 	return true;
 }
 
+static int __sunh_rcv(struct sk_buff *skb, struct net_device *dev,
+		      bool batched);
+
 /**
  * sunh_rcv() - the SUNH EtherType handler
  * @skb: received frame, skb->data at the SUNH header
@@ -211,6 +219,43 @@ static bool sunh_learn(struct sunh_net *sn, struct sunh_domain *d,
  */
 int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
 	     struct packet_type *pt, struct net_device *orig_dev)
+{
+	return __sunh_rcv(skb, dev, false);
+}
+
+/**
+ * sunh_rcv_list() - the SUNH EtherType handler for a list of frames
+ * @head: the frames (one NAPI poll's), each as sunh_rcv() takes it
+ * @pt: our packet_type
+ * @orig_dev: original receiving device
+ *
+ * Each frame goes as through sunh_rcv(); then each upper protocol that
+ * received any of them and asked for it gets its batch_end().
+ *
+ * Context: softirq, rcu_read_lock().
+ */
+void sunh_rcv_list(struct list_head *head, struct packet_type *pt,
+		   struct net_device *orig_dev)
+{
+	unsigned long *nexthdrs = *this_cpu_ptr(&sunh_batch_nexthdrs);
+	const struct sunh_protocol *prot;
+	struct sk_buff *skb, *next;
+	unsigned int nh;
+
+	list_for_each_entry_safe(skb, next, head, list) {
+		skb_list_del_init(skb);
+		__sunh_rcv(skb, skb->dev, true);
+	}
+	for_each_set_bit(nh, nexthdrs, 256) {
+		__clear_bit(nh, nexthdrs);
+		prot = sunh_protocol_get(nh);
+		if (prot && prot->batch_end)
+			prot->batch_end();
+	}
+}
+
+static int __sunh_rcv(struct sk_buff *skb, struct net_device *dev,
+		      bool batched)
 {
 	struct net *net = dev_net(dev);
 	struct sunh_net *sn = sunh_pernet(net);
@@ -243,6 +288,7 @@ int sunh_rcv(struct sk_buff *skb, struct net_device *dev,
 	memset(cb, 0, sizeof(*cb));
 	sunh_hdr_unpack(sunh_hdr(skb), &cb->hdr);
 	cb->iif = dev->ifindex;
+	cb->batched = batched;
 
 	d = rcu_dereference(sn->domain);
 	if (!d) {

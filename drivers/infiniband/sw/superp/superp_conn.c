@@ -440,6 +440,39 @@ int superp_conn_window_open(struct superp_conn *c, u64 now)
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_window_open);
 
 /**
+ * superp_conn_hold_acks() - let pure ACKs wait for the end of a batch.
+ * @c: the connection.
+ *
+ * Receiver flow control 3 over a receive batch: until
+ * superp_conn_release_acks(), an ACK due (stretch, retirement, a hole) is
+ * not sent as a pure ACK but stays due, so the packets of one batch draw
+ * one ACK; a data packet sent meanwhile still carries it.
+ */
+void superp_conn_hold_acks(struct superp_conn *c)
+{
+	c->flags |= SUPERP_CF_ACK_HOLD;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_hold_acks);
+
+/**
+ * superp_conn_release_acks() - event "batch ended": send the ACK held.
+ * @c: the connection.
+ * @now: current time (ns).
+ *
+ * Return: 0, or -EDEADLK (nothing done) when called from a callback of @c.
+ */
+int superp_conn_release_acks(struct superp_conn *c, u64 now)
+{
+	if (c->depth)
+		return -EDEADLK;
+	c->flags &= ~SUPERP_CF_ACK_HOLD;
+	superp_conn_begin(c, now);
+	superp_conn_end(c, now);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_release_acks);
+
+/**
  * superp_conn_set_rwin() - throttle the peer (PDL receiver flow control 4).
  * @c: the connection.
  * @rwin: window to advertise, 1..pdl_window_size.

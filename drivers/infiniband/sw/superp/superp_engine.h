@@ -445,6 +445,7 @@ struct superp_conn_cold {
 #define SUPERP_CF_HELLO_TX	0x1000	/* our first No-op not yet retired */
 #define SUPERP_CF_HELLO_RX	0x2000	/* the peer's first PSN not yet here */
 #define SUPERP_CF_LITE		0x4000	/* SUPERP_CONN_LITE */
+#define SUPERP_CF_ACK_HOLD	0x8000	/* pure ACKs wait: superp_conn_release_acks() */
 
 /**
  * struct superp_conn - hot per-connection state (two cache lines).
@@ -525,6 +526,8 @@ int superp_conn_rx(struct superp_conn *c, const struct superp_pkt *p,
 		   void *buf, u64 now);
 int superp_conn_timer(struct superp_conn *c, u64 now);
 int superp_conn_window_open(struct superp_conn *c, u64 now);
+void superp_conn_hold_acks(struct superp_conn *c);
+int superp_conn_release_acks(struct superp_conn *c, u64 now);
 
 /**
  * struct superp_xact - a transaction to submit.

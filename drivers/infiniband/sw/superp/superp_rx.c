@@ -22,6 +22,15 @@
  * the list before superp_conns_destroy(), whose grace period then covers
  * both. The engine runs under the entry's lock (BH-safe; plain spin_lock()
  * here, where BH is off), and its callbacks (superp_tx.c) run under it.
+ *
+ * Receive batches: SUNH hands over the frames of one NAPI poll as a list
+ * and calls superp_rx_batch_end() after them, still in the core's
+ * rcu_read_lock() section. The connections that received any of them hold
+ * their pure ACKs until then (superp_conn_hold_acks()), so that a batch of
+ * data packets draws one ACK rather than one per retired transaction and
+ * per stretch: fewer frames both ways for the same acknowledgements. The
+ * entries listed stay valid to the end of that section, as every entry a
+ * receive finds does.
  */
 #include <kunit/visibility.h>
 #include <linux/ktime.h>
@@ -35,6 +44,54 @@
 
 static HLIST_HEAD(superp_rx_devs);
 static DEFINE_SPINLOCK(superp_rx_devs_lock);	/* changes of superp_rx_devs */
+
+/*
+ * The connections of this CPU's receive batch whose ACKs are held. A
+ * connection already held (here or in another CPU's batch) is not listed
+ * again; one that does not fit is not held.
+ */
+#define SUPERP_RX_BATCH_CONNS	16
+struct superp_rx_batch {
+	unsigned int n;
+	struct superp_conn_entry *held[SUPERP_RX_BATCH_CONNS];
+};
+
+static DEFINE_PER_CPU(struct superp_rx_batch, superp_rx_batch);
+
+/* Under e->lock, BH off: @e's pure ACKs wait for superp_rx_batch_end(). */
+static void superp_rx_hold_acks(struct superp_conn_entry *e)
+{
+	struct superp_rx_batch *b = this_cpu_ptr(&superp_rx_batch);
+
+	if (e->acks_held || b->n == SUPERP_RX_BATCH_CONNS)
+		return;
+	b->held[b->n++] = e;
+	e->acks_held = true;
+	superp_conn_hold_acks(&e->conn);
+}
+
+/**
+ * superp_rx_batch_end() - a receive batch ended: send the ACKs it held.
+ *
+ * Context: NET_RX softirq, in the rcu_read_lock() section of the batch's
+ * superp_rx() calls (sunh_protocol.batch_end).
+ */
+void superp_rx_batch_end(void)
+{
+	struct superp_rx_batch *b = this_cpu_ptr(&superp_rx_batch);
+	u64 now = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < b->n; i++) {
+		struct superp_conn_entry *e = b->held[i];
+
+		spin_lock(&e->lock);
+		e->acks_held = false;
+		superp_conn_release_acks(&e->conn, now);
+		spin_unlock(&e->lock);
+	}
+	b->n = 0;
+}
 
 /**
  * superp_rx_dev_add() - let the receive path find a device by its netdev.
@@ -240,6 +297,8 @@ void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src)
 	len = skb->len;
 found:
 	spin_lock(&e->lock);
+	if (src->batched)
+		superp_rx_hold_acks(e);
 	/* counted by the engine: never -EDEADLK, no callback of it runs here */
 	e->conn.cold->stats.rx_bytes += len;	/* as sent: lite from the TAL */
 	ret = superp_conn_rx(&e->conn, &p, skb, ktime_get_ns());

@@ -19,6 +19,8 @@ struct superp_conn_addr;
  * @encap: enum superp_encap it arrived by.
  * @addr: its source address in that encapsulation.
  * @dst: the address it was sent to (a datagram's receiver reports it).
+ * @batched: one of a list of packets received together (SUNH's list
+ *	receive): its connection's pure ACK waits for superp_rx_batch_end().
  */
 struct superp_rx_src {
 	u8 encap;
@@ -27,9 +29,11 @@ struct superp_rx_src {
 		__be32 ip4;
 		struct in6_addr ip6;
 	} addr, dst;
+	bool batched;
 };
 
 void superp_rx(struct sk_buff *skb, const struct superp_rx_src *src);
+void superp_rx_batch_end(void);
 void superp_rx_short(struct sk_buff *skb);
 const char *superp_drop_name(int why);
 

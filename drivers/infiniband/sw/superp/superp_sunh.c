@@ -23,6 +23,7 @@ static int superp_sunh_rcv(struct sk_buff *skb)
 		.encap = SUPERP_ENCAP_SUNH,
 		.addr.sunh = SUNH_CB(skb)->hdr.saddr,
 		.dst.sunh = SUNH_CB(skb)->hdr.daddr,
+		.batched = SUNH_CB(skb)->batched,
 	};
 
 	superp_rx(skb, &src);
@@ -31,6 +32,7 @@ static int superp_sunh_rcv(struct sk_buff *skb)
 
 static const struct sunh_protocol superp_sunh_proto = {
 	.handler = superp_sunh_rcv,
+	.batch_end = superp_rx_batch_end,
 	.nexthdr = SUNH_NEXTHDR_SUPERP,
 };
 

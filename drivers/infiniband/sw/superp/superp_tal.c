@@ -934,7 +934,8 @@ again:
 	    superp_pdl_ack_due(c))
 		c->dack_at = now + superp_p(c)->pdl_delayed_ack_time *
 				   SUPERP_NSEC_PER_USEC;
-	if ((c->flags & SUPERP_CF_ACK_NOW) && !(c->flags & SUPERP_CF_TX_BUSY))
+	if ((c->flags & SUPERP_CF_ACK_NOW) &&
+	    !(c->flags & (SUPERP_CF_TX_BUSY | SUPERP_CF_ACK_HOLD)))
 		superp_pdl_pure_ack(c, now);
 	if ((c->flags & SUPERP_CF_INI_BLOCKED) && superp_tal_can_submit(c) &&
 	    c->ops->tx_ready && rounds--) {
