@@ -420,6 +420,17 @@ int superp_conn_timer(struct superp_conn *c, u64 now)
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_timer);
 
+/* An event that lifts what held packets back (@flag): send what may go. */
+static int superp_conn_unblock(struct superp_conn *c, u16 flag, u64 now)
+{
+	if (c->depth)
+		return -EDEADLK;
+	c->flags &= ~flag;
+	superp_conn_begin(c, now);
+	superp_conn_end(c, now);
+	return 0;
+}
+
 /**
  * superp_conn_window_open() - event "window opened": the device queue has
  * room again after xmit returned -EBUSY.
@@ -430,12 +441,7 @@ EXPORT_SYMBOL_IF_KUNIT(superp_conn_timer);
  */
 int superp_conn_window_open(struct superp_conn *c, u64 now)
 {
-	if (c->depth)
-		return -EDEADLK;
-	c->flags &= ~SUPERP_CF_TX_BUSY;
-	superp_conn_begin(c, now);
-	superp_conn_end(c, now);
-	return 0;
+	return superp_conn_unblock(c, SUPERP_CF_TX_BUSY, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_window_open);
 
@@ -463,12 +469,7 @@ EXPORT_SYMBOL_IF_KUNIT(superp_conn_hold_acks);
  */
 int superp_conn_release_acks(struct superp_conn *c, u64 now)
 {
-	if (c->depth)
-		return -EDEADLK;
-	c->flags &= ~SUPERP_CF_ACK_HOLD;
-	superp_conn_begin(c, now);
-	superp_conn_end(c, now);
-	return 0;
+	return superp_conn_unblock(c, SUPERP_CF_ACK_HOLD, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_release_acks);
 

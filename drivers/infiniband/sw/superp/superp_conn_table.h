@@ -46,8 +46,6 @@ struct superp_conn_addr {
  * @timer: the engine's deadline and busy retries (superp_tx.c).
  * @deadline: the engine's deadline (ns), 0 for none.
  * @tx_busy: the device refused a packet: retry shortly.
- * @acks_held: its pure ACKs wait for the end of a receive batch, and a
- *	CPU's batch lists it (superp_rx.c).
  * @rc: RC's state of the connection (superp_rc_conn.h), under @lock.
  * @loop: the peer is this node: packets loop back (superp_loop.c).
  * @dst_cache: UDP connections: the route to the peer (superp_udp.c).
@@ -61,7 +59,6 @@ struct superp_conn_entry {
 	struct hrtimer timer;
 	u64 deadline;
 	bool tx_busy;
-	bool acks_held;
 	struct superp_rc_conn rc;
 	bool loop;
 	struct dst_cache dst_cache;

@@ -58,15 +58,18 @@ struct superp_rx_batch {
 
 static DEFINE_PER_CPU(struct superp_rx_batch, superp_rx_batch);
 
-/* Under e->lock, BH off: @e's pure ACKs wait for superp_rx_batch_end(). */
+/*
+ * Under e->lock, BH off: @e's pure ACKs wait for superp_rx_batch_end().
+ * The engine's hold says @e is listed already, here or on another CPU.
+ */
 static void superp_rx_hold_acks(struct superp_conn_entry *e)
 {
 	struct superp_rx_batch *b = this_cpu_ptr(&superp_rx_batch);
 
-	if (e->acks_held || b->n == SUPERP_RX_BATCH_CONNS)
+	if ((e->conn.flags & SUPERP_CF_ACK_HOLD) ||
+	    b->n == SUPERP_RX_BATCH_CONNS)
 		return;
 	b->held[b->n++] = e;
-	e->acks_held = true;
 	superp_conn_hold_acks(&e->conn);
 }
 
@@ -86,7 +89,6 @@ void superp_rx_batch_end(void)
 		struct superp_conn_entry *e = b->held[i];
 
 		spin_lock(&e->lock);
-		e->acks_held = false;
 		superp_conn_release_acks(&e->conn, now);
 		spin_unlock(&e->lock);
 	}
