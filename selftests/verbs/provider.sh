@@ -15,7 +15,7 @@
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 . "$SUPERP_ROOT/selftests/verbs/hold.inc"
 
-tap_plan 44
+tap_plan 46
 
 check "modprobe ib_superp" modprobe ib_superp
 check "rdma link add superp0 on eth0" rdma link add superp0 type superp netdev eth0
@@ -95,6 +95,20 @@ check "ALLOC_PD with driver data it does not know is refused with EOPNOTSUPP" \
 check "REG_MR with zero driver data is accepted" grep -q '^reg_mr driver data 0x0: ok' /tmp/udata
 check "REG_MR with driver data it does not know is refused with EOPNOTSUPP" \
 	grep -q '^reg_mr driver data 0x1: error 95$' /tmp/udata
+# Each refusal says why in the kernel log, rate-limited: a process that
+# asks again and again is told at most 10 times in 5 s (the kernel's
+# default burst), not once per request: 100 refused ALLOC_PDs in a second
+# or two make at most 20 lines (two windows, if one ends meanwhile).
+check "the kernel log says why ALLOC_PD and REG_MR were refused" sh -c \
+	"dmesg | grep -q 'superp0: alloc_pd: unknown driver data' &&
+	 dmesg | grep -q 'superp0: reg_mr: unknown driver data'"
+refusals() { dmesg | grep -c 'superp0: alloc_pd: unknown driver data'; }
+before=$(refusals)
+superp-verbs-probe udata superp0 100 > /tmp/udata100 2>&1
+told=$(($(refusals) - before))
+check "100 more refused ALLOC_PDs: $told more lines in the kernel log (1 to 20)" \
+	test "$(grep -c '^alloc_pd driver data 0x1: error 95$' /tmp/udata100)" = 100 -a \
+	"$told" -ge 1 -a "$told" -le 20
 # rdma resource: per-device object counts, e.g. "0: superp0: pd 1 cq 1 ..."
 # (the RDMA core's QP1 with its PD and CQ stays while the device does).
 no_objects_left() {

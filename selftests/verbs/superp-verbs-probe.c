@@ -23,10 +23,11 @@
  *   superp-verbs-probe mr-iova DEV LENGTH IOVA  register LENGTH bytes at
  *                                      device address IOVA; prints the
  *                                      outcome
- *   superp-verbs-probe udata DEV       send ALLOC_PD and REG_MR straight to
+ *   superp-verbs-probe udata DEV [N]   send ALLOC_PD and REG_MR straight to
  *                                      the uverbs file with 8 bytes of
- *                                      driver data, zero and not; prints
- *                                      the outcome of each
+ *                                      driver data, zero and not, N times
+ *                                      (default 1); prints the outcome of
+ *                                      each
  *   superp-verbs-probe hold DEV SECONDS  open DEV with a PD and an MR,
  *                                      print "holding", wait up to SECONDS
  *                                      for an asynchronous event (the
@@ -620,7 +621,7 @@ static void try_driver_data(int fd, const char *what, uint32_t command,
  * bytes must be accepted (a newer provider may send an all-zero tail),
  * anything else refused.
  */
-static int probe_udata(const char *name)
+static int probe_udata(const char *name, unsigned int times)
 {
 	static const uint64_t tails[] = { 0, 1 };
 	struct ib_uverbs_get_context_resp ctx_resp;
@@ -630,7 +631,7 @@ static int probe_udata(const char *name)
 	struct ib_uverbs_alloc_pd apd = {};
 	struct ib_uverbs_reg_mr rmr = {};
 	int fd, err, ret = 1;
-	unsigned int i;
+	unsigned int i, n;
 	void *buf;
 
 	buf = aligned_alloc(4096, 4096);
@@ -662,7 +663,8 @@ static int probe_udata(const char *name)
 	rmr.pd_handle = pd_resp.pd_handle;
 	rmr.access_flags = IBV_ACCESS_LOCAL_WRITE;
 
-	for (i = 0; i < ARRAY_SIZE(tails); i++) {
+	for (n = 0; n < times * ARRAY_SIZE(tails); n++) {
+		i = n % ARRAY_SIZE(tails);
 		try_driver_data(fd, "alloc_pd", IB_USER_VERBS_CMD_ALLOC_PD,
 				&apd, sizeof(apd), tails[i], sizeof(pd_resp),
 				IB_USER_VERBS_CMD_DEALLOC_PD, &pd_resp.pd_handle);
@@ -755,7 +757,7 @@ static int show_usage(const char *prog)
 	fprintf(stderr,
 		"usage: %s pd DEV N | context DEV COMP_MASK |\n"
 		"       %*s mr DEV N SIZE ACCESS | mr-bad DEV | hold DEV SECONDS |\n"
-		"       %*s mr-cycle DEV N | mr-iova DEV LENGTH IOVA | udata DEV | cq DEV |\n"
+		"       %*s mr-cycle DEV N | mr-iova DEV LENGTH IOVA | udata DEV [N] | cq DEV |\n"
 		"       %*s cq-resize DEV | cq-resize-race DEV | cq-ex DEV | cq-overflow DEV |\n"
 		"       %*s qp DEV\n",
 		prog, (int)strlen(prog), "", (int)strlen(prog), "",
@@ -1870,8 +1872,8 @@ int main(int argc, char **argv)
 		return probe_cq_ex(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "cq-overflow"))
 		return probe_cq_overflow(argv[2]);
-	if (argc == 3 && !strcmp(argv[1], "udata"))
-		return probe_udata(argv[2]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "udata"))
+		return probe_udata(argv[2], argc == 4 ? atoi(argv[3]) : 1);
 	if (argc == 4 && !strcmp(argv[1], "hold")) {
 		if (!parse_num(argv[3], 1, 3600, &n))
 			return show_usage(argv[0]);

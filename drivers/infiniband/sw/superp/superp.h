@@ -24,6 +24,15 @@
 #error "ib_superp needs CONFIG_INFINIBAND_VIRT_DMA (a kernel without CONFIG_HIGHMEM)"
 #endif
 
+/*
+ * A request for something the device does not offer (an object type, a
+ * flag, driver data it does not understand): the verb fails with
+ * EOPNOTSUPP and says why in the kernel log, at most a few times in a
+ * while, since any process can ask again and again.
+ */
+#define superp_refuse(ibdev, fmt, ...) \
+	ibdev_info_ratelimited(ibdev, fmt, ##__VA_ARGS__)
+
 #define SUPERP_DRV_NAME		"ib_superp"
 #define SUPERP_LINK_TYPE	"superp"
 #define SUPERP_PORT		1

@@ -115,8 +115,8 @@ int superp_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	int err;
 
 	if (attr->flags) {
-		ibdev_dbg(ibcq->device, "create_cq: unsupported flags 0x%x\n",
-			  attr->flags);
+		superp_refuse(ibcq->device, "create_cq: unsupported flags 0x%x\n",
+			      attr->flags);
 		return -EOPNOTSUPP;
 	}
 	if (attr->cqe < 1 || attr->cqe > SUPERP_MAX_CQE ||

@@ -21,6 +21,7 @@
 #include <linux/vmalloc.h>
 #include <rdma/uverbs_ioctl.h>
 
+#include "superp.h"
 #include "superp_mmap.h"
 
 /**
@@ -113,7 +114,7 @@ int superp_udata_req(struct ib_device *ibdev, struct ib_udata *udata,
 		return -EINVAL;
 	if (udata->inlen > len &&
 	    !ib_is_udata_cleared(udata, len, udata->inlen - len)) {
-		ibdev_dbg(ibdev, "%s: unknown trailing request data\n", verb);
+		superp_refuse(ibdev, "%s: unknown trailing request data\n", verb);
 		return -EOPNOTSUPP;
 	}
 	err = ib_copy_from_udata(req, udata, len);
@@ -121,8 +122,8 @@ int superp_udata_req(struct ib_device *ibdev, struct ib_udata *udata,
 		return err;
 	memcpy(&comp_mask, req, min(len, sizeof(comp_mask)));
 	if (comp_mask) {
-		ibdev_dbg(ibdev, "%s: unknown comp_mask 0x%llx\n", verb,
-			  comp_mask);
+		superp_refuse(ibdev, "%s: unknown comp_mask 0x%llx\n", verb,
+			      comp_mask);
 		return -EOPNOTSUPP;
 	}
 	return 0;

@@ -388,7 +388,7 @@ static int superp_mr_check_udata(struct ib_device *ibdev,
 {
 	if (udata && udata->inlen &&
 	    !ib_is_udata_cleared(udata, 0, udata->inlen)) {
-		ibdev_dbg(ibdev, "reg_mr: unknown driver data\n");
+		superp_refuse(ibdev, "reg_mr: unknown driver data\n");
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -437,8 +437,8 @@ struct ib_mr *superp_get_dma_mr(struct ib_pd *ibpd, int access)
 		return ERR_PTR(-EOPNOTSUPP);
 	access &= ~IB_ACCESS_OPTIONAL;
 	if (access & ~SUPERP_MR_ACCESS) {
-		ibdev_dbg(&sdev->ibdev, "get_dma_mr: unsupported access 0x%x\n",
-			  access & ~SUPERP_MR_ACCESS);
+		superp_refuse(&sdev->ibdev, "get_dma_mr: unsupported access 0x%x\n",
+			      access & ~SUPERP_MR_ACCESS);
 		return ERR_PTR(-EOPNOTSUPP);
 	}
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
@@ -462,8 +462,8 @@ static int superp_umr_access(struct ib_device *ibdev, int *access)
 {
 	*access &= ~IB_ACCESS_OPTIONAL;
 	if (*access & ~SUPERP_UMR_ACCESS) {
-		ibdev_dbg(ibdev, "reg_mr: unsupported access 0x%x\n",
-			  *access & ~SUPERP_UMR_ACCESS);
+		superp_refuse(ibdev, "reg_mr: unsupported access 0x%x\n",
+			      *access & ~SUPERP_UMR_ACCESS);
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -575,8 +575,8 @@ struct ib_mr *superp_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 	if (err)
 		return ERR_PTR(err);
 	if (flags & ~IB_MR_REREG_ACCESS) {
-		ibdev_dbg(ibmr->device, "rereg_mr: flags 0x%x: only IB_MR_REREG_ACCESS\n",
-			  flags);
+		superp_refuse(ibmr->device, "rereg_mr: flags 0x%x: only IB_MR_REREG_ACCESS\n",
+			      flags);
 		return ERR_PTR(-EOPNOTSUPP);
 	}
 	err = superp_umr_access(&sdev->ibdev, &access);
@@ -627,7 +627,7 @@ struct ib_mr *superp_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 	int err;
 
 	if (type != IB_MR_TYPE_MEM_REG) {
-		ibdev_dbg(ibpd->device, "alloc_mr: only IB_MR_TYPE_MEM_REG\n");
+		superp_refuse(ibpd->device, "alloc_mr: only IB_MR_TYPE_MEM_REG\n");
 		return ERR_PTR(-EOPNOTSUPP);
 	}
 	if (!max_num_sg || max_num_sg > SUPERP_MAX_FAST_REG_PAGES)

@@ -181,7 +181,7 @@ int superp_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 	/* alloc_mw carries no driver data: trailing bytes must be zero. */
 	if (udata && udata->inlen &&
 	    !ib_is_udata_cleared(udata, 0, udata->inlen)) {
-		ibdev_dbg(ibmw->device, "alloc_mw: unknown driver data\n");
+		superp_refuse(ibmw->device, "alloc_mw: unknown driver data\n");
 		return -EOPNOTSUPP;
 	}
 	if (atomic_inc_return(&sdev->mw_count) > SUPERP_MAX_MW) {

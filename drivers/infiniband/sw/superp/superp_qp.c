@@ -103,15 +103,16 @@ int superp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
 	    init->qp_type != IB_QPT_GSI) {
-		ibdev_dbg(ibqp->device, "create_qp: QP type %d not supported (RC, UD and GSI)\n",
-			  init->qp_type);
+		superp_refuse(ibqp->device,
+			      "create_qp: QP type %d not supported (RC, UD and GSI)\n",
+			      init->qp_type);
 		return -EOPNOTSUPP;
 	}
 	if (init->qp_type == IB_QPT_GSI && udata)
 		return -EINVAL;
 	if (init->create_flags) {
-		ibdev_dbg(ibqp->device, "create_qp: unsupported create_flags 0x%x\n",
-			  init->create_flags);
+		superp_refuse(ibqp->device, "create_qp: unsupported create_flags 0x%x\n",
+			      init->create_flags);
 		return -EOPNOTSUPP;
 	}
 	if (init->sq_sig_type != IB_SIGNAL_ALL_WR &&
@@ -312,12 +313,14 @@ static int superp_qp_check_attr(struct superp_qp *qp,
 	    attr->max_dest_rd_atomic > SUPERP_MAX_RD_ATOM)
 		return -EINVAL;
 	if (mask & IB_QP_ALT_PATH) {
-		ibdev_dbg(ibdev, "modify_qp: no alternate paths\n");
+		superp_refuse(ibdev, "modify_qp: no alternate paths\n");
 		return -EOPNOTSUPP;
 	}
 	if ((mask & IB_QP_PATH_MIG_STATE) &&
-	    attr->path_mig_state != IB_MIG_MIGRATED)
+	    attr->path_mig_state != IB_MIG_MIGRATED) {
+		superp_refuse(ibdev, "modify_qp: no path migration\n");
 		return -EOPNOTSUPP;
+	}
 	if (mask & IB_QP_AV)
 		return superp_av_from_attr(sdev, &attr->ah_attr, av);
 	return 0;
@@ -379,8 +382,10 @@ int superp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	int err;
 
 	if (udata && (udata->inlen || udata->outlen) &&
-	    !ib_is_udata_cleared(udata, 0, udata->inlen))
+	    !ib_is_udata_cleared(udata, 0, udata->inlen)) {
+		superp_refuse(ibqp->device, "modify_qp: unknown driver data\n");
 		return -EOPNOTSUPP;
+	}
 
 	mutex_lock(&qp->mutex);
 	cur = READ_ONCE(qp->state);

@@ -68,7 +68,7 @@ int superp_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	int err;
 
 	if (init->srq_type != IB_SRQT_BASIC) {
-		ibdev_dbg(ibsrq->device, "create_srq: only basic SRQs\n");
+		superp_refuse(ibsrq->device, "create_srq: only basic SRQs\n");
 		return -EOPNOTSUPP;
 	}
 	if (attr->max_wr < 1 || attr->max_wr > SUPERP_MAX_SRQ_WR ||
@@ -141,11 +141,13 @@ int superp_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 	if (mask & ~(IB_SRQ_MAX_WR | IB_SRQ_LIMIT))
 		return -EINVAL;
 	if (udata && udata->inlen &&
-	    !ib_is_udata_cleared(udata, 0, udata->inlen))
+	    !ib_is_udata_cleared(udata, 0, udata->inlen)) {
+		superp_refuse(ibsrq->device, "modify_srq: unknown driver data\n");
 		return -EOPNOTSUPP;
+	}
 	/* The process's ring would have to move: not built. */
 	if (srq->ur.ring && (mask & IB_SRQ_MAX_WR)) {
-		ibdev_dbg(ibsrq->device, "modify_srq: a user SRQ is not resized\n");
+		superp_refuse(ibsrq->device, "modify_srq: a user SRQ is not resized\n");
 		return -EOPNOTSUPP;
 	}
 	/* Checked before anything changes: the limit against the new size. */

@@ -172,15 +172,15 @@ static int superp_alloc_ucontext(struct ib_ucontext *ibuc,
 	if (udata->inlen > sizeof(cmd) &&
 	    !ib_is_udata_cleared(udata, sizeof(cmd),
 				 udata->inlen - sizeof(cmd))) {
-		ibdev_dbg(ibuc->device, "open: unknown trailing request data\n");
+		superp_refuse(ibuc->device, "open: unknown trailing request data\n");
 		return -EOPNOTSUPP;
 	}
 	err = ib_copy_from_udata(&cmd, udata, min(sizeof(cmd), udata->inlen));
 	if (err)
 		return err;
 	if (cmd.comp_mask) {
-		ibdev_dbg(ibuc->device, "open: unknown comp_mask 0x%llx\n",
-			  cmd.comp_mask);
+		superp_refuse(ibuc->device, "open: unknown comp_mask 0x%llx\n",
+			      cmd.comp_mask);
 		return -EOPNOTSUPP;
 	}
 	return ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
@@ -213,7 +213,7 @@ static int superp_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 
 	if (udata && udata->inlen &&
 	    !ib_is_udata_cleared(udata, 0, udata->inlen)) {
-		ibdev_dbg(ibpd->device, "alloc_pd: unknown driver data\n");
+		superp_refuse(ibpd->device, "alloc_pd: unknown driver data\n");
 		return -EOPNOTSUPP;
 	}
 	if (atomic_inc_return(&sdev->pd_count) > SUPERP_MAX_PD) {
