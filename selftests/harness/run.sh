@@ -445,6 +445,14 @@ boot_guest() {
 		[ "$SECONDS" -lt "$deadline" ] || return 124
 		append=$SUPERP_GUEST_APPEND
 		[ "$boot" != 2 ] || append+=" $SUPERP_REBOOT_APPEND"
+		# The debug kernel's RCU-tasks self-test (PROVE_RCU) can
+		# deadlock its boot: kernel_init finds the grace-period kthread
+		# not yet started, is rescheduled in mutex_lock()'s might_sleep()
+		# (voluntary preemption), and the kthread takes the mutex and
+		# waits for callbacks that kernel_init was about to queue. A
+		# loaded TCG host made that 1 boot in 8; without voluntary
+		# preemption points the window is closed.
+		[ "$kernel" != test ] || append="preempt=none $append"
 		# lpj: TCG on a loaded host makes the kernel's delay-loop
 		# calibration retry for minutes (it says so and asks for lpj=);
 		# a fixed value of the right order keeps boots short.
