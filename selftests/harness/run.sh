@@ -695,43 +695,42 @@ run_boot() { # group
 	echo "$passed $failed $skipped" > "$SUPERP_RESULTS/$g.counts"
 }
 
-# With SUPERP_LANES=2 (default 1: in turn), boots of one guest run beside
-# the others: a boot spends much of its time waiting (timers, barriers, its
-# peer), so they may share the machine's cores, and at most one guest
-# more than a boot of its own runs at once (four or more TCG guests on
-# two cores have stalled boots: Documentation/testing.rst). The other
-# lane runs the boots of several guests in turn, the heaviest (by its
-# tests' declared timeouts) first, so that the routers' three guests come
-# after the single guests are done. Results are printed per boot, in name
-# order, once all are done.
+# The debug kernel's boots keep both cores busy: they run one at a time,
+# the heaviest (by its tests' declared timeouts) first. Debian's kernel's
+# boots wait much of their time (timers, barriers, their peers, perftest's
+# pauses) and leave about half the cores idle: after the others they run
+# in SUPERP_LANES lanes side by side (default 2; 1: in turn), the heaviest
+# first, each to the lane with the least declared time so far. Results are
+# printed per boot, in name order, once all are done.
 mapfile -t groups < <(for g in "${!group_tests[@]}"; do echo "$g"; done | LC_ALL=C sort)
-# Not the default: in make check a CPU-bound pair test (verbs/fuzz.sh)
-# slowed by a third next to the single guest's KUnit suites and its peer
-# missed a barrier.
-lanes=${SUPERP_LANES:-1}
-declare -A lane_of
-main_lane=()
-while read -r _ g; do
-	if [ "$lanes" -gt 1 ] && [ "${group_nguests[$g]}" = 1 ]; then
-		lane_of[$g]=1
-	else
-		lane_of[$g]=0
-		main_lane+=("$g")
+lanes=${SUPERP_LANES:-2}
+alone=()
+declare -A lane_groups=() lane_load=()
+while read -r w g; do
+	if [ "${g%%-*}" != stock ] || [ "$lanes" -le 1 ]; then
+		alone+=("$g")
+		continue
 	fi
+	least=0
+	for l in $(seq 0 $((lanes - 1))); do
+		[ "${lane_load[$l]:-0}" -ge "${lane_load[$least]:-0}" ] || least=$l
+	done
+	lane_groups[$least]+=" $g"
+	lane_load[$least]=$((${lane_load[$least]:-0} + w))
 done < <(for g in "${groups[@]}"; do
-		printf '%s' "${group_tests[$g]}" | awk -v g="$g" '{ w += $2 } END { print w, g }'
+		printf '%s' "${group_tests[$g]}" | awk -v g="$g" '{ w += $2 } END { print w + 0, g }'
 	done | sort -rn)
 (
-	for g in "${main_lane[@]}"; do run_boot "$g" > "$SUPERP_RESULTS/$g.tap"; done
-) &
-lane_pids=($!)
-(
-	for g in "${groups[@]}"; do
-		[ "${lane_of[$g]}" = 1 ] && run_boot "$g" > "$SUPERP_RESULTS/$g.tap"
-	done
-) &
-lane_pids+=($!)
-wait "${lane_pids[@]}"
+	for g in "${alone[@]}"; do run_boot "$g" > "$SUPERP_RESULTS/$g.tap"; done
+)
+lane_pids=()
+for l in "${!lane_groups[@]}"; do
+	(
+		for g in ${lane_groups[$l]}; do run_boot "$g" > "$SUPERP_RESULTS/$g.tap"; done
+	) &
+	lane_pids+=($!)
+done
+[ ${#lane_pids[@]} -eq 0 ] || wait "${lane_pids[@]}"
 for g in "${groups[@]}"; do
 	read -r p f s < "$SUPERP_RESULTS/$g.counts" || { p=0 f=1 s=0; report fail "$g" "(the boot left no results)"; }
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
