@@ -93,6 +93,11 @@ static void mr_keys_register_loop(struct kunit *test)
 	struct superp_mr *mr = &f->mrs[0];
 	unsigned long i;
 
+	/*
+	 * Loops this long offer to reschedule: the debug guests run without
+	 * voluntary preemption, and under TCG they outlast the soft lockup
+	 * detector's 20 s.
+	 */
 	for (i = 0; i < n; i++) {
 		KUNIT_ASSERT_EQ(test, superp_mr_publish(&f->t, mr), 0);
 		f->keys[i] = mr->ibmr.lkey;
@@ -100,6 +105,7 @@ static void mr_keys_register_loop(struct kunit *test)
 		KUNIT_ASSERT_NE(test, mr->ibmr.lkey, SUPERP_LOCAL_DMA_LKEY);
 		mr_remove(f, mr);
 		KUNIT_ASSERT_PTR_EQ(test, superp_mr_get(&f->t, f->keys[i]), NULL);
+		cond_resched();
 	}
 	KUNIT_EXPECT_EQ(test, repeated_key(f->keys, n), 0);
 }
@@ -147,8 +153,10 @@ static void mr_keys_one_free_slot(struct kunit *test)
 	unsigned long i;
 	u32 first;
 
-	for (i = 0; i < SUPERP_MAX_MR; i++)
+	for (i = 0; i < SUPERP_MAX_MR; i++) {
 		KUNIT_ASSERT_EQ(test, superp_mr_publish(&f->t, &f->mrs[i]), 0);
+		cond_resched();
+	}
 	KUNIT_EXPECT_EQ(test, superp_mr_publish(&f->t, &extra), -ENOMEM);
 
 	first = last->ibmr.lkey;
@@ -157,13 +165,16 @@ static void mr_keys_one_free_slot(struct kunit *test)
 		mr_remove(f, last);
 		KUNIT_ASSERT_EQ(test, superp_mr_publish(&f->t, last), 0);
 		KUNIT_ASSERT_PTR_EQ(test, superp_mr_get(&f->t, f->keys[i]), NULL);
+		cond_resched();
 	}
 	KUNIT_EXPECT_EQ(test, repeated_key(f->keys, 0xffff), 0);
 	/* Generation 0 is skipped: the 65,536th key is the first again. */
 	KUNIT_EXPECT_EQ(test, last->ibmr.lkey, first);
 
-	for (i = 0; i < SUPERP_MAX_MR; i++)
+	for (i = 0; i < SUPERP_MAX_MR; i++) {
 		mr_remove(f, &f->mrs[i]);
+		cond_resched();
+	}
 }
 
 /*
