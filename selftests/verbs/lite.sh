@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # SUPERp-lite connections between two guests (Documentation/superp-admin.rst,
 # "SUPERp-lite connections"): each guest adds a lite connection toward the
-# other (no PDL header on the wire, found by the peer's address), over SUNH
-# and over UDP/IPv4. `superp conn show` says lite; a second connection
+# other (no PDL header on the wire, found by the peer's address), over SUNH,
+# UDP/IPv4 and UDP/IPv6. `superp conn show` says lite; a second connection
 # between the two nodes, or a lite one without tal_transaction_timeout, is
 # refused with a message naming why. The kernel RC probe's steps
 # (probes/superp_rc_probe.c, data verified) pass over it; nothing is
@@ -30,7 +30,7 @@ me=$SUPERP_ID
 peer=$((3 - me))
 
 # The harness passes no environment into the guests: edit these defaults.
-LITE_ENCAPS=${LITE_ENCAPS:-sunh udp4}
+LITE_ENCAPS=${LITE_ENCAPS:-sunh udp4 udp6}
 LITE_SIZE=${LITE_SIZE:-$(soak_or 1048576 65536)}	# largest message
 # tal_transaction_timeout of the lite connections, 10 ns units: 1 s, the
 # time from a lost frame to the broken connection.
@@ -52,22 +52,34 @@ lite_args() {
 	case $1 in
 	sunh) echo "lcid 1 encap sunh local $me remote $peer" ;;
 	udp4) echo "lcid 2 encap udp4 local $(guest_ip "$me") remote $(guest_ip "$peer")" ;;
+	udp6) echo "lcid 3 encap udp6 local $(ip6_of "$me") remote $(ip6_of "$peer")" ;;
+	esac
+}
+# lite_gid E: our GID on the lite connection of encapsulation E.
+lite_gid() {
+	case $1 in
+	udp6) gid6_of "$me" ;;
+	*) gid4_of "$(guest_ip "$me")" ;;
 	esac
 }
 # shellcheck disable=SC2046,SC2086 # whole words
 setup_lite() {
 	case $1 in
 	sunh) modprobe sunh && sunh subnet set 10.23.0.0/16 bits 12 ;;
+	udp6) ip -6 addr replace "$(ip6_of "$me")/64" dev eth0 nodad ;;
 	esac &&
 		setup_superp_common &&
 		superp conn add dev superp0 $(lite_args "$1") $LITE_CONN &&
-		wait_gid superp0 "$(guest_ip "$me")"
+		wait_gid_of superp0 "$(lite_gid "$1")"
 }
 teardown_lite() {
 	teardown_superp || return 1
-	[ "$1" != sunh ] || sunh subnet del
+	case $1 in
+	sunh) sunh subnet del ;;
+	udp6) ip -6 addr del "$(ip6_of "$me")/64" dev eth0 ;;
+	esac
 }
-lcid_of() { case $1 in sunh) echo 1 ;; udp4) echo 2 ;; esac; }
+lcid_of() { case $1 in sunh) echo 1 ;; udp4) echo 2 ;; udp6) echo 3 ;; esac; }
 
 # refused TEXT CMD...: CMD fails and says TEXT.
 refused() {
@@ -182,7 +194,8 @@ for e in $LITE_ENCAPS; do
 	before=$(objects superp0)
 	pre=$(hw)
 	probe "lite-$e" superp0 "$role" "$(guest_ip "$peer")" size="$LITE_SIZE" \
-		tput_ms=0 atomics="$PROBE_ATOMICS"
+		tput_ms=0 atomics="$PROBE_ATOMICS" \
+		gid_index="$(gid_index superp0 "$(lite_gid "$e")")"
 	check "lite-$e: no retransmission, no SACK, nothing dropped" \
 		clean_counters "$lcid" "$pre"
 	check "lite-$e: accounting identity holds" accounting_holds

@@ -94,9 +94,7 @@ RC_BURST_QUEUE=${RC_BURST_QUEUE:-rate 2mbit limit 4}
 
 tap_begin
 
-# Our IPv6 address for udp6 (as selftests/conn/wire.sh) and its GID.
-ip6_of() { echo "fd00:23::$1"; }
-gid6_of() { printf 'fd00:0023:0000:0000:0000:0000:0000:%04x' "$1"; }
+# UDP/IPv6: our address (ip6_of, rc.inc) and its GID.
 setup_superp_udp6() {
 	# replace: an earlier test of the boot (conn/wire.sh) may have added it.
 	ip -6 addr replace "$(ip6_of "$me")/64" dev eth0 nodad &&
