@@ -66,7 +66,7 @@ lite_gid() {
 setup_lite() {
 	case $1 in
 	sunh) modprobe sunh && sunh subnet set 10.23.0.0/16 bits 12 ;;
-	udp6) ip -6 addr replace "$(ip6_of "$me")/64" dev eth0 nodad ;;
+	udp6) ip6_add ;;
 	esac &&
 		setup_superp_common &&
 		superp conn add dev superp0 $(lite_args "$1") $LITE_CONN &&
@@ -76,7 +76,7 @@ teardown_lite() {
 	teardown_superp || return 1
 	case $1 in
 	sunh) sunh subnet del ;;
-	udp6) ip -6 addr del "$(ip6_of "$me")/64" dev eth0 ;;
+	udp6) ip6_del ;;
 	esac
 }
 lcid_of() { case $1 in sunh) echo 1 ;; udp4) echo 2 ;; udp6) echo 3 ;; esac; }

@@ -96,15 +96,14 @@ tap_begin
 
 # UDP/IPv6: our address (ip6_of, rc.inc) and its GID.
 setup_superp_udp6() {
-	# replace: an earlier test of the boot (conn/wire.sh) may have added it.
-	ip -6 addr replace "$(ip6_of "$me")/64" dev eth0 nodad &&
+	ip6_add &&
 		setup_superp_common &&
 		superp conn add dev superp0 lcid 3 rcid 3 encap udp6 \
 			local "$(ip6_of "$me")" remote "$(ip6_of "$peer")" $superp_slow &&
 		wait_gid_of superp0 "$(gid6_of "$me")"
 }
 teardown_superp_udp6() {
-	teardown_superp && ip -6 addr del "$(ip6_of "$me")/64" dev eth0
+	teardown_superp && ip6_del
 }
 
 # probe_args D: what the probe needs beyond the defaults for provider D.
