@@ -189,9 +189,10 @@ for d in $CM_DEVS; do
 		ucmatose -c 4 -C 20
 	cm_check "$d" udaddy "udaddy (4 UD QPs, 20 datagrams each)" -s \
 		udaddy -c 4 -C 20
-	# perftest over rdma_cm (-R): RC QPs bound like the others.
+	# perftest over rdma_cm (-R): RC QPs bound like the others; -F as in
+	# perftest.sh (testing.rst, perftest.sh's paragraph).
 	for t in ib_write_bw ib_read_lat ib_send_bw; do
-		cm_perftest "$d" "$t" -R -d superp0 -n 200
+		cm_perftest "$d" "$t" -R -d superp0 -n 200 -F
 	done
 
 	check "$d: rdma resource show superp0 as before ($before)" \
