@@ -562,6 +562,56 @@ static void sack_fast_retransmit_test(struct kunit *test)
 }
 
 /*
+ * Flow control 3.d and 4 between them: a hole that no later SACK repairs
+ * (the SACKs came while it was too young to call lost, and then nothing)
+ * is probed once, two smoothed RTTs and a delayed ACK after the last
+ * news, long before the retransmission timer; the timer keeps its rules.
+ */
+static void tail_loss_probe_test(struct kunit *test)
+{
+	const struct superp_params *p = &superp_default_params;
+	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+	u64 rto = p->pdl_retrans_time_out * US;
+	u64 pto = 100 * US + 2 * 100 * US + p->pdl_delayed_ack_time * US;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	a->qn = 0;
+	/* PSNs 1..3 arrived at 100 us, 0 did not: too young to call lost */
+	t_rx(a, t_ack(SUPERP_ACK_PSN_NONE, 0xe, 0xffff), 100 * US);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_fast, 0);
+	KUNIT_EXPECT_EQ(test, superp_pdl_tail_deadline(a->c), pto);
+	KUNIT_EXPECT_EQ(test, a->timer, pto);
+	t_fire(a, pto - 1);
+	KUNIT_EXPECT_EQ(test, a->qn, 0);
+	t_fire(a, pto);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_tail, 1);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_timer, 0);
+	KUNIT_ASSERT_EQ(test, a->qn, 1);
+	KUNIT_EXPECT_EQ(test, a->q[0].psn, 0);
+	KUNIT_EXPECT_TRUE(test, a->q[0].flags & SUPERP_PKT_RTX);
+	/* once: then the retransmission timer, from the probe's send time */
+	KUNIT_EXPECT_EQ(test, superp_pdl_tail_deadline(a->c), 0);
+	KUNIT_EXPECT_EQ(test, a->timer, pto + rto);
+	t_fire(a, pto + rto / 2);
+	KUNIT_EXPECT_EQ(test, a->qn, 1);
+	/* the probe's ACK ends it: nothing in flight, nothing armed */
+	t_rx(a, t_ack(3, 0, 0xffff), pto + 100 * US);
+	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, 4);
+	KUNIT_EXPECT_EQ(test, superp_pdl_tail_deadline(a->c), 0);
+
+	/* A timer that fires at the retransmission deadline is the timer's. */
+	t_submit(b, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_submit(b, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_rx(b, t_ack(SUPERP_ACK_PSN_NONE, 0x2, 0xffff), 100 * US);
+	b->qn = 0;
+	t_fire(b, rto);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->tx_rtx_timer, 1);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(b->c)->tx_rtx_tail, 0);
+}
+
+/*
  * NACKs: a receiver acknowledges a PSN beyond the SACK reach with bit 0
  * set; the sender ORs the shifted bitmap and keeps its cumulative point.
  */
@@ -615,10 +665,15 @@ static void rtx_timer_broken_test(struct kunit *test)
 	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
 	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 3 * US);
 	KUNIT_EXPECT_EQ(test, a->timer, rto);
-	/* 3.c.ii: after PSN 0 is acked the deadline follows PSN 1 */
+	/*
+	 * 3.c.ii: after PSN 0 is acked the deadline follows PSN 1. The timer
+	 * is armed for the earlier tail-loss probe (tail_loss_probe_test),
+	 * which a timer that fires at the deadline itself does not send.
+	 */
 	t_rx(a, t_ack(0, 0, 0xffff), 10 * US);
-	KUNIT_EXPECT_EQ(test, a->timer, 3 * US + rto);
-	now = a->timer;
+	KUNIT_EXPECT_EQ(test, superp_pdl_rtx_deadline(a->c), 3 * US + rto);
+	KUNIT_EXPECT_EQ(test, a->timer, superp_pdl_tail_deadline(a->c));
+	now = superp_pdl_rtx_deadline(a->c);
 	for (i = 0; i < superp_default_params.pdl_max_rtx; i++) {
 		a->qn = 0;
 		t_fire(a, now);
@@ -627,6 +682,7 @@ static void rtx_timer_broken_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, a->timer, now + (rto << (i + 1)));
 		now = a->timer;
 	}
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_tail, 0);
 	KUNIT_EXPECT_EQ(test, superp_spsn(a->c, 1)->nrtx,
 			superp_default_params.pdl_max_rtx);
 	t_fire(a, now);
@@ -1909,7 +1965,8 @@ static void lite_transactions_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, a->c->next_spsn);
 	KUNIT_EXPECT_EQ(test, b->c->unacked_spsn, b->c->next_spsn);
 	KUNIT_EXPECT_EQ(test, sa->tx_rtx_timer + sa->tx_rtx_fast +
-			sa->tx_rtx_proactive + sa->tx_probe, 0);
+			sa->tx_rtx_proactive + sa->tx_rtx_tail +
+			sa->tx_probe, 0);
 	/* at most one per retired XID (hello + 8), none for PSNs */
 	KUNIT_EXPECT_LE(test, sb->tx_pure_ack, 9);
 	KUNIT_EXPECT_EQ(test, sb->tx_sack + sb->tx_nack, 0);
@@ -2043,6 +2100,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(receive_sack_slide_test),
 	KUNIT_CASE(receive_dup_and_out_of_window_test),
 	KUNIT_CASE(sack_fast_retransmit_test),
+	KUNIT_CASE(tail_loss_probe_test),
 	KUNIT_CASE(nack_test),
 	KUNIT_CASE(rtx_timer_broken_test),
 	KUNIT_CASE(delayed_and_stretch_ack_test),

@@ -644,6 +644,7 @@ static void sim_collect(struct superp_sim *s)
 		res->rtx_timer += st->tx_rtx_timer;
 		res->rtx_fast += st->tx_rtx_fast;
 		res->rtx_proactive += st->tx_rtx_proactive;
+		res->rtx_tail += st->tx_rtx_tail;
 		res->pure_acks += st->tx_pure_ack;
 		res->nacks += st->tx_nack;
 		for (j = 0; j < n->next; j++)

@@ -43,6 +43,7 @@ struct superp_sim_result {
 	u64 rtx_timer;
 	u64 rtx_fast;
 	u64 rtx_proactive;
+	u64 rtx_tail;
 	u64 pure_acks;
 	u64 nacks;
 	u64 sim_ns;

@@ -95,7 +95,8 @@ check "loss: netem removed" tc qdisc del dev eth0 root
 tap_diag "loss: $(conn_show 4 | jq -c '.[0].stats')"
 check "loss: retransmissions counted, every transaction delivered, still up" jq_true \
 	'.[0] | .state == "up" and .stats.delivered >= 300 and
-	 .stats.tx_rtx_timer + .stats.tx_rtx_fast + .stats.tx_rtx_proactive > 0' conn_show 4
+	 .stats.tx_rtx_timer + .stats.tx_rtx_fast + .stats.tx_rtx_proactive +
+	 .stats.tx_rtx_tail > 0' conn_show 4
 
 # A peer that vanishes: guest 1 loses every frame it sends; its connection
 # breaks after pdl_max_rtx retransmissions (50 ms, then doubling). One

@@ -98,7 +98,8 @@ refused() {
 clean_counters() {
 	hw | jq -e --argjson b "$2" '
 		.retrans_timer - $b.retrans_timer + .retrans_fast - $b.retrans_fast +
-		.retrans_proactive - $b.retrans_proactive == 0 and
+		.retrans_proactive - $b.retrans_proactive +
+		.retrans_tail - $b.retrans_tail == 0 and
 		.rx_sacks - $b.rx_sacks + .rx_nacks - $b.rx_nacks == 0' > /dev/null &&
 		jq_true '.[0].stats.rx_dropped == 0 and .[0].stats.rx_pkts > 0' \
 			conn_show "$1"

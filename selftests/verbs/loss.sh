@@ -119,7 +119,7 @@ role=server
 is_coordinator || role=client
 
 # hw: superp0's counters, one JSON object.
-retrans() { jq '.retrans_timer + .retrans_fast + .retrans_proactive'; }
+retrans() { jq '.retrans_timer + .retrans_fast + .retrans_proactive + .retrans_tail'; }
 # tput_of LOG: the probe's WRITE throughput at the largest size, MB/s.
 tput_of() {
 	sed -n 's/^tput-[0-9]*[KM] ok \([0-9.]*\) MB\/s.*/\1/p' "$1" | tail -1

@@ -140,8 +140,8 @@ hw_stats_ok() {
 		jq -e --arg m "${2:-}" --slurpfile base "${3:-/dev/null}" '.[0] |
 		($base[0] // {}) as $b | def d(k): .[k] - ($b[k] // 0);
 		d("tx_new_packets") as $sent |
-		(d("retrans_timer") + d("retrans_fast") + d("retrans_proactive"))
-			as $rtx |
+		(d("retrans_timer") + d("retrans_fast") + d("retrans_proactive") +
+		 d("retrans_tail")) as $rtx |
 		(d("rx_sacks") + d("rx_nacks")) as $repairs |
 		.tx_packets > 0 and .rx_packets > 0 and
 		.tx_packets >= .tx_new_packets and
@@ -183,7 +183,8 @@ burst_delta() {
 		 tx_new_packets: d("tx_new_packets"), rx_sacks: d("rx_sacks"),
 		 rx_nacks: d("rx_nacks"), retrans_fast: d("retrans_fast"),
 		 retrans_timer: d("retrans_timer"),
-		 retrans_proactive: d("retrans_proactive")}'
+		 retrans_proactive: d("retrans_proactive"),
+		 retrans_tail: d("retrans_tail")}'
 }
 # burst_ok DELTA: the queue dropped packets, and each drop came back as
 # busy (tx_busy grew by as many), no other transmit error; and none was
@@ -193,13 +194,14 @@ burst_delta() {
 # sent again by the timer: with the drops hidden, the retransmissions
 # are at least the drops. One refused as busy stays in the connection's
 # queue and goes in order: no hole, no fast retransmission, and the
-# timer's (and proactive) ones, fewer than the drops, are a stall of the
-# TCG guest past the 200 ms RTO.
+# timer's (and proactive) ones and the tail-loss probes, fewer than the
+# drops, are a stall of the TCG guest past the 200 ms RTO or the slow
+# queue's delay past two smoothed RTTs.
 burst_ok() {
 	echo "$1" | jq -e '.drops > 0 and .tx_busy == .drops and
 		.tx_errors == 0 and .rx_sacks + .rx_nacks == 0 and
 		.retrans_fast == 0 and
-		.retrans_timer + .retrans_proactive < .drops' > /dev/null
+		.retrans_timer + .retrans_proactive + .retrans_tail < .drops' > /dev/null
 }
 
 # burst_run D DEV: the burst on provider D. The server only takes part.

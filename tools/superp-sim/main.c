@@ -145,10 +145,11 @@ int main(int argc, char **argv)
 	       (unsigned long long)res.nacks,
 	       (unsigned long long)res.lost,
 	       (unsigned long long)res.duplicated);
-	printf("  retransmissions: timer %llu, fast %llu, proactive %llu; max in flight %llu\n",
+	printf("  retransmissions: timer %llu, fast %llu, proactive %llu, tail probes %llu; max in flight %llu\n",
 	       (unsigned long long)res.rtx_timer,
 	       (unsigned long long)res.rtx_fast,
 	       (unsigned long long)res.rtx_proactive,
+	       (unsigned long long)res.rtx_tail,
 	       (unsigned long long)res.max_inflight_psn);
 	printf("  simulated %.3f ms, wall %.3f s%s\n", res.sim_ns / 1e6,
 	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,

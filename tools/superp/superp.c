@@ -91,6 +91,7 @@ static const char *const stat_names[__SUPERP_STAT_MAX] = {
 	[SUPERP_STAT_TX_RNR] = "tx_rnr",
 	[SUPERP_STAT_RX_RNR] = "rx_rnr",
 	[SUPERP_STAT_TX_PACKED_OPS] = "tx_packed_ops",
+	[SUPERP_STAT_TX_RTX_TAIL] = "tx_rtx_tail",
 };
 
 static const char *const encap_names[] = { "sunh", "udp4", "udp6" };

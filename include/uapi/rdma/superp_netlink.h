@@ -295,6 +295,9 @@ enum superp_param {
  * @SUPERP_STAT_RX_RNR: of RX_TRANS_ERR, receiver not ready
  * @SUPERP_STAT_TX_PACKED_OPS: operations submitted packed with others in
  *	one packet (each of a transaction with num_ops > 1)
+ * @SUPERP_STAT_TX_RTX_TAIL: tail-loss probes: the first unacknowledged
+ *	packet sent again when nothing was heard for two smoothed RTTs,
+ *	before the retransmit timer
  * @__SUPERP_STAT_MAX: internal
  */
 enum superp_conn_stat {
@@ -331,6 +334,7 @@ enum superp_conn_stat {
 	SUPERP_STAT_TX_RNR,
 	SUPERP_STAT_RX_RNR,
 	SUPERP_STAT_TX_PACKED_OPS,
+	SUPERP_STAT_TX_RTX_TAIL,
 
 	__SUPERP_STAT_MAX
 };

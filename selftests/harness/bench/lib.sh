@@ -207,6 +207,7 @@ bench_superp_counters() {
 		"superp0 during the run: tx \(d("tx_packets"))" +
 		" rtx timer \(d("retrans_timer")) fast \(d("retrans_fast"))" +
 		" proactive \(d("retrans_proactive"))" +
+		" tail \(d("retrans_tail"))" +
 		" rx_rnr_naks \(d("rx_rnr_naks"))" +
 		" rx_sacks \(d("rx_sacks")) rx_nacks \(d("rx_nacks"))" +
 		" packed_ops \(d("packed_ops"))"' | sed 's/^/# /'

@@ -90,7 +90,7 @@ if ! is_coordinator; then
 		awk '$1 == 2 && NF >= 9 { print "    ib_send_lat 2 B: " $5 " us typical, " $8 " us 99th percentile" }' /tmp/send_lat.log
 		echo "Reliability at work on this node:"
 		echo "    packets sent $(stat tx_packets) (new $(stat tx_new_packets)), received $(stat rx_packets)"
-		echo "    retransmissions: timer $(stat retrans_timer), fast $(stat retrans_fast), proactive $(stat retrans_proactive)"
+		echo "    retransmissions: timer $(stat retrans_timer), fast $(stat retrans_fast), proactive $(stat retrans_proactive), tail probes $(stat retrans_tail)"
 		echo "    duplicates dropped $(stat rx_duplicates), received out of order and held $(stat rx_holding)"
 		echo "==========================================="
 	} | sed 's/^/# /'

@@ -206,7 +206,6 @@ int superp_conn_init_budget(struct superp_conn *c,
 		return ret;
 	}
 	c->cold->budget = b;
-	c->cold->charged = need;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_init_budget);
@@ -279,7 +278,8 @@ void superp_conn_release(struct superp_conn *c)
 		return;
 	superp_conn_stop(c, -ECONNRESET, false);
 	if (c->cold->budget)
-		atomic_long_sub(c->cold->charged, &c->cold->budget->used);
+		atomic_long_sub(sizeof(*c) + c->cold->size,
+				&c->cold->budget->used);
 	kvfree(c->cold);
 	c->cold = NULL;
 }
@@ -329,6 +329,9 @@ static void superp_conn_arm(struct superp_conn *c)
 	if (c->state != SUPERP_ST_BROKEN) {
 		at = c->dack_at;
 		rtx = superp_pdl_rtx_deadline(c);
+		if (rtx && (!at || rtx < at))
+			at = rtx;
+		rtx = superp_pdl_tail_deadline(c);
 		if (rtx && (!at || rtx < at))
 			at = rtx;
 		rtx = superp_tal_deadline(c);

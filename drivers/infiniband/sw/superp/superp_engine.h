@@ -261,6 +261,7 @@ struct superp_spsn {
 #define SUPERP_SPSN_REPLY	0x01
 #define SUPERP_SPSN_EOM		0x02
 #define SUPERP_SPSN_RTX		0x04	/* retransmitted: no RTT sample */
+#define SUPERP_SPSN_PROBED	0x08	/* tail-loss probe sent (at the left edge) */
 
 /* Initiator transaction (cold), indexed by XID % tal_trans_window. */
 struct superp_ixid {
@@ -363,6 +364,7 @@ struct superp_stats {
 	u64 tx_rnr;		/* of tx_trans_err: receiver not ready */
 	u64 rx_rnr;		/* of rx_trans_err: receiver not ready */
 	u64 tx_packed_ops;	/* operations submitted packed, num_ops > 1 */
+	u64 tx_rtx_tail;	/* tail-loss probes (superp_pdl_tail_deadline()) */
 };
 
 /**
@@ -399,11 +401,12 @@ struct superp_conn_cold {
 	u64 now;		/* time of the event being processed */
 	u64 ixid_progress;	/* when unacked_ixid last moved */
 	u64 probe_at;		/* next ACK XID probe, 0: none due */
-	u32 nprobe;		/* probes for the current left edge */
+	u16 nprobe;		/* probes for the current left edge (to 6) */
 	u16 last_qp;		/* tag of the last request packet sent */
-	size_t size;		/* bytes of this block */
-	struct superp_mem_budget *budget;	/* charged, or NULL */
-	size_t charged;		/* bytes charged to it */
+	u32 size;		/* bytes of this block */
+	u64 pdl_heard;		/* last new PSN sent or newly acknowledged */
+	/* charged superp_conn_mem(), i.e. the hot state and size, or NULL */
+	struct superp_mem_budget *budget;
 };
 
 #define SUPERP_CONN_ORDERED_RX	0x01	/* we deliver in PSN order */

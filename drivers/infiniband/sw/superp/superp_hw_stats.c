@@ -26,6 +26,7 @@ enum superp_hw_stat {
 	SUPERP_HW_RTX_TIMER,
 	SUPERP_HW_RTX_FAST,
 	SUPERP_HW_RTX_PROACTIVE,
+	SUPERP_HW_RTX_TAIL,
 	SUPERP_HW_TX_PURE_ACK,
 	SUPERP_HW_TX_NACK,
 	SUPERP_HW_TX_ERR,
@@ -78,6 +79,7 @@ static const struct rdma_stat_desc superp_hw_descs[] = {
 	[SUPERP_HW_RTX_TIMER] = { .name = "retrans_timer" },
 	[SUPERP_HW_RTX_FAST] = { .name = "retrans_fast" },
 	[SUPERP_HW_RTX_PROACTIVE] = { .name = "retrans_proactive" },
+	[SUPERP_HW_RTX_TAIL] = { .name = "retrans_tail" },
 	[SUPERP_HW_TX_PURE_ACK] = { .name = "tx_pure_acks" },
 	[SUPERP_HW_TX_NACK] = { .name = "tx_nacks" },
 	[SUPERP_HW_TX_ERR] = { .name = "tx_errors" },
@@ -144,12 +146,13 @@ static int superp_get_hw_stats(struct ib_device *ibdev,
 	v[SUPERP_HW_RTX_TIMER] = s.tx_rtx_timer;
 	v[SUPERP_HW_RTX_FAST] = s.tx_rtx_fast;
 	v[SUPERP_HW_RTX_PROACTIVE] = s.tx_rtx_proactive;
+	v[SUPERP_HW_RTX_TAIL] = s.tx_rtx_tail;
 	v[SUPERP_HW_TX_PURE_ACK] = s.tx_pure_ack;
 	v[SUPERP_HW_TX_NACK] = s.tx_nack;
 	v[SUPERP_HW_TX_ERR] = s.tx_err;
 	v[SUPERP_HW_TX_PACKETS] = s.tx_new + s.tx_rtx_timer + s.tx_rtx_fast +
-				  s.tx_rtx_proactive + s.tx_pure_ack +
-				  s.tx_nack + s.tx_probe;
+				  s.tx_rtx_proactive + s.tx_rtx_tail +
+				  s.tx_pure_ack + s.tx_nack + s.tx_probe;
 	/* counted on entry, before the device's drops: the identity's left */
 	v[SUPERP_HW_RX_PACKETS] = atomic64_read(&sdev->rx_packets);
 	v[SUPERP_HW_RX_DUPLICATES] = s.rx_dup;

@@ -166,6 +166,7 @@ int superp_pdl_send(struct superp_conn *c, const struct superp_pkt *tmpl,
 	s->ack_psn = p.ack_psn;
 	c->next_spsn = psn + 1;
 	c->cold->stats.tx_new++;
+	c->cold->pdl_heard = now;
 	ret = superp_pdl_xmit(c, &p, cookie);
 	if (ret != -EBUSY)
 		c->unsent_spsn = psn + 1;
@@ -310,6 +311,7 @@ static void superp_pdl_note_acked(struct superp_conn *c, u32 psn, u64 now)
 	const struct superp_spsn *s = superp_spsn(c, psn);
 	u64 rtt;
 
+	c->cold->pdl_heard = now;
 	if ((s32)(s->tx_seq - c->hi_acked_tx) > 0)
 		c->hi_acked_tx = s->tx_seq;
 	if (s->flags & SUPERP_SPSN_RTX)
@@ -655,6 +657,36 @@ u64 superp_pdl_rtx_deadline(const struct superp_conn *c)
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_pdl_rtx_deadline);
 
+/*
+ * Tail-loss probe. A lost packet is found by the SACKs of packets sent
+ * after it; when none come (the loss was at the end of a burst, or a fast
+ * retransmission was lost while the window waited on it), only the
+ * retransmission timer is left, which is set for a path far slower than
+ * the one measured (pdl_retrans_time_out). So once nothing new was sent
+ * or acknowledged for two smoothed RTTs and a delayed ACK, the first
+ * unacknowledged PSN goes again, once per left edge and only before the
+ * timer fired for it: its ACK (or the SACKs it draws) repairs the rest.
+ * No backoff and no pdl_max_rtx count: the timer's rules stay as they
+ * were, and it takes over if the probe is not answered.
+ */
+u64 superp_pdl_tail_deadline(const struct superp_conn *c)
+{
+	const struct superp_spsn *s;
+	u64 at, rto;
+
+	if (c->next_spsn == c->unacked_spsn || !c->srtt_ns ||
+	    (c->flags & SUPERP_CF_LITE))
+		return 0;
+	s = superp_spsn(c, c->unacked_spsn);
+	if (s->nrtx || (s->flags & SUPERP_SPSN_PROBED))
+		return 0;
+	at = c->cold->pdl_heard + 2 * (u64)c->srtt_ns +
+	     superp_p(c)->pdl_delayed_ack_time * SUPERP_NSEC_PER_USEC;
+	rto = superp_pdl_rtx_deadline(c);
+	return at < rto ? at : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_pdl_tail_deadline);
+
 /* Is there acknowledgment information the peer has not seen? */
 bool superp_pdl_ack_due(const struct superp_conn *c)
 {
@@ -670,9 +702,19 @@ void superp_pdl_timer(struct superp_conn *c, u64 now)
 {
 	const struct superp_params *prm = superp_p(c);
 	u64 at = superp_pdl_rtx_deadline(c), head_sent, win;
+	u64 tail = superp_pdl_tail_deadline(c);
 	u32 inflight, o, n = 0;
 	struct superp_spsn *s;
 
+	/* Before the retransmission timer's deadline only: else it rules. */
+	if (tail && now >= tail && now < at &&
+	    psn_before(c->unacked_spsn, c->unsent_spsn) &&
+	    !(c->flags & SUPERP_CF_TX_BUSY)) {
+		superp_spsn(c, c->unacked_spsn)->flags |= SUPERP_SPSN_PROBED;
+		superp_pdl_retransmit(c, c->unacked_spsn, now,
+				      &c->cold->stats.tx_rtx_tail);
+		return;
+	}
 	if (!at || now < at)
 		return;
 	s = superp_spsn(c, c->unacked_spsn);

@@ -970,7 +970,7 @@ static u64 superp_tal_probe_rto(const struct superp_conn *c)
 {
 	u64 rto = superp_p(c)->pdl_retrans_time_out * SUPERP_NSEC_PER_USEC;
 
-	return rto << min_t(u32, c->cold->nprobe, 6);
+	return rto << c->cold->nprobe;
 }
 
 /* Deadline of the next ACK XID probe, 0 when none is due. */
@@ -1000,7 +1000,8 @@ void superp_tal_probe_timer(struct superp_conn *c, u64 now)
 	    !superp_tal_waits_ack_xid(c) || (c->flags & SUPERP_CF_TX_BUSY))
 		return;
 	superp_pdl_probe(c, now);
-	cold->nprobe++;
+	if (cold->nprobe < 6)
+		cold->nprobe++;
 	cold->probe_at = now + superp_tal_probe_rto(c);
 }
 
