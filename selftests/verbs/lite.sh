@@ -32,10 +32,6 @@ peer=$((3 - me))
 # The harness passes no environment into the guests: edit these defaults.
 LITE_ENCAPS=${LITE_ENCAPS:-sunh udp4 udp6}
 LITE_SIZE=${LITE_SIZE:-$(soak_or 1048576 65536)}	# largest message
-# tal_transaction_timeout of the lite connections, 10 ns units: 1 s, the
-# time from a lost frame to the broken connection.
-LITE_TT=${LITE_TT:-100000000}
-LITE_CONN="ordered both lite tal_transaction_timeout $LITE_TT"
 # Under loss every wait of the probe ends within this (ms); the run within
 # LITE_LOSS_BOUND_S.
 LITE_LOSS_MS=${LITE_LOSS_MS:-2000}
@@ -47,38 +43,6 @@ tap_begin
 role=server
 is_coordinator || role=client
 
-# lite_args E: the lite connection of encapsulation E, without settings.
-lite_args() {
-	case $1 in
-	sunh) echo "lcid 1 encap sunh local $me remote $peer" ;;
-	udp4) echo "lcid 2 encap udp4 local $(guest_ip "$me") remote $(guest_ip "$peer")" ;;
-	udp6) echo "lcid 3 encap udp6 local $(ip6_of "$me") remote $(ip6_of "$peer")" ;;
-	esac
-}
-# lite_gid E: our GID on the lite connection of encapsulation E.
-lite_gid() {
-	case $1 in
-	udp6) gid6_of "$me" ;;
-	*) gid4_of "$(guest_ip "$me")" ;;
-	esac
-}
-# shellcheck disable=SC2046,SC2086 # whole words
-setup_lite() {
-	case $1 in
-	sunh) modprobe sunh && sunh subnet set 10.23.0.0/16 bits 12 ;;
-	udp6) ip6_add ;;
-	esac &&
-		setup_superp_common &&
-		superp conn add dev superp0 $(lite_args "$1") $LITE_CONN &&
-		wait_gid_of superp0 "$(lite_gid "$1")"
-}
-teardown_lite() {
-	teardown_superp || return 1
-	case $1 in
-	sunh) sunh subnet del ;;
-	udp6) ip6_del ;;
-	esac
-}
 lcid_of() { case $1 in sunh) echo 1 ;; udp4) echo 2 ;; udp6) echo 3 ;; esac; }
 
 # refused TEXT CMD...: CMD fails and says TEXT.

@@ -5,9 +5,10 @@
 # set up in configfs; guest 2 connects to it with nvme-cli (`nvme
 # discover`, `nvme connect -t rdma`: the kernel's nvme-rdma host), writes
 # random data over the whole namespace with O_DIRECT, reads it back and
-# compares, then disconnects. 64 MiB over a SUNH connection and 32 MiB over
-# a UDP/IPv4 one (rdma_cm's RC QPs bind to it like any other); make soak
-# moves 256 MiB over each (the target guest has 512 MiB of memory). nvme-rdma
+# compares, then disconnects. 256 MiB over a SUNH connection, 32 MiB over
+# a UDP/IPv4 one (rdma_cm's RC QPs bind to it like any other) and 256 MiB
+# over a SUNH SUPERp-lite one; make soak moves 256 MiB over each (the
+# target guest has 512 MiB of memory). nvme-rdma
 # registers every I/O buffer with a fast-registration MR and asks the
 # target to invalidate its key; nvmet-rdma answers each command with a
 # SEND_WITH_INV, which the host checks (IB_WC_WITH_INVALIDATE and the key).
@@ -32,7 +33,8 @@ peer=$((3 - me))
 
 # The harness passes no environment into the guests: edit these defaults.
 # DEV:MIB, the size of the namespace (and of the data moved each way).
-NVME_RUNS=${NVME_RUNS:-$(soak_or "superp_sunh:256 superp_udp4:256" "superp_sunh:64 superp_udp4:32")}	# MIB: a multiple of 32
+NVME_RUNS=${NVME_RUNS:-$(soak_or "superp_sunh:256 superp_udp4:256 superp_lite:256" \
+	"superp_sunh:256 superp_udp4:32 superp_lite:256")}	# MIB: a multiple of 32
 NVME_PORT=4420
 NVME_NQN=nqn.2024-01.io.superp:nvmeof-ram0
 NVME_HOSTNQN=nqn.2024-01.io.superp:nvmeof-host2
