@@ -3,8 +3,8 @@
  * superp-udp-lat: the link's own round trip, a UDP ping-pong between two
  * hosts, for make bench's latency floor (Documentation/performance.rst).
  *
- *   superp-udp-lat -p PORT [-n ITERS] [-s SIZE] [-t MS] [-w SECONDS]
- *   superp-udp-lat -p PORT [-n ITERS] [-s SIZE] [-t MS] [-w SECONDS] SERVER_IP
+ *   superp-udp-lat -p PORT [-n ITERS] [-s SIZE] [-t MS] [-w SECONDS] [-e]
+ *   superp-udp-lat -p PORT [-n ITERS] [-s SIZE] [-t MS] [-w SECONDS] [-e] SERVER_IP
  *
  * Without SERVER_IP it serves: it echoes every datagram back to its sender
  * and exits 0 once it has echoed ITERS pings. Given one, it measures: it
@@ -17,6 +17,10 @@
  * typical the median, p99 the 99th percentile (nearest rank), like
  * perftest's t_typical and 99% percentile (which halves the round trip of
  * its SEND and WRITE ping-pongs: the caller does that, not this program).
+ * Both sides spin on a non-blocking receive, as perftest polls its CQ, so
+ * that the floor holds no wake-up the contenders do not pay (between TCG
+ * guests a round trip that wakes an idle vCPU took about twice as long);
+ * -e sleeps in poll() instead (perftest's -e).
  *
  * Before the timed pings the client sends hellos (tag 0) every 100 ms until
  * one comes back, for at most -w SECONDS (default 10): the server may not
@@ -54,6 +58,7 @@ static struct {
 	int size;
 	int timeout_ms;
 	int wait_s;
+	int events;
 } cfg = { .iters = 1000, .size = 2, .timeout_ms = 1000, .wait_s = 10 };
 
 static unsigned char buf[MAX_SIZE + 1];
@@ -84,22 +89,35 @@ static uint16_t get_tag(void)
 }
 
 /*
- * Wait until @fd is readable or @deadline (CLOCK_MONOTONIC, ns) passes:
- * 1, 0 on the deadline, -1 on an error.
+ * The next datagram into buf, from @from (may be NULL), before @deadline
+ * (CLOCK_MONOTONIC, ns): its length, or -1 with errno set, ETIMEDOUT when
+ * the deadline passed. By default it spins on a non-blocking receive, as
+ * perftest's latency tests poll their completion queue; with -e it sleeps
+ * in poll() as perftest does with -e.
  */
-static int wait_readable(int fd, int64_t deadline)
+static ssize_t receive(int fd, struct sockaddr_storage *from, socklen_t *len,
+		       int64_t deadline)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int64_t left = deadline - now_ns();
+	int64_t left;
+	ssize_t n;
 	int r;
 
-	do {
-		if (left <= 0)
-			return 0;
-		r = poll(&p, 1, (int)((left + 999999) / 1000000));
+	for (;;) {
+		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)from, len);
+		if (n >= 0 || (errno != EAGAIN && errno != EINTR))
+			return n;
 		left = deadline - now_ns();
-	} while (r < 0 && errno == EINTR);
-	return r < 0 ? -1 : r > 0;
+		if (left <= 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (!cfg.events)
+			continue;
+		r = poll(&p, 1, (int)((left + 999999) / 1000000));
+		if (r < 0 && errno != EINTR)
+			return -1;
+	}
 }
 
 static int serve(int fd)
@@ -109,26 +127,21 @@ static int serve(int fd)
 	long echoed = 0;
 	int64_t wait_ns = (int64_t)cfg.wait_s * 1000000000;
 	ssize_t n;
-	int r, started = 0;
+	int started = 0;
 
 	while (echoed < cfg.iters) {
-		r = wait_readable(fd, now_ns() + wait_ns);
-		if (r < 0) {
-			fprintf(stderr, "superp-udp-lat: poll: %s\n", strerror(errno));
-			return 1;
-		}
-		if (!r && !started) {
+		len = sizeof(from);
+		n = receive(fd, &from, &len, now_ns() + wait_ns);
+		if (n < 0 && errno == ETIMEDOUT && !started) {
 			fprintf(stderr, "superp-udp-lat: no client on port %d in %d s\n",
 				cfg.port, cfg.wait_s);
 			return 1;
 		}
-		if (!r) {
+		if (n < 0 && errno == ETIMEDOUT) {
 			fprintf(stderr, "superp-udp-lat: ping %ld of %ld: none in %d ms (lost)\n",
 				echoed + 1, cfg.iters, cfg.timeout_ms);
 			return 1;
 		}
-		len = sizeof(from);
-		n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &len);
 		if (n < 0) {
 			fprintf(stderr, "superp-udp-lat: recvfrom: %s\n", strerror(errno));
 			return 1;
@@ -160,18 +173,14 @@ static int serve(int fd)
 static int exchange(int fd, uint16_t tag, int64_t deadline)
 {
 	ssize_t n;
-	int r;
 
 	set_tag(tag);
 	if (send(fd, buf, cfg.size, 0) != cfg.size)
 		return -1;
 	for (;;) {
-		r = wait_readable(fd, deadline);
-		if (r <= 0)
-			return r;
-		n = recv(fd, buf, sizeof(buf), 0);
+		n = receive(fd, NULL, NULL, deadline);
 		if (n < 0)
-			return -1;
+			return errno == ETIMEDOUT ? 0 : -1;
 		if (n != cfg.size) {
 			errno = EPROTO;
 			return -1;
@@ -286,7 +295,7 @@ static int open_socket(void)
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"Usage: %s -p PORT [-n ITERS] [-s SIZE] [-t MS] [-w SECONDS] [SERVER_IP]\n",
+		"Usage: %s -p PORT [-n ITERS] [-s SIZE] [-t MS] [-w SECONDS] [-e] [SERVER_IP]\n",
 		prog);
 	exit(2);
 }
@@ -308,8 +317,11 @@ int main(int argc, char **argv)
 {
 	int c, fd, rc;
 
-	while ((c = getopt(argc, argv, "p:n:s:t:w:")) != -1) {
+	while ((c = getopt(argc, argv, "p:n:s:t:w:e")) != -1) {
 		switch (c) {
+		case 'e':
+			cfg.events = 1;
+			break;
 		case 'p':
 			cfg.port = number(optarg, 1, 65535, argv[0]);
 			break;
