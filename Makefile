@@ -38,7 +38,8 @@ modules:
 
 # The tools and provider, and the test programs the harness puts in guests.
 userspace: tools provider $(BUILD)/superp-barrier $(BUILD)/superp-verbs-probe \
-	$(BUILD)/superp-ring-garbage $(BUILD)/superp-stress $(BUILD)/superp-mw
+	$(BUILD)/superp-ring-garbage $(BUILD)/superp-stress $(BUILD)/superp-mw \
+	$(BUILD)/superp-udp-lat
 
 tools: $(TOOLS)
 $(TOOLS):
@@ -73,6 +74,11 @@ $(BUILD)/superp-mw: selftests/verbs/superp-mw.c selftests/verbs/verbs-test.h
 $(BUILD)/superp-stress: selftests/verbs/superp-stress.c selftests/verbs/verbs-test.h
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -libverbs
+
+# The link's own round trip, make bench's latency floor (bench/lib.sh).
+$(BUILD)/superp-udp-lat: selftests/bench/superp-udp-lat.c
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
 
 # make install [DESTDIR=DIR] [KDIR=DIR]: sunh.ko and ib_superp.ko in
 # /lib/modules/RELEASE/updates, superp and sunh in /usr/sbin, superp-gen in

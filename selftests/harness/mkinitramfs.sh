@@ -94,7 +94,7 @@ make_base() {
 	install -m 755 "$SUPERP_TOP/selftests/harness/guest-init" "$stage/init"
 	cp -r "$SUPERP_TOP/selftests" "$stage/superp/selftests"
 	for b in superp-barrier superp-verbs-probe superp-ring-garbage superp-stress \
-		 superp-mw; do
+		 superp-mw superp-udp-lat; do
 		copy_with_libs "$SUPERP_BUILD/$b"
 		mv "$stage$SUPERP_BUILD/$b" "$stage/superp/bin/"
 	done

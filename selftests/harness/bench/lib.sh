@@ -5,15 +5,17 @@
 # measurement. Every measurement prints one TAP line and, on guest 2, one
 # result line per figure for the host's report (bench/report.py):
 #
-#   @@BENCH test=T contender=C size=BYTES qps=N loss=PCT mtu=BYTES post=N metric=M value=V unit=U
-#   @@BENCH test=T contender=C size=BYTES qps=N loss=PCT mtu=BYTES post=N status=failed reason=...
+#   @@BENCH test=T contender=C size=BYTES qps=N loss=PCT mtu=BYTES post=N round=K metric=M value=V unit=U
+#   @@BENCH test=T contender=C size=BYTES qps=N loss=PCT mtu=BYTES post=N round=K status=failed reason=...
 #
 # metric: bw (Gbit/s), msgrate (Mpps, bandwidth tests at 64 B and less),
 # lat_typical and lat_p99 (us, both from one latency run). mtu is eth0's,
-# post perftest's post list (-l). A contender that cannot run is a row with
-# a status, never a missing row. Contenders are interleaved (the loop over
-# contenders is innermost) so that drift in the host's load hits all of
-# them alike.
+# post perftest's post list (-l), round the bench_round that measured it
+# (from 1; 0 outside a round): the report subtracts the link's floor of
+# the same round from each contender's latency. A contender that cannot
+# run is a row with a status, never a missing row. Contenders are
+# interleaved (the loop over contenders is innermost) so that drift in the
+# host's load hits all of them alike.
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 
@@ -22,11 +24,15 @@ peer=$((3 - me))
 bench_server=$(guest_ip 1)
 bench_rows=${BENCH_ROWS:-/tmp/bench-rows}	# result lines, also kept here
 # Who is measured, in this order; a plan may name fewer (a profile of one).
-bench_contenders=${bench_contenders:-tcp tcp_nooffload rxe siw superp_sunh superp_udp4}
+# link is the link itself, the floor of the latency rounds (bench_link).
+bench_contenders=${bench_contenders:-link tcp tcp_nooffload rxe siw superp_sunh superp_udp4}
 : > "$bench_rows"
 bench_n=0
 bench_loss=0	# netem loss (%) on this guest's eth0 egress now
 bench_post=1	# perftest's post list of the current round
+bench_rounds=0	# rounds so far
+bench_round_id=0	# the current round's number, 0 outside one
+bench_link_port=7702	# superp-udp-lat's UDP port
 # A perftest run's limit. The slowest of the full plan take about a
 # minute (1000 writes of 1 MiB at siw's 0.12 Gbit/s at MTU 1500: 70 s);
 # one that hangs is a failed row either way.
@@ -86,6 +92,8 @@ bench_setup_superp() {
 bench_setup() {
 	local c
 	bench_mtu_start=$(cat /sys/class/net/eth0/mtu)
+	bench_state_link=ok
+	command -v superp-udp-lat > /dev/null || bench_state_link="superp-udp-lat not in the guest"
 	bench_state_tcp=ok
 	bench_state_tcp_nooffload=ok
 	command -v ethtool > /dev/null || bench_state_tcp_nooffload="ethtool not in the guest"
@@ -143,11 +151,13 @@ bench_mtu() { # [bytes]
 
 # One result line and one TAP line (guest 2, or both for rows without a
 # measurement; guest 1 reports "served" for measured ones). The row's
-# parameters beyond the arguments: eth0's MTU now, the round's post list.
+# parameters beyond the arguments: eth0's MTU now, the round's post list
+# and number.
 bench_emit() { # test contender size qps loss status|metric value unit
 	local t=$1 c=$2 s=$3 q=$4 l=$5 p
 	shift 5
 	p="size=$s qps=$q loss=$l mtu=$(cat /sys/class/net/eth0/mtu) post=$bench_post"
+	p="$p round=$bench_round_id"
 	case $1 in
 	failed)
 		[ "$SUPERP_ID" = 2 ] &&
@@ -190,6 +200,40 @@ bench_tcp() { # test contender size seconds qps loss
 		fi
 	fi
 	ethtool -K eth0 tso on gso on gro on > /dev/null 2>&1
+}
+
+# The link's own round trip at the round's size: superp-udp-lat, a UDP
+# ping-pong over eth0 between the guests' 10.23.0.N addresses, as many
+# round trips as perftest's iterations. It is the floor under every
+# contender's latency in the same round: the report subtracts it. perftest
+# halves the round trip of its SEND and WRITE ping-pongs (each side sends
+# once per trip) and not a READ's (one request, one response), so the
+# floor is halved for those tests as well.
+bench_link() { # test contender size iters qps loss
+	local t=$1 c=$2 s=$3 n=$4 q=$5 l=$6 out v div=2
+	[ "$t" = ib_read_lat ] && div=1
+	barrier "link-$bench_n"
+	if [ "$SUPERP_ID" = 1 ]; then
+		timeout "$bench_pt_limit" superp-udp-lat -p "$bench_link_port" -n "$n" -s "$s" \
+			> /dev/null 2>&1
+		ok "$t $c size $s: served"
+		return
+	fi
+	# No pause for the server to start: the client repeats its hello
+	# until one comes back.
+	out=$(timeout "$bench_pt_limit" superp-udp-lat -p "$bench_link_port" -n "$n" -s "$s" \
+		"$bench_server" 2>&1)
+	tap_diag "link: $(printf '%s\n' "$out" | tail -1)"
+	v=$(printf '%s\n' "$out" | sed -n 's/.* typical=\([0-9.]*\) p99=\([0-9.]*\) .*/\1 \2/p')
+	if [ -z "$v" ]; then
+		bench_emit "$t" "$c" "$s" "$q" "$l" failed \
+			"superp-udp-lat: $(printf '%s\n' "$out" | tail -1)"
+		return
+	fi
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(echo "$v" | awk -v d="$div" '{ printf "%.2f %.2f", $1 / d, $2 / d }')
+	bench_emit "$t" "$c" "$s" "$q" "$l" lat_typical "$1" us
+	bench_emit "$t" "$c" "$s" "$q" "$l" lat_p99 "$2" us
 }
 
 # bench_number V: V is a decimal number (perftest prints other words where
@@ -328,16 +372,19 @@ bench_perftest() { # test(prog) contender size iters qps loss
 # seconds (TCP), QPs (iperf3's parallel streams for TCP), netem loss in
 # percent on both guests' eth0 for the round, perftest's post list (1: none;
 # TCP has none, so it sits out such rounds, as it sits out every test but
-# ib_write_bw).
+# ib_write_bw). The link takes part in the latency tests only.
 bench_round() { # test size iters secs qps loss [post]
 	local t=$1 s=$2 n=$3 secs=$4 q=$5 l=$6 c state netem=ok
 	bench_post=${7:-1}
+	bench_rounds=$((bench_rounds + 1))
+	bench_round_id=$bench_rounds
 	bench_netem "$l" || netem="netem loss $l% on eth0 failed"
 	for c in $bench_contenders; do
 		eval "state=\$bench_state_$c"
 		bench_n=$((bench_n + 1))
 		case $c in
 		tcp*) [ "$t" = ib_write_bw ] && [ "$bench_post" = 1 ] || continue ;;
+		link) case $t in *_lat) ;; *) continue ;; esac ;;
 		esac
 		[ "$netem" = ok ] || state=$netem
 		if [ "$state" != ok ]; then
@@ -346,9 +393,11 @@ bench_round() { # test size iters secs qps loss [post]
 		fi
 		case $c in
 		tcp*) bench_tcp "$t" "$c" "$s" "$secs" "$q" "$l" ;;
+		link) bench_link "$t" "$c" "$s" "$n" "$q" "$l" ;;
 		*) bench_perftest "$t" "$c" "$s" "$n" "$q" "$l" ;;
 		esac
 	done
+	bench_round_id=0
 }
 
 # Everything bench_setup and the rounds changed, undone, so that the tests

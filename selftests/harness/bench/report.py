@@ -4,6 +4,8 @@
 table per test (median and spread of each contender, ratios of superp to
 rxe, siw and TCP), the same as CSV and JSON, and PNG charts; the scale
 step's rows (size = connections) as a table and a curve of their own.
+Latency tests also show the link's own latency (the floor, measured in the
+same rounds) and each contender's overhead above it.
 
     report.py ROWS OUTDIR [TITLE]
 """
@@ -15,10 +17,17 @@ import sys
 from collections import defaultdict
 
 CONTENDERS = ["superp_sunh", "superp_udp4", "rxe", "siw", "tcp", "tcp_nooffload"]
+# The link's own round trip (UDP between the guests, bench/lib.sh's
+# bench_link): not a contender but the floor under their latencies.
+FLOOR = "link"
+FLOOR_LABEL = "link (floor)"
+# A latency above the floor of the same round (us), median over rounds.
+OVERHEAD = "lat_overhead"
 # Higher is better for bandwidth and message rate, lower for latency.
-LOWER_BETTER = {"lat_typical", "lat_p99"}
+LOWER_BETTER = {"lat_typical", "lat_p99", OVERHEAD}
 # Parameters a row carries beyond test and contender, and their values in
 # rows written before the field existed (the harness's link is 9000).
+# round (which bench_round measured it) pairs a latency with its floor.
 PARAMS = ["size", "qps", "loss", "mtu", "post"]
 DEFAULTS = {"mtu": "9000", "post": "1"}
 
@@ -55,6 +64,11 @@ def primary(test):
     return "lat_typical" if test.endswith("_lat") else "bw"
 
 
+def summary(vals, metric, unit):
+    return {"metric": metric, "unit": unit, "median": statistics.median(vals),
+            "min": min(vals), "max": max(vals), "runs": len(vals)}
+
+
 def aggregate(rows):
     """(test, metric) -> params -> contender -> summary. A failed row has no
     metric: it stands in every table of its test at its parameters; a
@@ -71,19 +85,54 @@ def aggregate(rows):
             for c, rs in by_c.items():
                 vals = [float(r["value"]) for r in rs if r.get("metric") == m]
                 if vals:
-                    row[c] = {
-                        "metric": m, "unit": next(r["unit"] for r in rs
-                                                  if r.get("metric") == m),
-                        "median": statistics.median(vals),
-                        "min": min(vals), "max": max(vals), "runs": len(vals),
-                    }
+                    row[c] = summary(vals, m, next(r["unit"] for r in rs
+                                                   if r.get("metric") == m))
                     continue
                 failed = [r for r in rs if "status" in r]
                 if failed:
                     row[c] = {"status": failed[0]["status"],
                               "reason": failed[0].get("reason", "")}
             out[(test, m)][p] = row
+    add_overheads(rows, out)
     return out
+
+
+def add_overheads(rows, agg):
+    """(test, OVERHEAD) -> params -> contender -> summary of its typical
+    latency minus the floor's of the same round, one difference per round
+    where both measured; the floor itself under FLOOR, and a contender
+    that failed with its status, as in the latency table."""
+    by_round = defaultdict(dict)
+    for r in rows:
+        if r.get("metric") == "lat_typical" and "round" in r:
+            by_round[(r["test"], params(r), r["round"])][r["contender"]] = float(r["value"])
+    diffs = defaultdict(lambda: defaultdict(list))
+    for (test, p, _), lat in by_round.items():
+        if FLOOR in lat:
+            for c, v in lat.items():
+                if c != FLOOR:
+                    diffs[(test, p)][c].append(v - lat[FLOOR])
+    for (test, m), by_p in list(agg.items()):
+        if m != "lat_typical":
+            continue
+        for p, lat in by_p.items():
+            if FLOOR not in lat:
+                continue
+            row = {FLOOR: lat[FLOOR]}
+            for c, s in lat.items():
+                if diffs[(test, p)].get(c):
+                    row[c] = summary(diffs[(test, p)][c], OVERHEAD, s["unit"])
+                elif c != FLOOR and "status" in s:
+                    row[c] = s
+            agg[(test, OVERHEAD)][p] = row
+
+
+def overhead_ratio(a, b):
+    """superp's overhead over another's: below 1 is better (the aim
+    against rxe is 0.5 or less)."""
+    if not a or not b or "median" not in a or "median" not in b or b["median"] <= 0:
+        return None
+    return a["median"] / b["median"]
 
 
 def ratio(a, b):
@@ -187,28 +236,47 @@ def write_tables(agg, outdir):
     md = []
     flat = []
     head = ["size", "QPs", "loss %", "MTU", "post list"]
-    for t, m in sorted(agg):
+    # A test's overhead table after its latency tables.
+    for t, m in sorted(agg, key=lambda k: (k[0], k[1] == OVERHEAD, k[1])):
         by_p = agg[(t, m)]
         if t == "scale":
             flat += scale_records(by_p, m)
             continue
         unit = unit_of(by_p.values())
-        md.append("## %s: %s (%sratios: superp over SUNH against each, > 1 is better)\n"
-                  % (t, m, unit + "; " if unit else ""))
-        cols = head + CONTENDERS + ["superp/rxe", "superp/siw", "superp/TCP"]
+        # The floor's column where the link measured this test.
+        floor = [FLOOR] if any(FLOOR in row for row in by_p.values()) else []
+        if m == OVERHEAD:
+            md.append("## %s: %s (us: latency minus the link's floor of the same round; "
+                      "superp/rxe: superp over SUNH's overhead over rxe's, < 1 is better, "
+                      "the aim 0.5 or less)\n" % (t, m))
+            cols = head + [FLOOR_LABEL] + CONTENDERS + ["superp/rxe"]
+        else:
+            md.append("## %s: %s (%sratios: superp over SUNH against each, > 1 is better)\n"
+                      % (t, m, unit + "; " if unit else ""))
+            cols = (head + [FLOOR_LABEL for _ in floor] + CONTENDERS +
+                    ["superp/rxe", "superp/siw", "superp/TCP"])
         md.append("| " + " | ".join(cols) + " |")
         md.append("|" + "---|" * len(cols))
         for p in sorted(by_p):
             row = by_p[p]
             sp = row.get("superp_sunh")
-            ratios = [ratio(sp, row.get("rxe")), ratio(sp, row.get("siw")),
-                      ratio(sp, row.get("tcp_nooffload") or row.get("tcp"))]
+            if m == OVERHEAD:
+                ratios = [overhead_ratio(sp, row.get("rxe"))]
+                if ratios[0] is not None:
+                    flat.append({"test": t, **dict(zip(PARAMS, p)), "contender": "superp_sunh",
+                                 "metric": "lat_overhead_ratio", "unit": "",
+                                 "median": ratios[0]})
+            else:
+                ratios = [ratio(sp, row.get("rxe")), ratio(sp, row.get("siw")),
+                          ratio(sp, row.get("tcp_nooffload") or row.get("tcp"))]
             md.append("| " + " | ".join(
-                [str(x) for x in p] + [cell(row.get(c)) for c in CONTENDERS] +
+                [str(x) for x in p] + [cell(row.get(c)) for c in floor + CONTENDERS] +
                 [fmt_ratio(x) for x in ratios]) + " |")
-            for c in CONTENDERS:
+            for c in floor + CONTENDERS:
                 s = row.get(c)
                 if s is None or ("status" in s and m != primary(t)):
+                    continue
+                if c == FLOOR and m == OVERHEAD:
                     continue
                 flat.append({"test": t, **dict(zip(PARAMS, p)), "contender": c,
                              "metric": m, **s})
@@ -249,7 +317,9 @@ def chart(plt, outdir, name, title, xlabel, ylabel, lines, logx):
     fig, ax = plt.subplots(figsize=(7, 4))
     for label, pts in lines.items():
         xs, ys = zip(*sorted(pts))
-        ax.plot(xs, ys, marker="o", label=label)
+        # The floor is the link, not a contender: drawn apart.
+        style = {"linestyle": "--", "color": "gray"} if label == FLOOR_LABEL else {}
+        ax.plot(xs, ys, marker="o", label=label, **style)
     if logx:
         ax.set_xscale("log", base=2)
     ax.set_xlabel(xlabel)
@@ -286,11 +356,15 @@ def write_charts(agg, outdir):
         if t == "scale":
             continue
         unit = unit_of(by_p.values())
+        # Latencies with the floor under them; overheads without it.
+        lines = CONTENDERS + ([FLOOR] if m in ("lat_typical", "lat_p99") else [])
+        label = {FLOOR: FLOOR_LABEL}
         for mtu in {p[3] for p in by_p}:
             chart(plt, outdir, "%s-%s-mtu%d" % (t, m, mtu), "%s %s, MTU %d" % (t, m, mtu),
                   "message size (bytes)", unit,
-                  {c: points(by_p, c, lambda p: p[1:] == (1, "0", mtu, 1), lambda p: p[0])
-                   for c in CONTENDERS}, True)
+                  {label.get(c, c): points(by_p, c, lambda p: p[1:] == (1, "0", mtu, 1),
+                                           lambda p: p[0])
+                   for c in lines}, True)
             for size in {p[0] for p in by_p}:
                 def keep(p):
                     return (p[0], p[2], p[3], p[4]) == (size, "0", mtu, 1)
