@@ -1199,12 +1199,18 @@ static void lost_ack_xid_probe_test(struct kunit *test)
 /*
  * A defect once found here. Receiver flow control 3 coalesces ACKs, but the ACK
  * that retires a transaction goes at once: a WRITE completes when its request's
- * ACK returns, a READ when the ACK XID follows the ACK of its reply, with no
- * timer in between (t_link() runs none).
+ * ACK returns, with no timer in between (t_link() runs none). A READ's data is
+ * placed when its reply arrives (the user's completion): the ACK of a one-packet
+ * reply rides the next request or goes after the delayed ACK time, and the
+ * READ retires when the ACK XID answers it; a longer reply is acknowledged at
+ * once, as is a reply that fills the initiator window.
  */
 static void completion_ack_at_once_test(struct kunit *test)
 {
 	struct tnode *a = t_new(test, NULL, 0), *b = t_new(test, NULL, 0);
+	u64 dack = superp_default_params.pdl_delayed_ack_time * US;
+	u16 xid;
+	int i;
 
 	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
 	t_link(a, b, 0);
@@ -1213,9 +1219,45 @@ static void completion_ack_at_once_test(struct kunit *test)
 	t_submit(a, SUPERP_OP_RMA_READ, 1, 0);
 	t_link(a, b, 0);
 	KUNIT_EXPECT_EQ(test, a->nini, 1);
-	KUNIT_EXPECT_EQ(test, a->ncomp, 2);
+	KUNIT_EXPECT_EQ(test, a->nplaced, 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 1);
+	KUNIT_EXPECT_EQ(test, a->timer, dack);
+	/* the next request carries it */
+	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0);
+	t_link(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 3);
 	KUNIT_EXPECT_EQ(test, a->status, 0);
-	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 2);
+	KUNIT_EXPECT_EQ(test, b->c->next_acked_txid, 3);
+	/* or the delayed ACK timer */
+	t_submit(a, SUPERP_OP_RMA_READ, 1, 0);
+	t_link(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 3);
+	t_fire(a, dack);
+	t_link(a, b, dack);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 4);
+	/* a reply of three packets: at once */
+	b->reply_pkts = 3;
+	t_submit(a, SUPERP_OP_RMA_READ, 1, dack);
+	t_link(a, b, dack);
+	KUNIT_EXPECT_EQ(test, a->nini, 2 + 3);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 5);
+	/* a one-packet reply in a full initiator window: at once */
+	b->defer = true;
+	xid = a->c->next_ixid;
+	t_submit(a, SUPERP_OP_RMA_READ, 1, dack);
+	for (i = 1; i < superp_default_params.tal_trans_window; i++)
+		t_submit(a, SUPERP_OP_RMA_WRITE, 1, dack);
+	t_link(a, b, dack);
+	KUNIT_EXPECT_EQ(test, (u16)(a->c->next_ixid - a->c->unacked_ixid),
+			superp_default_params.tal_trans_window);
+	KUNIT_EXPECT_EQ(test, superp_tal_reply(b->c, xid, SUPERP_OP_READ_RESP,
+					       1, 1, NULL, dack), 0);
+	KUNIT_ASSERT_EQ(test, b->qn, 1);
+	a->nplaced = 0;
+	t_rx(a, b->q[0], dack);
+	KUNIT_EXPECT_EQ(test, a->nplaced, 1);
+	KUNIT_ASSERT_EQ(test, a->qn, 1);
+	KUNIT_EXPECT_EQ(test, a->q[0].opcode, SUPERP_OP_PURE_ACK);
 }
 
 /*

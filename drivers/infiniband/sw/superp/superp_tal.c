@@ -349,19 +349,28 @@ static bool superp_tal_lite_due(struct superp_conn *c,
 
 /*
  * The reply of an initiator transaction is complete (or refused): tell the
- * user its data is placed, and acknowledge at once so that the target can
- * retire and send the ACK XID that completes the transaction.
+ * user its data is placed. The ACK that lets the target retire, and send
+ * the ACK XID that retires the transaction here, goes at once unless the
+ * user's completion came with placed() and the reply was one packet: then
+ * it rides the next request or goes after the delayed ACK time, and a
+ * stream of small READs or atomics costs two frames each, not four. At
+ * once still for a longer reply (its target holds a window of reply PSNs
+ * for it), a refused one, a full initiator window (which waits for this
+ * retirement to send anything) and SUPERp-lite (no ACK PSN).
  */
 static void superp_tal_ini_rdone(struct superp_conn *c, u16 xid, u32 err)
 {
 	struct superp_ixid *e = superp_ixid(c, xid);
+	bool placed = c->ops->placed &&
+		      !(e->flags & (SUPERP_IX_INTERNAL | SUPERP_IX_CANCELLED |
+				    SUPERP_IX_BAD));
 
-	e->err = err;
+	if (!placed || err || e->rx_cnt > 1 || (c->flags & SUPERP_CF_LITE) ||
+	    xid_diff(c->next_ixid, c->unacked_ixid) >= c->tal_window)
+		c->flags |= SUPERP_CF_ACK_NOW;
+	e->err = err;		/* in place of rx_cnt */
 	e->flags |= SUPERP_IX_RDONE;
-	c->flags |= SUPERP_CF_ACK_NOW;
-	if (c->ops->placed &&
-	    !(e->flags & (SUPERP_IX_INTERNAL | SUPERP_IX_CANCELLED |
-			  SUPERP_IX_BAD)))
+	if (placed)
 		c->ops->placed(c, e->cookie);
 	superp_tal_ini_try_retire(c, xid);
 }
