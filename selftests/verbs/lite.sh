@@ -23,6 +23,7 @@
 # superp-kernel: stock
 # superp-soak-kernel: both
 # superp-timeout: 600
+# superp-capture: lite_capture
 . "$SUPERP_ROOT/selftests/lib.sh"
 . "$SUPERP_ROOT/selftests/verbs/rc.inc"
 
@@ -37,6 +38,9 @@ LITE_SIZE=${LITE_SIZE:-$(soak_or 1048576 65536)}	# largest message
 LITE_LOSS_MS=${LITE_LOSS_MS:-2000}
 LITE_LOSS_BOUND_S=${LITE_LOSS_BOUND_S:-$(soak_or 600 240)}
 LITE_NETEM=${LITE_NETEM:-loss 10%}
+# Marks on this test's frames, which lite_capture picks out of the boot's
+# capture: UDP source port and SUNH flow label 4011, SUNH class 0x5c.
+LITE_CONN="$LITE_CONN sport 4011 tclass 0x5c"
 
 tap_begin
 
