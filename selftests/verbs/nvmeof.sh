@@ -19,9 +19,11 @@
 # gone after `nvme disconnect`, and on both guests superp0's objects as
 # before (CQs apart: the core's CQ pool keeps them) once the host and the
 # target are torn down. Documentation/nvme-of.rst has the steps by hand.
-# Debian's kernel only: the test kernel has no NVMe modules.
+# On the test kernel (KASAN, lockdep, kmemleak watching nvme-rdma,
+# nvmet-rdma and ib_superp together) 32 MiB over SUNH, 256 MiB over SUNH
+# and over lite under make soak.
 # superp-topology: pair
-# superp-kernel: stock
+# superp-kernel: both
 # superp-guest-extra: nvme
 # superp-timeout: 600
 # superp-soak-timeout: 1800
@@ -33,8 +35,13 @@ peer=$((3 - me))
 
 # The harness passes no environment into the guests: edit these defaults.
 # DEV:MIB, the size of the namespace (and of the data moved each way).
-NVME_RUNS=${NVME_RUNS:-$(soak_or "superp_sunh:256 superp_udp4:256 superp_lite:256" \
-	"superp_sunh:256 superp_udp4:32 superp_lite:256")}	# MIB: a multiple of 32
+case $(uname -r) in
+*-superp-test)
+	NVME_RUNS=${NVME_RUNS:-$(soak_or "superp_sunh:256 superp_lite:256" "superp_sunh:32")} ;;
+*)
+	NVME_RUNS=${NVME_RUNS:-$(soak_or "superp_sunh:256 superp_udp4:256 superp_lite:256" \
+		"superp_sunh:256 superp_udp4:32 superp_lite:256")} ;;
+esac	# MIB: a multiple of 32
 NVME_PORT=4420
 NVME_NQN=nqn.2024-01.io.superp:nvmeof-ram0
 NVME_HOSTNQN=nqn.2024-01.io.superp:nvmeof-host2
