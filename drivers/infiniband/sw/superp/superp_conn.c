@@ -223,6 +223,9 @@ void superp_conn_caches_destroy(void)
  * superp_conn_mem() - bytes one connection needs (hot + cold).
  * @p: its parameters.
  * @flags: SUPERP_CONN_* (ordered receive needs the held array).
+ *
+ * What the budget charges: the state's own size. The allocator's share
+ * (the unused tail of a slab, superp_conn_cold_taken()) is not charged.
  */
 size_t superp_conn_mem(const struct superp_params *p, unsigned int flags)
 {
