@@ -355,7 +355,11 @@ static void params_validate_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, superp_params_validate(&p, &why), 0);
 }
 
-/* State layout: hot state in two cache lines, <= 4 KiB per connection. */
+/*
+ * State layout: hot state in two cache lines, <= 4 KiB per connection; the
+ * cold block takes from its allocator what it needs, not kmalloc()'s next
+ * power of two (superp_conn_init(), superp_conn_cold_taken()).
+ */
 static void memory_per_connection_test(struct kunit *test)
 {
 	const struct superp_params *p = &superp_default_params;
@@ -385,8 +389,21 @@ static void memory_per_connection_test(struct kunit *test)
 						       NULL, i, i, 0), 0);
 	KUNIT_EXPECT_EQ(test, (char *)&table[1] - (char *)&table[0],
 			2 * SMP_CACHE_BYTES);
-	for (i = 0; i < 64; i++)
+	for (i = 0; i < 64; i++) {
+		size_t taken = superp_conn_cold_taken(&table[i]);
+
+		/* a slab cache may be shared with one up to a word larger */
+		KUNIT_EXPECT_GE(test, taken, uno - sizeof(*table));
+		KUNIT_EXPECT_LT(test, taken, uno - sizeof(*table) + 8);
 		superp_conn_release(&table[i]);
+	}
+	KUNIT_EXPECT_EQ(test, superp_conn_init(&table[0], p, &t_ops, NULL, 0,
+					       0, SUPERP_CONN_ORDERED_RX), 0);
+	KUNIT_EXPECT_GE(test, superp_conn_cold_taken(&table[0]),
+			ord - sizeof(*table));
+	KUNIT_EXPECT_LT(test, superp_conn_cold_taken(&table[0]),
+			ord - sizeof(*table) + 8);
+	superp_conn_release(&table[0]);
 	bad.pdl_window_size = 2000;
 	KUNIT_EXPECT_EQ(test, superp_conn_init(&table[0], &bad, &t_ops, NULL,
 					       0, 0, 0), -EINVAL);

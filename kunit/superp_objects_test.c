@@ -20,6 +20,7 @@
 #include "superp_cq.h"
 #include "superp_engine.h"
 #include "superp_ah.h"
+#include "superp_op.h"
 #include "superp_qp.h"
 #include "superp_rc.h"
 #include "superp_rma.h"
@@ -2021,6 +2022,121 @@ static void rc_bind_rules(struct kunit *test)
 }
 
 /*
+ * A request packet to @e's engine from its peer, as superp_rx() hands it:
+ * an RDMA Read (no payload) of transaction @xid naming @qpn with a key no
+ * MR has, at the PSN the engine takes next.
+ */
+static int objs_rx_read(struct kunit *test, struct superp_conn_entry *e,
+			u16 xid, u16 seqno, bool eom, u32 qpn)
+{
+	int hlen = superp_op_hlen(SUPERP_OP_RDMA_READ);
+	struct superp_conn *c = &e->conn;
+	struct superp_op op = {
+		.qpn = qpn, .rkey = 0xdead00, .addr = 4096, .length = 64,
+	};
+	struct superp_pkt p = {
+		.dcid = OBJS_LCID, .xid = xid, .seqno = seqno, .eom = eom,
+		.opcode = SUPERP_OP_RDMA_READ, .num_ops = 1,
+	};
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	skb = alloc_skb(SUPERP_PDL_HLEN + SUPERP_TAL_HLEN + hlen, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	hdr = skb_put(skb, SUPERP_PDL_HLEN + SUPERP_TAL_HLEN);
+	spin_lock_bh(&e->lock);
+	p.psn = c->next_acked_rpsn;
+	p.ack_psn = c->unacked_spsn - 1;	/* acknowledges nothing */
+	p.ack_xid = c->acked_ixid - 1;
+	p.rwin = c->window - 1;
+	superp_pkt_encode(&p, hdr, hdr + SUPERP_PDL_HLEN);
+	superp_op_encode(SUPERP_OP_RDMA_READ, &op, skb_put(skb, hlen));
+	ret = superp_conn_rx(c, &p, skb, ktime_get_ns());
+	spin_unlock_bh(&e->lock);
+	consume_skb(skb);
+	return ret;
+}
+
+/*
+ * superp_rc_qp_bind() gives a connection its target slots, not
+ * superp_conn_add(). Before, superp_rc_target_request() answers every
+ * request INVALID/NO_QP (a Transaction Error, counted) with no slot; a
+ * transaction whose first packet came before the slots keeps that answer
+ * (its slot starts primed with it) rather than running the rest of it;
+ * one begun after them runs. Deleting the connection frees the slots
+ * (kmemleak).
+ */
+static void rc_tgt_slots_on_first_bind(struct kunit *test)
+{
+	const u32 no_qp = SUPERP_TERR(SUPERP_TERR_INVALID, SUPERP_TERR_NO_QP);
+	struct objs *o = test->priv;
+	struct superp_dev *sdev = to_sdev(objs_ibdev);
+	struct ib_qp *qp = objs_qp(o, 2, 1);
+	struct superp_rc_tgt *slot;
+	struct superp_conn_entry *e;
+	struct superp_conn_addr a;
+	u64 terr;
+	u16 x0;
+	u32 i;
+
+	superp_rc_allow_unbound = false;
+	objs_conn_to_av(o, &a, SUPERP_ORDERED_RX | SUPERP_ORDERED_TX);
+	KUNIT_ASSERT_EQ(test, superp_conn_add(sdev, OBJS_LCID, OBJS_LCID, &a,
+					      &superp_default_params, NULL), 0);
+	rcu_read_lock();
+	e = superp_conn_lookup(sdev, OBJS_LCID);
+	rcu_read_unlock();
+	/* ours to delete: the entry outlives the read-side section */
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_PTR_EQ(test, e->rc.tgt, NULL);
+	x0 = e->conn.next_acked_txid;
+	terr = superp_conn_stats(&e->conn)->tx_trans_err;
+
+	/* No slots: refused, counted, nothing kept. */
+	KUNIT_EXPECT_EQ(test, objs_rx_read(test, e, x0, 0, true,
+					   qp->qp_num), 0);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(&e->conn)->tx_trans_err,
+			terr + 1);
+	KUNIT_EXPECT_PTR_EQ(test, e->rc.tgt, NULL);
+	/* The first packet of the next one, still without slots. */
+	KUNIT_EXPECT_EQ(test, objs_rx_read(test, e, x0 + 1, 0, false,
+					   qp->qp_num), 0);
+
+	objs_qp_to(o, qp, IB_QPS_RTR);
+	KUNIT_ASSERT_PTR_EQ(test, to_sqp(qp)->conn, (void *)e);
+	KUNIT_ASSERT_NOT_NULL(test, e->rc.tgt);
+	i = superp_rc_tgt_slots(superp_default_params.tal_trans_window);
+	KUNIT_EXPECT_EQ(test, e->rc.tgt_slots, i);
+	for (i = 0; i < e->rc.tgt_slots; i++)
+		KUNIT_EXPECT_EQ(test, e->rc.tgt[i].err, no_qp);
+
+	/* Its last packet names the bound QP, but it is not run. */
+	KUNIT_EXPECT_EQ(test, objs_rx_read(test, e, x0 + 1, 1, true,
+					   qp->qp_num), 0);
+	slot = &e->rc.tgt[superp_rc_slot_index(e->rc.tgt_slots, x0 + 1)];
+	KUNIT_EXPECT_EQ(test, slot->err, no_qp);
+	KUNIT_EXPECT_EQ(test, slot->err_seqno, 0);
+	KUNIT_EXPECT_EQ(test, slot->err_opnum, 0);
+	KUNIT_EXPECT_PTR_EQ(test, slot->mr, NULL);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(&e->conn)->tx_trans_err,
+			terr + 2);
+
+	/* Begun with the slots: run, and refused for its key. */
+	KUNIT_EXPECT_EQ(test, objs_rx_read(test, e, x0 + 2, 0, true,
+					   qp->qp_num), 0);
+	slot = &e->rc.tgt[superp_rc_slot_index(e->rc.tgt_slots, x0 + 2)];
+	KUNIT_EXPECT_NE(test, slot->err, 0);
+	KUNIT_EXPECT_NE(test, slot->err, no_qp);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(&e->conn)->tx_trans_err,
+			terr + 3);
+
+	KUNIT_EXPECT_EQ(test, superp_conn_del(sdev, OBJS_LCID), 0);
+	KUNIT_EXPECT_PTR_EQ(test, to_sqp(qp)->conn, NULL);
+	superp_rc_allow_unbound = true;
+}
+
+/*
  * A QP that goes back to RESET leaves its connection, which then deletes
  * without touching it.
  */
@@ -2397,6 +2513,7 @@ static struct kunit_case superp_objects_cases[] = {
 	KUNIT_CASE(rc_bind_rules),
 	KUNIT_CASE(rc_unbind_on_reset),
 	KUNIT_CASE(rc_tgt_slots_across_xid_wrap),
+	KUNIT_CASE(rc_tgt_slots_on_first_bind),
 	KUNIT_CASE(uqp_ring_geometry),
 	KUNIT_CASE(uqp_wqe_to_wr),
 	KUNIT_CASE(uqp_sq_busy_recheck),

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <linux/types.h>
 
@@ -70,6 +71,71 @@ static inline void kfree(const void *p)
 #define kvzalloc(n, gfp)	kzalloc(n, gfp)
 #define kvcalloc(n, m, gfp)	kzalloc((size_t)(n) * (m), gfp)
 #define kvfree(p)		kfree(p)
+
+#define PAGE_SIZE		4096UL
+#define PAGE_ALIGN(n)		(((n) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1))
+#define is_vmalloc_addr(p)	false
+
+/* what malloc() set aside, as ksize() of a kmalloc()ed block */
+static inline size_t ksize(const void *p)
+{
+	return malloc_usable_size((void *)p);
+}
+
+/* Slab caches: the object size, objects from calloc(). */
+struct kmem_cache {
+	size_t size;
+};
+
+static inline struct kmem_cache *kmem_cache_create(const char *name,
+						   unsigned int size,
+						   unsigned int align,
+						   unsigned long flags,
+						   void (*ctor)(void *))
+{
+	struct kmem_cache *k = malloc(sizeof(*k));
+
+	(void)name, (void)align, (void)flags, (void)ctor;
+	if (k)
+		k->size = size;
+	return k;
+}
+
+static inline void *kmem_cache_zalloc(struct kmem_cache *k, int gfp)
+{
+	(void)gfp;
+	return calloc(1, k->size);
+}
+
+static inline void kmem_cache_free(struct kmem_cache *k, void *p)
+{
+	(void)k;
+	free(p);
+}
+
+static inline unsigned int kmem_cache_size(struct kmem_cache *k)
+{
+	return k->size;
+}
+
+static inline void kmem_cache_destroy(struct kmem_cache *k)
+{
+	free(k);
+}
+
+/* The simulator is one thread: a mutex is a marker. */
+struct mutex {
+	int unused;
+};
+
+#define DEFINE_MUTEX(m)		struct mutex m = { 0 }
+#define mutex_lock(m)		((void)(m))
+#define mutex_unlock(m)		((void)(m))
+
+/* acquire and release, as the kernel's: one thread needs no barrier */
+#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+/* and this one pairs with it */
+#define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
 
 #define BITS_PER_LONG		64
 #define BITS_TO_LONGS(n)	(((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)

@@ -3,18 +3,33 @@
  * SUPERp engine: connection life cycle, event entry points, timer arming
  * and error events.
  *
- * Locking: none here; the caller serialises each connection's events
- * (superp_engine.h). c->depth counts nested entries so that API calls made
- * from callbacks only queue work, and the entry points refuse to run inside
- * a callback of the same connection (-EDEADLK).
+ * Locking: none here for a connection's state; the caller serialises each
+ * connection's events (superp_engine.h). c->depth counts nested entries so
+ * that API calls made from callbacks only queue work, and the entry points
+ * refuse to run inside a callback of the same connection (-EDEADLK).
+ *
+ * The cold blocks come from slab caches of their exact size, made on first
+ * use: kmalloc() would round the default block (about 3.2 KiB) up to 4 KiB,
+ * a quarter of a connection's memory. superp_cold_lock (a mutex, process
+ * context: superp_conn_init() may sleep anyway) serialises the creation of
+ * a cache; an entry of superp_cold_caches[] is published with a release
+ * store once its cache exists and stays until superp_conn_caches_destroy()
+ * (module exit, no connection left), so lookups take no lock. Whether a
+ * block came from a cache is a function of its size alone: a size is in
+ * the table at release exactly when it was at allocation, since entries
+ * are only added and a size that finds the table full, or is larger than
+ * SUPERP_COLD_CACHE_MAX, always goes to kvzalloc().
  */
 #include <linux/bitmap.h>
 #include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/export.h>
+#include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
@@ -66,10 +81,151 @@ static void superp_layout(const struct superp_params *p, unsigned int flags,
 	l->size = off;
 }
 
+/*
+ * Cold block sizes served by a cache of their own: a device uses one or
+ * two (ordered or not, at its parameters), tests a few more. Above
+ * SUPERP_COLD_CACHE_MAX (large windows) kvzalloc() rounds by little or
+ * falls back to vmalloc, and such connections are few.
+ */
+#define SUPERP_COLD_CACHES	4
+#define SUPERP_COLD_CACHE_MAX	(4 * 4096)
+
+struct superp_cold_cache {
+	size_t size;			/* 0: free */
+	struct kmem_cache *cache;
+};
+
+static struct superp_cold_cache superp_cold_caches[SUPERP_COLD_CACHES];
+static DEFINE_MUTEX(superp_cold_lock);
+
+/* The cache of @size, or NULL; lock-free (see the top of the file). */
+static struct kmem_cache *superp_cold_cache_find(size_t size)
+{
+	int i;
+
+	for (i = 0; i < SUPERP_COLD_CACHES; i++) {
+		/* pairs with the release store in superp_cold_cache_get() */
+		struct kmem_cache *k = smp_load_acquire(&superp_cold_caches[i].cache);
+
+		if (!k)
+			return NULL;	/* filled in order: none further */
+		if (superp_cold_caches[i].size == size)
+			return k;
+	}
+	return NULL;
+}
+
+/*
+ * The cache of @size, made if the table has room. *@full set when it has
+ * none (the block goes to kvzalloc()). NULL and !*@full: out of memory.
+ */
+static struct kmem_cache *superp_cold_cache_get(size_t size, bool *full)
+{
+	struct kmem_cache *k = superp_cold_cache_find(size);
+	int i;
+
+	*full = false;
+	if (k)
+		return k;
+	mutex_lock(&superp_cold_lock);
+	for (i = 0; i < SUPERP_COLD_CACHES; i++) {
+		k = superp_cold_caches[i].cache;
+		if (!k || superp_cold_caches[i].size == size)
+			break;
+	}
+	if (i == SUPERP_COLD_CACHES) {
+		*full = true;
+		k = NULL;
+	} else if (!k) {
+		char name[32];
+
+		/* word-aligned, as the layout needs; the name is copied */
+		snprintf(name, sizeof(name), "superp_cold_%zu", size);
+		k = kmem_cache_create(name, size, sizeof(u64), 0, NULL);
+		if (k) {
+			superp_cold_caches[i].size = size;
+			/* the size before the cache: superp_cold_cache_find() */
+			smp_store_release(&superp_cold_caches[i].cache, k);
+		}
+	}
+	mutex_unlock(&superp_cold_lock);
+	return k;
+}
+
+static struct superp_conn_cold *superp_cold_alloc(size_t size)
+{
+	struct kmem_cache *k;
+	bool full = true;
+
+	if (size <= SUPERP_COLD_CACHE_MAX) {
+		k = superp_cold_cache_get(size, &full);
+		if (k)
+			return kmem_cache_zalloc(k, GFP_KERNEL);
+	}
+	/* up to about 1 MiB with the largest windows */
+	return full ? kvzalloc(size, GFP_KERNEL) : NULL;
+}
+
+static void superp_cold_free(struct superp_conn_cold *cold)
+{
+	struct kmem_cache *k = NULL;
+
+	if (cold->size <= SUPERP_COLD_CACHE_MAX)
+		k = superp_cold_cache_find(cold->size);
+	if (k)
+		kmem_cache_free(k, cold);
+	else
+		kvfree(cold);
+}
+
+/**
+ * superp_conn_cold_taken() - bytes the allocator set aside for a cold block
+ * @c: an initialised connection.
+ *
+ * The object size of its cache, or what kvzalloc() took. A slab's own
+ * overhead (the remainder of its pages, its metadata) is not counted
+ * here, nor charged to the budget, which holds what the state needs
+ * (superp_conn_mem()).
+ */
+size_t superp_conn_cold_taken(const struct superp_conn *c)
+{
+	struct kmem_cache *k = NULL;
+
+	if (c->cold->size <= SUPERP_COLD_CACHE_MAX)
+		k = superp_cold_cache_find(c->cold->size);
+	if (k)
+		return kmem_cache_size(k);
+	if (is_vmalloc_addr(c->cold))
+		return PAGE_ALIGN(c->cold->size);
+	return ksize(c->cold);
+}
+EXPORT_SYMBOL_IF_KUNIT(superp_conn_cold_taken);
+
+/**
+ * superp_conn_caches_destroy() - free the cold blocks' caches
+ *
+ * Module exit, after the last connection was released.
+ */
+void superp_conn_caches_destroy(void)
+{
+	int i;
+
+	mutex_lock(&superp_cold_lock);
+	for (i = 0; i < SUPERP_COLD_CACHES; i++) {
+		kmem_cache_destroy(superp_cold_caches[i].cache);
+		superp_cold_caches[i].cache = NULL;
+		superp_cold_caches[i].size = 0;
+	}
+	mutex_unlock(&superp_cold_lock);
+}
+
 /**
  * superp_conn_mem() - bytes one connection needs (hot + cold).
  * @p: its parameters.
  * @flags: SUPERP_CONN_* (ordered receive needs the held array).
+ *
+ * What the budget charges: the state's own size. The allocator's share
+ * (the unused tail of a slab, superp_conn_cold_taken()) is not charged.
  */
 size_t superp_conn_mem(const struct superp_params *p, unsigned int flags)
 {
@@ -108,8 +264,7 @@ int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
 		return -EINVAL;
 	superp_layout(p, flags, &l);
 	memset(c, 0, sizeof(*c));
-	/* up to about 1 MiB with the largest windows */
-	c->cold = kvzalloc(l.size, GFP_KERNEL);
+	c->cold = superp_cold_alloc(l.size);
 	if (!c->cold)
 		return -ENOMEM;
 	c->cold->p = *p;
@@ -280,7 +435,7 @@ void superp_conn_release(struct superp_conn *c)
 	if (c->cold->budget)
 		atomic_long_sub(sizeof(*c) + c->cold->size,
 				&c->cold->budget->used);
-	kvfree(c->cold);
+	superp_cold_free(c->cold);
 	c->cold = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_release);

@@ -152,6 +152,8 @@ struct superp_conn_info {
 	u32 events[SUPERP_EV_MAX];
 };
 
+int superp_conn_cache_init(void);
+void superp_conn_cache_exit(void);
 int superp_conns_init(struct superp_dev *sdev,
 		      const struct superp_conn_users *users);
 void superp_conns_destroy(struct superp_dev *sdev);

@@ -523,6 +523,8 @@ struct superp_conn *superp_conn_create(const struct superp_params *p,
 				       u16 remote_cid, unsigned int flags);
 void superp_conn_destroy(struct superp_conn *c);
 size_t superp_conn_mem(const struct superp_params *p, unsigned int flags);
+size_t superp_conn_cold_taken(const struct superp_conn *c);
+void superp_conn_caches_destroy(void);
 
 /* Events that drive a connection. All return after sending what they can. */
 int superp_conn_rx(struct superp_conn *c, const struct superp_pkt *p,

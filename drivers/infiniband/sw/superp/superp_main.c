@@ -238,10 +238,13 @@ static int __init superp_init(void)
 {
 	int err;
 
+	err = superp_conn_cache_init();
+	if (err)
+		return err;
 	/* Receivers first: until a device exists they find none and drop. */
 	err = superp_sunh_init();
 	if (err)
-		return err;
+		goto err_cache;
 	err = superp_udp_init();
 	if (err)
 		goto err_sunh;
@@ -260,6 +263,8 @@ err_udp:
 	superp_udp_exit();
 err_sunh:
 	superp_sunh_exit();
+err_cache:
+	superp_conn_cache_exit();
 	return err;
 }
 
@@ -297,6 +302,8 @@ static void __exit superp_exit(void)
 	unregister_netdevice_notifier(&superp_netdev_nb);
 	superp_udp_exit();
 	superp_sunh_exit();
+	/* No connection is left: their caches go last. */
+	superp_conn_cache_exit();
 }
 
 module_init(superp_init);

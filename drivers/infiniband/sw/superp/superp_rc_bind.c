@@ -23,6 +23,14 @@
  * at once; they stay bound until RESET, destroy or the connection's
  * deletion.
  *
+ * The target's slots (e->rc.tgt, superp_rc_recv.c) come with the first
+ * bind, not with the connection: a connection no QP was ever bound to
+ * refuses every request (INVALID/NO_QP) and needs no per-transaction
+ * state, and most connections of a large mesh carry no RC. They are
+ * allocated under superp_conns_lock() (binds are serialised by it) but
+ * outside the entry's lock, installed under the entry's lock, and freed
+ * with the entry.
+ *
  * Lock order of ib_superp. This is the one place it is written; the
  * other files and Documentation/superp-datapath.rst point here. It lives
  * here because binding is where the connection's locks and the QP's
@@ -94,9 +102,25 @@ int superp_rc_conn_init(struct superp_conn_entry *e, u32 tal_window)
 {
 	INIT_LIST_HEAD(&e->rc.qps);
 	INIT_WORK(&e->rc.kick_work, superp_rc_kick_work);
+	/* The slots themselves: at the first bind (superp_rc_tgt_alloc()). */
 	e->rc.tgt_slots = superp_rc_tgt_slots(tal_window);
-	e->rc.tgt = kvcalloc(e->rc.tgt_slots, sizeof(*e->rc.tgt), GFP_KERNEL);
-	return e->rc.tgt ? 0 : -ENOMEM;
+	return 0;
+}
+
+/*
+ * The target's slots of @e, each primed with the refusal of a transaction
+ * whose first packet came before them (superp_rc_recv.c, "Slots").
+ */
+static struct superp_rc_tgt *superp_rc_tgt_alloc(struct superp_conn_entry *e)
+{
+	struct superp_rc_tgt *tgt;
+	u32 i;
+
+	tgt = kvcalloc(e->rc.tgt_slots, sizeof(*tgt), GFP_KERNEL);
+	for (i = 0; tgt && i < e->rc.tgt_slots; i++)
+		tgt[i].err = SUPERP_TERR(SUPERP_TERR_INVALID,
+					 SUPERP_TERR_NO_QP);
+	return tgt;
 }
 
 /* Unreachable for a grace period: no post can queue the kick work again. */
@@ -175,6 +199,7 @@ static struct superp_conn_entry *superp_rc_pick(struct superp_dev *sdev,
 int superp_rc_qp_bind(struct superp_qp *qp)
 {
 	struct superp_dev *sdev = to_sdev(qp->ibqp.device);
+	struct superp_rc_tgt *tgt = NULL;
 	struct superp_conn_entry *e;
 	int err = 0;
 
@@ -208,10 +233,22 @@ int superp_rc_qp_bind(struct superp_qp *qp)
 		err = -EINVAL;
 		goto out;
 	}
+	/* Set only here, under superp_conns_lock(): no other bind races. */
+	if (!e->rc.tgt) {
+		tgt = superp_rc_tgt_alloc(e);
+		if (!tgt) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
 	spin_lock_bh(&e->lock);
 	if (e->conn.state != SUPERP_ST_UP) {
 		err = -ENOTCONN;
 	} else {
+		if (!e->rc.tgt) {
+			e->rc.tgt = tgt;
+			tgt = NULL;
+		}
 		qp->rc.cur = NULL;
 		qp->rc.rd_inflight = 0;
 		qp->rc.xinflight = 0;
@@ -227,6 +264,7 @@ int superp_rc_qp_bind(struct superp_qp *qp)
 	spin_unlock_bh(&e->lock);
 out:
 	superp_conns_unlock(sdev);
+	kvfree(tgt);	/* not installed */
 	return err;
 }
 

@@ -19,7 +19,9 @@ struct superp_rc_tgt;
  * @qps: RC QPs bound to this connection (struct superp_rc_qp.node)
  *	(superp_rc_bind.c).
  * @tgt: the target's per-transaction state, @tgt_slots entries indexed by
- *	XID modulo @tgt_slots (superp_rc_recv.c).
+ *	XID modulo @tgt_slots (superp_rc_recv.c); NULL until the first QP
+ *	binds to the connection (superp_rc_qp_bind()), then kept until the
+ *	entry's free.
  * @tgt_slots: the connection's tal_trans_window rounded up to a power of
  *	two (superp_rc_tgt_slots()).
  * @kick_work: runs the bound QPs' send queues for posts made with

@@ -35,6 +35,19 @@
  * packet never reaches target_pkt() (PDL and TAL drop it), so nothing
  * executes twice.
  *
+ * Slots: the array of struct superp_rc_tgt comes with the first QP bound
+ * to the connection (superp_rc_qp_bind()); until then e->rc.tgt is NULL
+ * and, since a request operation needs a QP bound to this connection,
+ * every request is refused without state: target_pkt() does nothing and
+ * target_request() answers INVALID/NO_QP with a NULL cookie, which xmit
+ * builds from the code alone (seqno 0, opnum 0: the first operation, the
+ * one today's checks would have refused). The array may appear in the
+ * middle of a transaction whose first packet went that way; the rule is
+ * that a slot is only used by a transaction whose seqno 0 packet found
+ * it: the first packet resets its slot, and a new array starts with every
+ * slot refusing INVALID/NO_QP at seqno 0, opnum 0, so the rest of such a
+ * transaction is skipped and it is answered as if the array never came.
+ *
  * Locking: every callback runs under the entry's lock (BH; lock order:
  * the top of superp_rc_bind.c); QPs are found with superp_qp_get() (RCU)
  * and their target state (qp->rc) is touched only under the lock of the
@@ -384,10 +397,13 @@ void superp_rc_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
 			  void *buf)
 {
 	struct superp_conn_entry *e = superp_entry(c);
-	struct superp_rc_tgt *slot = superp_rc_slot(e, p->xid);
 	const struct sk_buff *skb = buf;
+	struct superp_rc_tgt *slot;
 	u8 opnum;
 
+	if (!e->rc.tgt)
+		return;		/* no QP bound yet: target_request() refuses */
+	slot = superp_rc_slot(e, p->xid);
 	if (!p->seqno) {
 		/* A new transaction: its slot's last user retired. */
 		if (slot->mr)
@@ -516,10 +532,18 @@ static const struct superp_xact_ops superp_rc_terr_ops = {
 int superp_rc_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 {
 	struct superp_conn_entry *e = superp_entry(c);
-	struct superp_rc_tgt *slot = superp_rc_slot(e, xid);
 	u64 now = ktime_get_ns();
+	struct superp_rc_tgt *slot;
 	u32 npkts;
 
+	if (!e->rc.tgt) {
+		/* No QP was ever bound here: the first operation's refusal. */
+		superp_tal_error(c, xid, SUPERP_TERR(SUPERP_TERR_INVALID,
+						     SUPERP_TERR_NO_QP),
+				 NULL, now);
+		return SUPERP_TGT_PENDING;
+	}
+	slot = superp_rc_slot(e, xid);
 	if (!slot->err && opcode == SUPERP_OP_RDMA_READ) {
 		/*
 		 * As many packets as the transaction may have, at most: a
@@ -569,8 +593,12 @@ int superp_rc_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 void superp_rc_target_done(struct superp_conn *c, u16 xid, void *cookie,
 			   int status)
 {
-	struct superp_rc_tgt *slot = superp_rc_slot(superp_entry(c), xid);
+	struct superp_conn_entry *e = superp_entry(c);
+	struct superp_rc_tgt *slot;
 
+	if (!cookie || !e->rc.tgt)
+		return;		/* a refusal without a slot holds nothing */
+	slot = superp_rc_slot(e, xid);
 	if (cookie == &slot->src && slot->mr) {
 		superp_mr_put(slot->mr);
 		slot->mr = NULL;
