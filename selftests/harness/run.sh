@@ -723,13 +723,10 @@ done < <(for g in "${groups[@]}"; do
 (
 	for g in "${alone[@]}"; do run_boot "$g" > "$SUPERP_RESULTS/$g.tap"; done
 )
-# A lane that is done while another still runs leaves lanes.free behind:
-# make check then starts its host tests and self-check (check.sh).
 lane_pids=()
 for l in "${!lane_groups[@]}"; do
 	(
 		for g in ${lane_groups[$l]}; do run_boot "$g" > "$SUPERP_RESULTS/$g.tap"; done
-		: > "$SUPERP_RESULTS/lanes.free"
 	) &
 	lane_pids+=($!)
 done
