@@ -578,6 +578,12 @@ static void sack_fast_retransmit_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->rx_nack, 0);
 }
 
+/* The tail-loss probe's deadline as the engine's timer computes it. */
+static u64 t_tail_deadline(struct tnode *n)
+{
+	return superp_pdl_tail_deadline(n->c, superp_pdl_rtx_deadline(n->c));
+}
+
 /*
  * Flow control 3.d and 4 between them: a hole that no later SACK repairs
  * (the SACKs came while it was too young to call lost, and then nothing)
@@ -598,7 +604,7 @@ static void tail_loss_probe_test(struct kunit *test)
 	/* PSNs 1..3 arrived at 100 us, 0 did not: too young to call lost */
 	t_rx(a, t_ack(SUPERP_ACK_PSN_NONE, 0xe, 0xffff), 100 * US);
 	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_fast, 0);
-	KUNIT_EXPECT_EQ(test, superp_pdl_tail_deadline(a->c), pto);
+	KUNIT_EXPECT_EQ(test, t_tail_deadline(a), pto);
 	KUNIT_EXPECT_EQ(test, a->timer, pto);
 	t_fire(a, pto - 1);
 	KUNIT_EXPECT_EQ(test, a->qn, 0);
@@ -609,14 +615,14 @@ static void tail_loss_probe_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->q[0].psn, 0);
 	KUNIT_EXPECT_TRUE(test, a->q[0].flags & SUPERP_PKT_RTX);
 	/* once: then the retransmission timer, from the probe's send time */
-	KUNIT_EXPECT_EQ(test, superp_pdl_tail_deadline(a->c), 0);
+	KUNIT_EXPECT_EQ(test, t_tail_deadline(a), 0);
 	KUNIT_EXPECT_EQ(test, a->timer, pto + rto);
 	t_fire(a, pto + rto / 2);
 	KUNIT_EXPECT_EQ(test, a->qn, 1);
 	/* the probe's ACK ends it: nothing in flight, nothing armed */
 	t_rx(a, t_ack(3, 0, 0xffff), pto + 100 * US);
 	KUNIT_EXPECT_EQ(test, a->c->unacked_spsn, 4);
-	KUNIT_EXPECT_EQ(test, superp_pdl_tail_deadline(a->c), 0);
+	KUNIT_EXPECT_EQ(test, t_tail_deadline(a), 0);
 
 	/* A timer that fires at the retransmission deadline is the timer's. */
 	t_submit(b, SUPERP_OP_RMA_WRITE, 1, 0);
@@ -689,7 +695,7 @@ static void rtx_timer_broken_test(struct kunit *test)
 	 */
 	t_rx(a, t_ack(0, 0, 0xffff), 10 * US);
 	KUNIT_EXPECT_EQ(test, superp_pdl_rtx_deadline(a->c), 3 * US + rto);
-	KUNIT_EXPECT_EQ(test, a->timer, superp_pdl_tail_deadline(a->c));
+	KUNIT_EXPECT_EQ(test, a->timer, t_tail_deadline(a));
 	now = superp_pdl_rtx_deadline(a->c);
 	for (i = 0; i < superp_default_params.pdl_max_rtx; i++) {
 		a->qn = 0;

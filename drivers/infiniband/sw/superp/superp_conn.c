@@ -479,14 +479,14 @@ static u64 superp_tal_deadline(const struct superp_conn *c)
 
 static void superp_conn_arm(struct superp_conn *c)
 {
-	u64 at = 0, rtx;
+	u64 at = 0, rto, rtx;
 
 	if (c->state != SUPERP_ST_BROKEN) {
 		at = c->dack_at;
-		rtx = superp_pdl_rtx_deadline(c);
-		if (rtx && (!at || rtx < at))
-			at = rtx;
-		rtx = superp_pdl_tail_deadline(c);
+		rto = superp_pdl_rtx_deadline(c);
+		if (rto && (!at || rto < at))
+			at = rto;
+		rtx = superp_pdl_tail_deadline(c, rto);
 		if (rtx && (!at || rtx < at))
 			at = rtx;
 		rtx = superp_tal_deadline(c);

@@ -54,7 +54,7 @@ int superp_conn_cache_init(void)
 }
 
 /**
- * superp_conn_cache_exit() - free the entries' cache and the engine's
+ * superp_conn_cache_exit() - free the entries' cache
  *
  * Module exit, after the last device and so the last connection went.
  */
@@ -62,7 +62,6 @@ void superp_conn_cache_exit(void)
 {
 	kmem_cache_destroy(superp_conn_entry_cache);
 	superp_conn_entry_cache = NULL;
-	superp_conn_caches_destroy();
 }
 
 static struct superp_conn_table *superp_ct_alloc(u32 size)

@@ -160,7 +160,7 @@ int superp_pdl_rx(struct superp_conn *c, const struct superp_pkt *p,
 		  void *buf, u64 now);
 void superp_pdl_timer(struct superp_conn *c, u64 now);
 u64 superp_pdl_rtx_deadline(const struct superp_conn *c);
-u64 superp_pdl_tail_deadline(const struct superp_conn *c);
+u64 superp_pdl_tail_deadline(const struct superp_conn *c, u64 rto);
 bool superp_pdl_ack_due(const struct superp_conn *c);
 
 /* superp_tal.c */

@@ -265,6 +265,7 @@ err_sunh:
 	superp_sunh_exit();
 err_cache:
 	superp_conn_cache_exit();
+	superp_conn_caches_destroy();
 	return err;
 }
 
@@ -302,8 +303,9 @@ static void __exit superp_exit(void)
 	unregister_netdevice_notifier(&superp_netdev_nb);
 	superp_udp_exit();
 	superp_sunh_exit();
-	/* No connection is left: their caches go last. */
+	/* No connection is left: the entries' and engines' caches go last. */
 	superp_conn_cache_exit();
+	superp_conn_caches_destroy();
 }
 
 module_init(superp_init);

@@ -667,12 +667,13 @@ EXPORT_SYMBOL_IF_KUNIT(superp_pdl_rtx_deadline);
  * unacknowledged PSN goes again, once per left edge and only before the
  * timer fired for it: its ACK (or the SACKs it draws) repairs the rest.
  * No backoff and no pdl_max_rtx count: the timer's rules stay as they
- * were, and it takes over if the probe is not answered.
+ * were, and it takes over if the probe is not answered. @rto is
+ * superp_pdl_rtx_deadline(), which every caller has at hand.
  */
-u64 superp_pdl_tail_deadline(const struct superp_conn *c)
+u64 superp_pdl_tail_deadline(const struct superp_conn *c, u64 rto)
 {
 	const struct superp_spsn *s;
-	u64 at, rto;
+	u64 at;
 
 	if (c->next_spsn == c->unacked_spsn || !c->srtt_ns ||
 	    (c->flags & SUPERP_CF_LITE))
@@ -682,7 +683,6 @@ u64 superp_pdl_tail_deadline(const struct superp_conn *c)
 		return 0;
 	at = c->cold->pdl_heard + 2 * (u64)c->srtt_ns +
 	     superp_p(c)->pdl_delayed_ack_time * SUPERP_NSEC_PER_USEC;
-	rto = superp_pdl_rtx_deadline(c);
 	return at < rto ? at : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_pdl_tail_deadline);
@@ -702,7 +702,7 @@ void superp_pdl_timer(struct superp_conn *c, u64 now)
 {
 	const struct superp_params *prm = superp_p(c);
 	u64 at = superp_pdl_rtx_deadline(c), head_sent, win;
-	u64 tail = superp_pdl_tail_deadline(c);
+	u64 tail = superp_pdl_tail_deadline(c, at);
 	u32 inflight, o, n = 0;
 	struct superp_spsn *s;
 
