@@ -166,12 +166,25 @@ static struct superp_conn_cold *superp_cold_alloc(size_t size)
 	return full ? kvzalloc(size, GFP_KERNEL) : NULL;
 }
 
-static void superp_cold_free(struct superp_conn_cold *cold)
+/*
+ * The bytes of @c's cold block, as superp_layout() made it: the seqno
+ * bits come last. Derived, not stored: the cold block of an ordered
+ * connection fills 4 KiB to the byte (superp-engine.rst, "Memory at the
+ * default parameters").
+ */
+static size_t superp_cold_size(const struct superp_conn *c)
+{
+	size_t bits = 2 * (size_t)c->tslots * c->cold->p.tal_max_pkt_per_trans;
+
+	return ((size_t)c->off_iseq << 3) + BITS_TO_LONGS(bits) * sizeof(long);
+}
+
+static void superp_cold_free(struct superp_conn_cold *cold, size_t size)
 {
 	struct kmem_cache *k = NULL;
 
-	if (cold->size <= SUPERP_COLD_CACHE_MAX)
-		k = superp_cold_cache_find(cold->size);
+	if (size <= SUPERP_COLD_CACHE_MAX)
+		k = superp_cold_cache_find(size);
 	if (k)
 		kmem_cache_free(k, cold);
 	else
@@ -189,14 +202,15 @@ static void superp_cold_free(struct superp_conn_cold *cold)
  */
 size_t superp_conn_cold_taken(const struct superp_conn *c)
 {
+	size_t size = superp_cold_size(c);
 	struct kmem_cache *k = NULL;
 
-	if (c->cold->size <= SUPERP_COLD_CACHE_MAX)
-		k = superp_cold_cache_find(c->cold->size);
+	if (size <= SUPERP_COLD_CACHE_MAX)
+		k = superp_cold_cache_find(size);
 	if (k)
 		return kmem_cache_size(k);
 	if (is_vmalloc_addr(c->cold))
-		return PAGE_ALIGN(c->cold->size);
+		return PAGE_ALIGN(size);
 	return ksize(c->cold);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_cold_taken);
@@ -268,7 +282,6 @@ int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
 	if (!c->cold)
 		return -ENOMEM;
 	c->cold->p = *p;
-	c->cold->size = l.size;
 	c->off_spsn = l.spsn >> 3;
 	c->off_ixid = l.ixid >> 3;
 	c->off_txid = l.txid >> 3;
@@ -429,13 +442,15 @@ static void superp_conn_stop(struct superp_conn *c, int reason, bool report);
  */
 void superp_conn_release(struct superp_conn *c)
 {
+	size_t size;
+
 	if (!c->cold)
 		return;
 	superp_conn_stop(c, -ECONNRESET, false);
+	size = superp_cold_size(c);
 	if (c->cold->budget)
-		atomic_long_sub(sizeof(*c) + c->cold->size,
-				&c->cold->budget->used);
-	superp_cold_free(c->cold);
+		atomic_long_sub(sizeof(*c) + size, &c->cold->budget->used);
+	superp_cold_free(c->cold, size);
 	c->cold = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_release);
