@@ -2203,6 +2203,40 @@ static void lite_gap_breaks_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->status, -ETIMEDOUT);
 }
 
+/*
+ * A defect once found here, by the simulator's lite runs (superp_sim.c).
+ * SUPERp-lite acknowledges transactions only: a reply's PSNs count as
+ * delivered once the target sent them, so the target retires the
+ * transaction and sends the new ACK XID by itself, and the initiator owes
+ * it nothing when the reply arrives. It used to send a pure ACK at once
+ * after each reply (a READ's, a Transaction Error's) carrying no new ACK
+ * XID: a frame wasted per READ, against "no pure ACK for PSNs".
+ */
+static void lite_reply_no_pure_ack_test(struct kunit *test)
+{
+	const struct superp_stats *sa;
+	struct tnode *a, *b;
+	u64 acks;
+
+	t_lite_pair(test, 100000, true, &a, &b);
+	sa = superp_conn_stats(a->c);
+	acks = sa->tx_pure_ack;
+	b->reply_pkts = 2;
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_READ, 1, 0), 0);
+	t_link(a, b, 0);
+	b->reply_pkts = 1;
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_READ, 1, 0), 0);
+	t_link(a, b, 0);
+	b->reply_err = true;
+	KUNIT_EXPECT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0), 0);
+	t_link(a, b, 0);
+	KUNIT_EXPECT_EQ(test, a->nini, 2 + 1 + 1);
+	KUNIT_EXPECT_EQ(test, a->ncomp, 3);
+	KUNIT_EXPECT_EQ(test, a->status, -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, sa->tx_pure_ack, acks);
+	KUNIT_EXPECT_EQ(test, a->timer, 0);
+}
+
 static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(params_validate_test),
 	KUNIT_CASE(memory_per_connection_test),
@@ -2261,6 +2295,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(lite_receive_order_test),
 	KUNIT_CASE(lite_loss_breaks_test),
 	KUNIT_CASE(lite_gap_breaks_test),
+	KUNIT_CASE(lite_reply_no_pure_ack_test),
 	{}
 };
 

@@ -16,6 +16,14 @@
 #define SIM_POOL	16384
 #define SIM_ERR_CODE	0x0102	/* Transaction Error the target injects */
 #define SIM_QPS		3	/* QP tags sharing the connection */
+/*
+ * SUPERp-lite's transaction timer, 1 ms (10 ns units): a hundred simulated
+ * round trips. With no bandwidth in the channel a lite transaction retires
+ * within one round trip (16 us at most with the default jitter), so the
+ * timer fires only after a loss, and a lossy run ends within a millisecond
+ * of its first one.
+ */
+#define SIM_LITE_TIMEOUT	100000
 
 struct sim_pkt {
 	u64 at;
@@ -24,6 +32,7 @@ struct sim_pkt {
 	struct superp_tal_hdr tal;
 	u32 tag;		/* identifies the payload */
 	u32 id;			/* transaction id (request) */
+	u32 ord;		/* lite: the sender's count of its requests or replies */
 	u16 aux;		/* read request: reply packets */
 	u16 err;
 	u8 to;
@@ -40,6 +49,7 @@ struct sim_xact {
 	u8 done;
 	u8 barrier;
 	u8 cancel;		/* superp_cancel() asked for it */
+	u8 error_astray;	/* lite: its Transaction Error lost or late */
 };
 
 struct sim_tgt {
@@ -64,6 +74,11 @@ struct sim_node {
 	u64 delivered;
 	struct sim_tgt *tgt;
 	u32 next_req[SIM_QPS];	/* ordered target: lowest id each QP may run */
+	/* SUPERp-lite: [0] requests, [1] replies */
+	u32 tx_ord[2];		/* sent so far */
+	u32 rx_ord[2];		/* the next one expected */
+	u16 ack_xid_sent;	/* in the last packet sent */
+	int fail_status;	/* what a broken lite node's transactions get */
 };
 
 struct superp_sim {
@@ -72,6 +87,7 @@ struct superp_sim {
 	u64 now;
 	u64 rng;
 	u64 seq;
+	u64 fifo_at[2];		/* lite: last arrival at each node */
 	bool finished;
 	struct sim_node node[2];
 	struct sim_pkt *pool;
@@ -173,16 +189,36 @@ static void sim_put(struct superp_sim *s, struct sim_pkt *p)
 	s->free[s->nfree++] = p;
 }
 
+/*
+ * SUPERp-lite cannot see a lost Transaction Error that answers a write:
+ * the target retired the write when it sent the error, and its ACK XID,
+ * in any later packet, retires the write here as done. One overtaken by
+ * that ACK XID is as good as lost. Marks the write whose error went
+ * astray; true when @tmpl is such an error.
+ */
+static bool sim_lite_error_astray(struct superp_sim *s,
+				  const struct sim_pkt *tmpl)
+{
+	if (!s->cfg->lite || tmpl->tal.opcode != SUPERP_OP_TRANS_ERROR)
+		return false;
+	s->node[tmpl->to].x[tmpl->id].error_astray = 1;
+	return true;
+}
+
 /* The channel: loss, duplication, delay with jitter, rare long delays. */
 static void sim_channel(struct superp_sim *s, const struct sim_pkt *tmpl)
 {
 	const struct superp_sim_cfg *cfg = s->cfg;
 	int copies = 1, i;
 	struct sim_pkt *p;
+	bool reorder;
 	u64 delay;
 
 	if (cfg->loss_ppm && sim_below(s, 1000000) < cfg->loss_ppm) {
 		s->res->lost++;
+		s->res->lost_data += tmpl->tal.opcode != SUPERP_OP_PURE_ACK;
+		if (sim_lite_error_astray(s, tmpl))
+			s->res->lost_errors++;
 		return;
 	}
 	if (cfg->dup_ppm && sim_below(s, 1000000) < cfg->dup_ppm) {
@@ -198,14 +234,41 @@ static void sim_channel(struct superp_sim *s, const struct sim_pkt *tmpl)
 		delay = cfg->delay_ns;
 		if (cfg->jitter_ns)
 			delay += sim_below(s, cfg->jitter_ns);
-		if (cfg->reorder_ppm &&
-		    sim_below(s, 1000000) < cfg->reorder_ppm)
+		reorder = cfg->reorder_ppm &&
+			  sim_below(s, 1000000) < cfg->reorder_ppm;
+		if (reorder) {
 			delay += 2 * cfg->delay_ns +
 				 sim_below(s, 4 * cfg->delay_ns + 1);
+			s->res->reordered++;
+			sim_lite_error_astray(s, tmpl);
+		}
 		p->at = s->now + delay;
+		/* lite presumes an in-order link: jitter delays, never reorders */
+		if (cfg->lite && !reorder) {
+			p->at = max(p->at, s->fifo_at[p->to]);
+			s->fifo_at[p->to] = p->at;
+		}
 		p->seq = s->seq++;
 		sim_heap_push(s, p);
 	}
+}
+
+/*
+ * SUPERp-lite: no PDL on the wire; each request and reply packet gets its
+ * place in the sender's order, which the receiver checks, and a pure ACK
+ * must carry a new ACK XID (there is no ACK PSN to convey).
+ */
+static void sim_lite_xmit(struct sim_node *n, const struct superp_pkt *p,
+			  struct sim_pkt *sp)
+{
+	if (p->opcode == SUPERP_OP_PURE_ACK)
+		SIM_CHECK(n->sim, p->ack_xid != n->ack_xid_sent,
+			  "node %d pure ACK without a new ACK XID (%u)", n->idx,
+			  p->ack_xid);
+	else
+		sp->ord = n->tx_ord[!!(p->flags & SUPERP_PKT_REPLY)]++;
+	n->ack_xid_sent = p->ack_xid;
+	superp_pkt_encode_lite(p, &sp->tal);
 }
 
 static int sim_xmit(struct superp_conn *c, const struct superp_pkt *p,
@@ -233,8 +296,10 @@ static int sim_xmit(struct superp_conn *c, const struct superp_pkt *p,
 		if (p->flags & SUPERP_PKT_REPLY) {
 			const struct sim_tgt *t = cookie;
 
-			if (t)
+			if (t) {
 				sp.tag = sim_tag(n->idx, 1, t->id, p->seqno);
+				sp.id = t->id;
+			}
 		} else {
 			const struct sim_xact *x = cookie;
 
@@ -248,7 +313,10 @@ static int sim_xmit(struct superp_conn *c, const struct superp_pkt *p,
 	SIM_CHECK(s, (u16)(c->next_ixid - c->unacked_ixid) <= c->tal_window,
 		  "node %d TAL window exceeded", n->idx);
 	s->res->packets++;
-	superp_pkt_encode(p, &sp.pdl, &sp.tal);
+	if (s->cfg->lite)
+		sim_lite_xmit(n, p, &sp);
+	else
+		superp_pkt_encode(p, &sp.pdl, &sp.tal);
 	sim_channel(s, &sp);
 	return 0;
 }
@@ -258,6 +326,42 @@ static void sim_arm_timer(struct superp_conn *c, u64 expires)
 	struct sim_node *n = c->priv;
 
 	n->timer_at = expires;
+}
+
+/* Did the link break SUPERp-lite's promise (so far)? */
+static bool sim_lite_faults(const struct superp_sim_result *res)
+{
+	return res->lost || res->duplicated || res->reordered;
+}
+
+/*
+ * SUPERp-lite's answers to a link that broke its promise, errors on one
+ * that kept it: the transaction timer (a frame lost), a request packet
+ * other than the one due (lost, duplicated or overtaken before it), and a
+ * reply refused by the initiator's checks, duplicated or late (after the
+ * ACK XID). Notes the status the node's transactions then fail with.
+ */
+static bool sim_lite_event(struct sim_node *n, enum superp_event ev)
+{
+	struct superp_sim_result *res = n->sim->res;
+
+	switch (ev) {
+	case SUPERP_EV_TRANS_TIMEOUT:
+		n->fail_status = -ETIMEDOUT;
+		res->lite_timeouts++;
+		return res->lost;
+	case SUPERP_EV_LITE_GAP:
+		n->fail_status = -EPIPE;
+		res->lite_gaps++;
+		return sim_lite_faults(res);
+	case SUPERP_EV_INI_DUP_SEQNO:
+		return res->duplicated;
+	case SUPERP_EV_INI_XID_RETIRED:
+	case SUPERP_EV_INI_XID_OUT_OF_WINDOW:
+		return res->duplicated || res->reordered;
+	default:
+		return false;
+	}
 }
 
 static void sim_event(struct superp_conn *c, enum superp_event ev, u32 info)
@@ -289,6 +393,8 @@ static void sim_event(struct superp_conn *c, enum superp_event ev, u32 info)
 		return;
 	}
 	s->res->events++;
+	if (s->cfg->lite && sim_lite_event(n, ev))
+		return;
 	SIM_CHECK(s, false, "node %d event %s (%u)", n->idx,
 		  superp_event_name(ev), info);
 }
@@ -308,12 +414,43 @@ static void sim_release(struct superp_conn *c, void *held)
 	sim_put(n->sim, held);
 }
 
-/* Every delivery: ordered connections must deliver PSNs in sequence. */
-static void sim_delivered(struct sim_node *n, u32 psn)
+/*
+ * SUPERp-lite: the target takes request packets in the order sent with no
+ * hole (a gap breaks the connection first); replies arrive in the order
+ * sent, with holes only after a loss, unless the link reordered some.
+ */
+static void sim_lite_rx(struct sim_node *n, const struct superp_pkt *p,
+			const struct sim_pkt *sp)
+{
+	const struct superp_sim_result *res = n->sim->res;
+	bool reply = superp_opcode_is_reply(p->opcode);
+	u32 *next = &n->rx_ord[reply];
+
+	if (!reply || (!res->lost && !res->reordered))
+		SIM_CHECK(n->sim, sp->ord == *next,
+			  "node %d took %s %u of the peer's, %u due (xid %u seqno %u)",
+			  n->idx, reply ? "reply" : "request", sp->ord, *next,
+			  p->xid, p->seqno);
+	else if (!res->reordered)
+		SIM_CHECK(n->sim, sp->ord >= *next,
+			  "node %d took reply %u of the peer's after %u",
+			  n->idx, sp->ord, *next - 1);
+	*next = sp->ord + 1;
+}
+
+/*
+ * Every delivery: ordered connections must deliver PSNs in sequence (lite:
+ * the receiver numbers PSNs itself, sim_lite_rx() checks the order).
+ */
+static void sim_delivered(struct sim_node *n, const struct superp_pkt *p,
+			  const struct sim_pkt *sp)
 {
 	struct superp_sim *s = n->sim;
+	u32 psn = p->psn;
 
-	if (s->cfg->ordered[n->idx])
+	if (s->cfg->lite)
+		sim_lite_rx(n, p, sp);
+	else if (s->cfg->ordered[n->idx])
 		SIM_CHECK(s, psn == n->last_psn + 1,
 			  "node %d delivered psn %u after %u", n->idx, psn,
 			  n->last_psn);
@@ -329,7 +466,7 @@ static void sim_target_pkt(struct superp_conn *c, const struct superp_pkt *p,
 	const struct sim_pkt *sp = buf;
 	struct sim_tgt *t = &n->tgt[p->xid & (c->tslots - 1)];
 
-	sim_delivered(n, p->psn);
+	sim_delivered(n, p, sp);
 	if (p->opcode == SUPERP_OP_LAST_NULL || p->opcode == SUPERP_OP_NOOP)
 		return;
 	SIM_CHECK(s, sp->tag == sim_tag(!n->idx, 0, sp->id, p->seqno),
@@ -365,6 +502,11 @@ static int sim_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 	struct sim_tgt *t = &n->tgt[xid & (c->tslots - 1)];
 	int ret;
 
+	/* a request runs whole: a packet lost or refused holds it back */
+	SIM_CHECK(s, s->cfg->cancel_every ||
+		  t->rcvd == s->node[!n->idx].x[t->id].npkts,
+		  "node %d ran id %u with %u of its %u packets", n->idx, t->id,
+		  t->rcvd, s->node[!n->idx].x[t->id].npkts);
 	t->rcvd = 0;
 	/* an ordered connection runs each QP's requests in posted order */
 	if (s->cfg->ordered[n->idx]) {
@@ -381,7 +523,7 @@ static int sim_target_request(struct superp_conn *c, u16 xid, u8 opcode)
 		return SUPERP_TGT_PENDING;
 	}
 	if (opcode == SUPERP_OP_RMA_WRITE && sim_error_id(s, t->id)) {
-		ret = superp_tal_error(c, xid, SIM_ERR_CODE, NULL, s->now);
+		ret = superp_tal_error(c, xid, SIM_ERR_CODE, t, s->now);
 		SIM_CHECK(s, !ret, "node %d error reply failed %d", n->idx, ret);
 		return SUPERP_TGT_PENDING;
 	}
@@ -396,7 +538,7 @@ static void sim_initiator_pkt(struct superp_conn *c, const struct superp_pkt *p,
 	const struct sim_pkt *sp = buf;
 	struct sim_xact *x = cookie;
 
-	sim_delivered(n, p->psn);
+	sim_delivered(n, p, sp);
 	if (!x) {
 		SIM_CHECK(s, s->cfg->cancel_every,
 			  "node %d reply without a transaction", n->idx);
@@ -432,7 +574,7 @@ static void sim_complete(struct superp_conn *c, void *cookie, int status,
 		s->res->max_lat_write = max(s->res->max_lat_write,
 					    s->now - x->t_sub);
 	if (status == 0) {
-		SIM_CHECK(s, !sim_inject_error(s, x),
+		SIM_CHECK(s, !sim_inject_error(s, x) || x->error_astray,
 			  "node %d id %u missed its error", n->idx, x->id);
 		SIM_CHECK(s, x->opcode != SUPERP_OP_RMA_READ || x->rx == x->rlen,
 			  "node %d read id %u got %u of %u", n->idx, x->id,
@@ -445,6 +587,11 @@ static void sim_complete(struct superp_conn *c, void *cookie, int status,
 	} else {
 		SIM_CHECK(s, status != -ECANCELED || x->cancel,
 			  "node %d id %u cancelled unasked", n->idx, x->id);
+		/* lite: the break's reason, or a duplicated reply refused */
+		SIM_CHECK(s, !s->cfg->lite || status == -ECANCELED ||
+			  status == n->fail_status ||
+			  (status == -EPROTO && s->res->duplicated),
+			  "node %d id %u failed with %d", n->idx, x->id, status);
 		s->res->cancelled += status == -ECANCELED;
 		s->res->failed++;
 	}
@@ -589,6 +736,20 @@ static void sim_workload(struct superp_sim *s, struct sim_node *n)
 	}
 }
 
+/*
+ * SUPERp-lite on both nodes, over the link it presumes: in order and
+ * without duplicates. A loss set afterwards, or a reordering or
+ * duplication, breaks that promise: the run may then end broken, as the
+ * rules in sim_lite_event() and sim_lite_check_end() say.
+ */
+void superp_sim_lite_cfg(struct superp_sim_cfg *cfg)
+{
+	cfg->lite = true;
+	cfg->dup_ppm = 0;
+	cfg->reorder_ppm = 0;
+	cfg->params.tal_transaction_timeout = SIM_LITE_TIMEOUT;
+}
+
 void superp_sim_default_cfg(struct superp_sim_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -628,6 +789,28 @@ static bool sim_all_done(struct superp_sim *s)
 	return true;
 }
 
+/*
+ * SUPERp-lite, whatever the link did: nothing retransmitted, probed or
+ * selectively acknowledged; a lost data packet ends the connection, but
+ * for a Transaction Error answering a write, which nothing can miss (the
+ * ACK XID retires the write as done); and only a broken promise does.
+ */
+static void sim_lite_check_end(struct superp_sim *s)
+{
+	const struct superp_sim_result *res = s->res;
+	u64 rtx = res->rtx_timer + res->rtx_fast + res->rtx_proactive +
+		  res->rtx_tail + res->probes;
+	bool broken = res->broken[0] || res->broken[1];
+
+	SIM_CHECK(s, !rtx && !res->sacks && !res->nacks,
+		  "lite: %llu retransmissions or probes, %llu SACKs, %llu NACKs",
+		  rtx, res->sacks, res->nacks);
+	SIM_CHECK(s, res->lost_data == res->lost_errors || broken,
+		  "lite: %llu data packets lost, no node broke", res->lost_data);
+	SIM_CHECK(s, !broken || sim_lite_faults(res),
+		  "lite: broken on a link that kept its promise");
+}
+
 static void sim_collect(struct superp_sim *s)
 {
 	struct superp_sim_result *res = s->res;
@@ -645,21 +828,36 @@ static void sim_collect(struct superp_sim *s)
 		res->rtx_fast += st->tx_rtx_fast;
 		res->rtx_proactive += st->tx_rtx_proactive;
 		res->rtx_tail += st->tx_rtx_tail;
+		res->probes += st->tx_probe;
 		res->pure_acks += st->tx_pure_ack;
+		res->sacks += st->tx_sack;
 		res->nacks += st->tx_nack;
+		SIM_CHECK(s, st->rx_pkts == st->rx_processed + st->rx_dup +
+			  st->rx_holding + st->rx_dropped,
+			  "node %d received %llu packets, accounted for %llu", i,
+			  (unsigned long long)st->rx_pkts,
+			  (unsigned long long)(st->rx_processed + st->rx_dup +
+					       st->rx_holding + st->rx_dropped));
 		for (j = 0; j < n->next; j++)
 			SIM_CHECK(s, n->x[j].done, "node %d id %u never completed",
 				  i, j);
 		/* each refusal dropped one packet at the target's TAL */
 		if (i == 1)
 			n->delivered += res->refusals;
-		if (!res->broken[0] && !res->broken[1])
+		/* lite: on a link that broke its promise, sim_lite_rx() */
+		if (!res->broken[0] && !res->broken[1] &&
+		    (!s->cfg->lite || !sim_lite_faults(res)))
 			SIM_CHECK(s, n->delivered ==
 				  (u32)(peer->next_spsn - s->cfg->psn_base),
 				  "node %d delivered %llu of %u PSNs", i,
 				  (unsigned long long)n->delivered,
 				  peer->next_spsn - s->cfg->psn_base);
 	}
+	SIM_CHECK(s, res->completed + res->failed == res->submitted,
+		  "%llu completed and %llu failed of %llu submitted",
+		  res->completed, res->failed, res->submitted);
+	if (s->cfg->lite)
+		sim_lite_check_end(s);
 	res->sim_ns = s->now;
 }
 
@@ -668,6 +866,10 @@ static int sim_setup(struct superp_sim *s)
 	const struct superp_sim_cfg *cfg = s->cfg;
 	u32 i;
 
+	if (cfg->lite && !cfg->params.tal_transaction_timeout) {
+		sim_fail(s, "lite without tal_transaction_timeout: a loss would go unnoticed");
+		return -EINVAL;
+	}
 	s->pool = kvcalloc(SIM_POOL, sizeof(*s->pool), GFP_KERNEL);
 	s->free = kvcalloc(SIM_POOL, sizeof(*s->free), GFP_KERNEL);
 	s->heap = kvcalloc(SIM_POOL, sizeof(*s->heap), GFP_KERNEL);
@@ -681,13 +883,15 @@ static int sim_setup(struct superp_sim *s)
 		n->sim = s;
 		n->idx = i;
 		n->last_psn = cfg->psn_base - 1;
+		n->ack_xid_sent = cfg->xid_base - 1;
 		n->x = kvcalloc(cfg->ntrans + 1, sizeof(*n->x), GFP_KERNEL);
 		n->tgt = kvcalloc(roundup_pow_of_two(cfg->params.tal_trans_window),
 				  sizeof(*n->tgt), GFP_KERNEL);
 		n->c = superp_conn_create(&cfg->params, &sim_ops, n, i, !i,
 					  (cfg->ordered[i] ?
 					   SUPERP_CONN_ORDERED_RX : 0) |
-					  (cfg->hello ? SUPERP_CONN_HELLO : 0));
+					  (cfg->hello ? SUPERP_CONN_HELLO : 0) |
+					  (cfg->lite ? SUPERP_CONN_LITE : 0));
 		if (!n->x || !n->tgt || !n->c)
 			return -ENOMEM;
 		superp_conn_set_base(n->c, cfg->psn_base, cfg->xid_base);
@@ -751,8 +955,10 @@ int superp_sim_run(const struct superp_sim_cfg *cfg,
 		}
 		/* the connection manager hard-shuts the peer of a broken side */
 		for (i = 0; i < 2; i++)
-			if (res->broken[i] && !res->broken[!i])
+			if (res->broken[i] && !res->broken[!i]) {
+				s->node[!i].fail_status = -ECONNRESET;
 				superp_conn_abort(s->node[!i].c, -ECONNRESET);
+			}
 		/* next event: a packet arrival or, if earlier, a timer */
 		n = NULL;
 		have = s->nheap;
@@ -779,7 +985,10 @@ int superp_sim_run(const struct superp_sim_cfg *cfg,
 			struct sim_pkt *sp = sim_heap_pop(s);
 			struct superp_pkt p;
 
-			SIM_CHECK(s, !superp_pkt_decode(&sp->pdl, &sp->tal, &p),
+			SIM_CHECK(s, !(cfg->lite ?
+				       superp_pkt_parse_lite(&sp->tal,
+							     sizeof(sp->tal), &p) :
+				       superp_pkt_decode(&sp->pdl, &sp->tal, &p)),
 				  "undecodable packet");
 			p.err = sp->err;
 			sp->held = 0;

@@ -8,7 +8,8 @@
  * every transaction completes exactly once with its data, the ordered side
  * delivers in PSN order, no window is exceeded, nothing deadlocks, no
  * error event is raised, both sides quiesce on soft shutdown, and
- * retransmissions stay bounded by the losses and reorderings.
+ * retransmissions stay bounded by the losses and reorderings. The
+ * SUPERp-lite cases run both sides lite (sim_lite_*_test()).
  */
 #include <kunit/test.h>
 #include <linux/errno.h>
@@ -290,6 +291,139 @@ static void sim_cancel_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, r->quiescent[0] && r->quiescent[1]);
 }
 
+/*
+ * SUPERp-lite: "the Transaction Layer and operations work the same way".
+ * Both nodes lite, over the link lite presumes (in order: jitter delays but
+ * never reorders; no loss, no duplicate), transaction windows 1, 8 and 32,
+ * without and with barriers (every 5th transaction), 2,000 transactions a
+ * side. Every transaction completes exactly once with its data (the
+ * injected Transaction Errors included); nothing is retransmitted, probed
+ * or selectively acknowledged; each pure ACK carries a new ACK XID; each
+ * side takes the other's packets in the order sent; both quiesce, unbroken.
+ */
+static void sim_lite_transactions_test(struct kunit *test)
+{
+	static const u32 twin[] = { 1, 8, 32 };
+	u32 ntrans = sim_trans(2000);
+	struct superp_sim_result *r;
+	struct superp_sim_cfg *cfg;
+	unsigned int w, b;
+	int ret;
+
+	cfg = sim_new(test, &r);
+	for (w = 0; w < ARRAY_SIZE(twin); w++)
+		for (b = 0; b < 2; b++) {
+			superp_sim_default_cfg(cfg);
+			superp_sim_lite_cfg(cfg);
+			cfg->ntrans = ntrans;
+			cfg->params.tal_trans_window = twin[w];
+			cfg->barrier_every = b ? 5 : 0;
+			cfg->seed = 0x11e000 + w * 2 + b;
+			ret = superp_sim_run(cfg, r);
+			kunit_info(test, "window %u barriers %s: %llu/%llu completed, %llu packets (%llu pure ACKs), simulated %llu us%s%s",
+				   twin[w], b ? "yes" : "no", r->completed,
+				   r->submitted, r->packets, r->pure_acks,
+				   r->sim_ns / 1000, r->fail[0] ? ": " : "",
+				   r->fail);
+			KUNIT_EXPECT_EQ(test, ret, 0);
+			KUNIT_EXPECT_EQ(test, r->submitted, 2 * ntrans);
+			KUNIT_EXPECT_EQ(test, r->completed, 2 * ntrans);
+			KUNIT_EXPECT_EQ(test, r->events, 0);
+			KUNIT_EXPECT_EQ(test, r->rtx_timer + r->rtx_fast +
+					r->rtx_proactive + r->rtx_tail +
+					r->probes + r->sacks + r->nacks, 0);
+			/* at most one per retired XID: hellos and Last NULLs too */
+			KUNIT_EXPECT_LE(test, r->pure_acks, 2 * ntrans + 4);
+			KUNIT_EXPECT_TRUE(test, r->quiescent[0] && r->quiescent[1]);
+			KUNIT_EXPECT_FALSE(test, r->broken[0] || r->broken[1]);
+		}
+}
+
+/*
+ * One lite run whose link breaks lite's promise: it must end, with both
+ * nodes broken (the connection manager hard-shuts the peer of the side
+ * that broke) by one transaction timer or one request gap, and every
+ * transaction completed or failed once; superp_sim.c checks the rest (how
+ * each failed, nothing retransmitted, nothing run after a packet lost).
+ */
+static void sim_lite_broken(struct kunit *test, struct superp_sim_cfg *cfg,
+			    struct superp_sim_result *r)
+{
+	int ret = superp_sim_run(cfg, r);
+
+	kunit_info(test, "window %u loss %u dup %u reorder %u ppm seed %llu: %llu/%llu completed, %llu failed, ended by %s, simulated %llu us%s%s",
+		   cfg->params.tal_trans_window, cfg->loss_ppm, cfg->dup_ppm,
+		   cfg->reorder_ppm, cfg->seed, r->completed, r->submitted,
+		   r->failed, r->lite_gaps ? "a request gap" :
+		   r->lite_timeouts ? "the timer" : "neither",
+		   r->sim_ns / 1000, r->fail[0] ? ": " : "", r->fail);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE(test, r->broken[0] && r->broken[1]);
+	KUNIT_EXPECT_EQ(test, r->lite_gaps + r->lite_timeouts, 1);
+	KUNIT_EXPECT_EQ(test, r->completed + r->failed, r->submitted);
+}
+
+/*
+ * SUPERp-lite: "an initiator should use a timer to ensure that
+ * transactions are acknowledged ... if a timer fires then that is a fatal
+ * error that must be reported to the connection manager". At 0.1%, 1%
+ * and 30% loss, eight seeds each over windows 1, 8 and 32: each run ends
+ * broken (sim_lite_broken()), never by a retransmission. The target sees
+ * most losses first, as a request packet other than the one due; a lost
+ * reply, ACK XID or last request leaves only the timer. Both are seen.
+ */
+static void sim_lite_loss_breaks_test(struct kunit *test)
+{
+	static const u32 twin[] = { 1, 8, 32 };
+	static const u32 loss[] = { 1000, 10000, 300000 };
+	u32 gaps = 0, timeouts = 0;
+	struct superp_sim_result *r;
+	struct superp_sim_cfg *cfg;
+	unsigned int l, seed;
+
+	cfg = sim_new(test, &r);
+	for (l = 0; l < ARRAY_SIZE(loss); l++)
+		for (seed = 0; seed < 8; seed++) {
+			superp_sim_default_cfg(cfg);
+			superp_sim_lite_cfg(cfg);
+			cfg->loss_ppm = loss[l];
+			cfg->params.tal_trans_window = twin[seed % 3];
+			cfg->seed = 0x11e100 + l * 16 + seed;
+			sim_lite_broken(test, cfg, r);
+			gaps += r->lite_gaps;
+			timeouts += r->lite_timeouts;
+		}
+	KUNIT_EXPECT_GT(test, gaps, 0);
+	KUNIT_EXPECT_GT(test, timeouts, 0);
+}
+
+/*
+ * SUPERp-lite's request gap (superp-engine.rst, "SUPERp-lite"): on a link
+ * that duplicates (1%) and reorders (2%) but loses nothing, a duplicated
+ * or overtaken request packet is not the one due, and the target breaks
+ * the connection before any of it runs: no request runs twice or before
+ * an earlier one. Eight seeds, windows 1, 8 and 32.
+ */
+static void sim_lite_gap_breaks_test(struct kunit *test)
+{
+	static const u32 twin[] = { 1, 8, 32 };
+	struct superp_sim_result *r;
+	struct superp_sim_cfg *cfg;
+	unsigned int seed;
+
+	cfg = sim_new(test, &r);
+	for (seed = 0; seed < 8; seed++) {
+		superp_sim_default_cfg(cfg);
+		superp_sim_lite_cfg(cfg);
+		cfg->dup_ppm = 10000;
+		cfg->reorder_ppm = 20000;
+		cfg->params.tal_trans_window = twin[seed % 3];
+		cfg->seed = 0x11e200 + seed;
+		sim_lite_broken(test, cfg, r);
+		KUNIT_EXPECT_EQ(test, r->lite_gaps, 1);
+	}
+}
+
 static struct kunit_case superp_sim_cases[] = {
 	KUNIT_CASE(sim_loss_0_test),
 	KUNIT_CASE(sim_loss_1_test),
@@ -301,6 +435,9 @@ static struct kunit_case superp_sim_cases[] = {
 	KUNIT_CASE(sim_window_matrix_test),
 	KUNIT_CASE(sim_latency_test),
 	KUNIT_CASE(sim_cancel_test),
+	KUNIT_CASE(sim_lite_transactions_test),
+	KUNIT_CASE(sim_lite_loss_breaks_test),
+	KUNIT_CASE(sim_lite_gap_breaks_test),
 	{}
 };
 

@@ -355,8 +355,9 @@ static bool superp_tal_lite_due(struct superp_conn *c,
  * it rides the next request or goes after the delayed ACK time, and a
  * stream of small READs or atomics costs two frames each, not four. At
  * once still for a longer reply (its target holds a window of reply PSNs
- * for it), a refused one, a full initiator window (which waits for this
- * retirement to send anything) and SUPERp-lite (no ACK PSN).
+ * for it), a refused one and a full initiator window (which waits for this
+ * retirement to send anything). Never on SUPERp-lite: its target counted
+ * the reply's PSNs delivered when it sent them and retires without an ACK.
  */
 static void superp_tal_ini_rdone(struct superp_conn *c, u16 xid, u32 err)
 {
@@ -365,8 +366,9 @@ static void superp_tal_ini_rdone(struct superp_conn *c, u16 xid, u32 err)
 		      !(e->flags & (SUPERP_IX_INTERNAL | SUPERP_IX_CANCELLED |
 				    SUPERP_IX_BAD));
 
-	if (!placed || err || e->rx_cnt > 1 || (c->flags & SUPERP_CF_LITE) ||
-	    xid_diff(c->next_ixid, c->unacked_ixid) >= c->tal_window)
+	if (!(c->flags & SUPERP_CF_LITE) &&
+	    (!placed || err || e->rx_cnt > 1 ||
+	     xid_diff(c->next_ixid, c->unacked_ixid) >= c->tal_window))
 		c->flags |= SUPERP_CF_ACK_NOW;
 	e->err = err;		/* in place of rx_cnt */
 	e->flags |= SUPERP_IX_RDONE;
