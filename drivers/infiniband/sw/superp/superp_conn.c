@@ -166,25 +166,12 @@ static struct superp_conn_cold *superp_cold_alloc(size_t size)
 	return full ? kvzalloc(size, GFP_KERNEL) : NULL;
 }
 
-/*
- * The bytes of @c's cold block, as superp_layout() made it: the seqno
- * bits come last. Derived, not stored: the cold block of an ordered
- * connection fills 4 KiB to the byte (superp-engine.rst, "Memory at the
- * default parameters").
- */
-static size_t superp_cold_size(const struct superp_conn *c)
-{
-	size_t bits = 2 * (size_t)c->tslots * c->cold->p.tal_max_pkt_per_trans;
-
-	return ((size_t)c->off_iseq << 3) + BITS_TO_LONGS(bits) * sizeof(long);
-}
-
-static void superp_cold_free(struct superp_conn_cold *cold, size_t size)
+static void superp_cold_free(struct superp_conn_cold *cold)
 {
 	struct kmem_cache *k = NULL;
 
-	if (size <= SUPERP_COLD_CACHE_MAX)
-		k = superp_cold_cache_find(size);
+	if (cold->size <= SUPERP_COLD_CACHE_MAX)
+		k = superp_cold_cache_find(cold->size);
 	if (k)
 		kmem_cache_free(k, cold);
 	else
@@ -202,15 +189,14 @@ static void superp_cold_free(struct superp_conn_cold *cold, size_t size)
  */
 size_t superp_conn_cold_taken(const struct superp_conn *c)
 {
-	size_t size = superp_cold_size(c);
 	struct kmem_cache *k = NULL;
 
-	if (size <= SUPERP_COLD_CACHE_MAX)
-		k = superp_cold_cache_find(size);
+	if (c->cold->size <= SUPERP_COLD_CACHE_MAX)
+		k = superp_cold_cache_find(c->cold->size);
 	if (k)
 		return kmem_cache_size(k);
 	if (is_vmalloc_addr(c->cold))
-		return PAGE_ALIGN(size);
+		return PAGE_ALIGN(c->cold->size);
 	return ksize(c->cold);
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_cold_taken);
@@ -282,6 +268,7 @@ int superp_conn_init(struct superp_conn *c, const struct superp_params *p,
 	if (!c->cold)
 		return -ENOMEM;
 	c->cold->p = *p;
+	c->cold->size = l.size;
 	c->off_spsn = l.spsn >> 3;
 	c->off_ixid = l.ixid >> 3;
 	c->off_txid = l.txid >> 3;
@@ -442,15 +429,13 @@ static void superp_conn_stop(struct superp_conn *c, int reason, bool report);
  */
 void superp_conn_release(struct superp_conn *c)
 {
-	size_t size;
-
 	if (!c->cold)
 		return;
 	superp_conn_stop(c, -ECONNRESET, false);
-	size = superp_cold_size(c);
 	if (c->cold->budget)
-		atomic_long_sub(sizeof(*c) + size, &c->cold->budget->used);
-	superp_cold_free(c->cold, size);
+		atomic_long_sub(sizeof(*c) + c->cold->size,
+				&c->cold->budget->used);
+	superp_cold_free(c->cold);
 	c->cold = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(superp_conn_release);

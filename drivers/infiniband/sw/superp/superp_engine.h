@@ -403,7 +403,7 @@ struct superp_conn_cold {
 	u64 probe_at;		/* next ACK XID probe, 0: none due */
 	u16 nprobe;		/* probes for the current left edge (to 6) */
 	u16 last_qp;		/* tag of the last request packet sent */
-	u32 rttvar_ns;		/* srtt_ns's mean deviation, for the tail probe */
+	u32 size;		/* bytes of this block */
 	u64 pdl_heard;		/* last new PSN sent or newly acknowledged */
 	/* charged superp_conn_mem(), i.e. the hot state and size, or NULL */
 	struct superp_mem_budget *budget;

@@ -309,7 +309,7 @@ bad:
 static void superp_pdl_note_acked(struct superp_conn *c, u32 psn, u64 now)
 {
 	const struct superp_spsn *s = superp_spsn(c, psn);
-	u64 rtt, dev;
+	u64 rtt;
 
 	c->cold->pdl_heard = now;
 	if ((s32)(s->tx_seq - c->hi_acked_tx) > 0)
@@ -317,15 +317,10 @@ static void superp_pdl_note_acked(struct superp_conn *c, u32 psn, u64 now)
 	if (s->flags & SUPERP_SPSN_RTX)
 		return;			/* ambiguous sample (Karn) */
 	rtt = min_t(u64, now - s->sent, U32_MAX);
-	if (!c->srtt_ns) {
+	if (!c->srtt_ns)
 		c->srtt_ns = rtt;
-		c->cold->rttvar_ns = rtt >> 1;
-		return;
-	}
-	/* RFC 6298's estimators: the deviation first, from the old mean */
-	dev = rtt > c->srtt_ns ? rtt - c->srtt_ns : c->srtt_ns - rtt;
-	c->cold->rttvar_ns = c->cold->rttvar_ns - (c->cold->rttvar_ns >> 2) + (dev >> 2);
-	c->srtt_ns = c->srtt_ns - (c->srtt_ns >> 3) + (rtt >> 3);
+	else
+		c->srtt_ns = c->srtt_ns - (c->srtt_ns >> 3) + (rtt >> 3);
 }
 
 /* Slide the send window by @n PSNs, releasing them to the TAL. */
@@ -668,9 +663,7 @@ EXPORT_SYMBOL_IF_KUNIT(superp_pdl_rtx_deadline);
  * retransmission was lost while the window waited on it), only the
  * retransmission timer is left, which is set for a path far slower than
  * the one measured (pdl_retrans_time_out). So once nothing new was sent
- * or acknowledged for two smoothed RTTs (or the RTT plus four times its
- * deviation, if longer: a path whose round trips jitter, as a guest's
- * do, is not called lossy for a slow ACK) and a delayed ACK, the first
+ * or acknowledged for two smoothed RTTs and a delayed ACK, the first
  * unacknowledged PSN goes again, once per left edge and only before the
  * timer fired for it: its ACK (or the SACKs it draws) repairs the rest.
  * No backoff and no pdl_max_rtx count: the timer's rules stay as they
@@ -680,7 +673,7 @@ EXPORT_SYMBOL_IF_KUNIT(superp_pdl_rtx_deadline);
 u64 superp_pdl_tail_deadline(const struct superp_conn *c, u64 rto)
 {
 	const struct superp_spsn *s;
-	u64 at, wait;
+	u64 at;
 
 	if (c->next_spsn == c->unacked_spsn || !c->srtt_ns ||
 	    (c->flags & SUPERP_CF_LITE))
@@ -688,9 +681,7 @@ u64 superp_pdl_tail_deadline(const struct superp_conn *c, u64 rto)
 	s = superp_spsn(c, c->unacked_spsn);
 	if (s->nrtx || (s->flags & SUPERP_SPSN_PROBED))
 		return 0;
-	wait = max(2 * (u64)c->srtt_ns,
-		   (u64)c->srtt_ns + 4 * (u64)c->cold->rttvar_ns);
-	at = c->cold->pdl_heard + wait +
+	at = c->cold->pdl_heard + 2 * (u64)c->srtt_ns +
 	     superp_p(c)->pdl_delayed_ack_time * SUPERP_NSEC_PER_USEC;
 	return at < rto ? at : 0;
 }
