@@ -635,6 +635,32 @@ static void tail_loss_probe_test(struct kunit *test)
 }
 
 /*
+ * The tail-loss probe leaves a lone PSN in flight to the retransmission
+ * timer: a ping-pong's answer is late far more often than lost. From two
+ * PSNs on, the probe is armed.
+ */
+static void tail_probe_not_for_lone_psn_test(struct kunit *test)
+{
+	u64 dack = superp_default_params.pdl_delayed_ack_time * US;
+	struct tnode *a = t_new(test, NULL, 0);
+	u64 now = 1000 * US;
+
+	/* one round trip of 100 us for an RTT sample */
+	KUNIT_ASSERT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, 0), 0);
+	t_rx(a, t_ack(0, 0, 0), 100 * US);
+	KUNIT_ASSERT_EQ(test, a->c->srtt_ns, 100 * US);
+
+	KUNIT_ASSERT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, now), 0);
+	KUNIT_EXPECT_EQ(test, t_tail_deadline(a), 0);
+	KUNIT_EXPECT_EQ(test, a->timer, superp_pdl_rtx_deadline(a->c));
+	t_fire(a, now + 2 * 100 * US + dack);
+	KUNIT_EXPECT_EQ(test, superp_conn_stats(a->c)->tx_rtx_tail, 0);
+
+	KUNIT_ASSERT_EQ(test, t_submit(a, SUPERP_OP_RMA_WRITE, 1, now), 0);
+	KUNIT_EXPECT_EQ(test, t_tail_deadline(a), now + 2 * 100 * US + dack);
+}
+
+/*
  * NACKs: a receiver acknowledges a PSN beyond the SACK reach with bit 0
  * set; the sender ORs the shifted bitmap and keeps its cumulative point.
  */
@@ -689,13 +715,14 @@ static void rtx_timer_broken_test(struct kunit *test)
 	t_submit(a, SUPERP_OP_RMA_WRITE, 1, 3 * US);
 	KUNIT_EXPECT_EQ(test, a->timer, rto);
 	/*
-	 * 3.c.ii: after PSN 0 is acked the deadline follows PSN 1. The timer
-	 * is armed for the earlier tail-loss probe (tail_loss_probe_test),
-	 * which a timer that fires at the deadline itself does not send.
+	 * 3.c.ii: after PSN 0 is acked the deadline follows PSN 1. Alone in
+	 * flight, PSN 1 has no tail-loss probe (tail_probe_not_for_lone_psn_test):
+	 * the timer is armed for the deadline itself.
 	 */
 	t_rx(a, t_ack(0, 0, 0xffff), 10 * US);
 	KUNIT_EXPECT_EQ(test, superp_pdl_rtx_deadline(a->c), 3 * US + rto);
-	KUNIT_EXPECT_EQ(test, a->timer, t_tail_deadline(a));
+	KUNIT_EXPECT_EQ(test, t_tail_deadline(a), 0);
+	KUNIT_EXPECT_EQ(test, a->timer, 3 * US + rto);
 	now = superp_pdl_rtx_deadline(a->c);
 	for (i = 0; i < superp_default_params.pdl_max_rtx; i++) {
 		a->qn = 0;
@@ -2200,6 +2227,7 @@ static struct kunit_case superp_engine_cases[] = {
 	KUNIT_CASE(receive_dup_and_out_of_window_test),
 	KUNIT_CASE(sack_fast_retransmit_test),
 	KUNIT_CASE(tail_loss_probe_test),
+	KUNIT_CASE(tail_probe_not_for_lone_psn_test),
 	KUNIT_CASE(nack_test),
 	KUNIT_CASE(rtx_timer_broken_test),
 	KUNIT_CASE(delayed_and_stretch_ack_test),

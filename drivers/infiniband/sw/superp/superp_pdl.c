@@ -667,15 +667,18 @@ EXPORT_SYMBOL_IF_KUNIT(superp_pdl_rtx_deadline);
  * unacknowledged PSN goes again, once per left edge and only before the
  * timer fired for it: its ACK (or the SACKs it draws) repairs the rest.
  * No backoff and no pdl_max_rtx count: the timer's rules stay as they
- * were, and it takes over if the probe is not answered. @rto is
- * superp_pdl_rtx_deadline(), which every caller has at hand.
+ * were, and it takes over if the probe is not answered. A lone PSN in
+ * flight is left to the timer, as RFC 8985 leaves it (its probe waits a
+ * worst-case delayed ACK more): that is a ping-pong, whose answer is late
+ * far more often than lost. @rto is superp_pdl_rtx_deadline(), which
+ * every caller has at hand.
  */
 u64 superp_pdl_tail_deadline(const struct superp_conn *c, u64 rto)
 {
 	const struct superp_spsn *s;
 	u64 at;
 
-	if (c->next_spsn == c->unacked_spsn || !c->srtt_ns ||
+	if (c->next_spsn - c->unacked_spsn < 2 || !c->srtt_ns ||
 	    (c->flags & SUPERP_CF_LITE))
 		return 0;
 	s = superp_spsn(c, c->unacked_spsn);
