@@ -8,6 +8,7 @@
 # connection) at 1 and 64 connections. Measures nothing worth reading.
 # superp-topology: pair
 # superp-kernel: stock
+# superp-boot: 2
 # superp-timeout: 500
 . "$SUPERP_ROOT/selftests/harness/bench/lib.sh"
 

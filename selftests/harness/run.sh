@@ -15,12 +15,15 @@
 #   # superp-capture: CHECK   (a script beside the test, run on the host)
 #   # superp-guest-extra: NAME  (the boot's initramfs also carries guest
 #                                extra NAME: harness/guest-extra/NAME)
+#   # superp-boot: NAME       (a boot of its own: KERNEL-TOPOLOGY-NAME)
 # Timeouts are scaled by this machine's speed (SUPERP_TIME_SCALE, percent;
 # measured when unset: common.sh time_scale). With SUPERP_SOAK=1 the guests
 # run each test's long form (selftests/lib.sh soak_or) under its
 # superp-soak-timeout. SUPERP_GUEST_EXTRAS="NAME ..." adds guest extras to
 # every boot (make bench PROFILE=...: perf).
-# Tests sharing a kernel and topology run in one boot, in the order given.
+# Tests sharing a kernel, topology and boot name run in one boot, in the
+# order given. Debian's kernel's boots run side by side (below): a boot
+# name splits a long one so that its halves can.
 # When a test of the boot declares a capture, every segment's bridge is
 # captured for the whole boot and CHECK runs afterwards with the captures
 # (segment order) as arguments; its TAP counts as part of the test.
@@ -68,12 +71,12 @@ export SUPERP_TIME_SCALE
 scaled() { echo $(($1 * SUPERP_TIME_SCALE / 100)); }
 SUPERP_BOOT_LIMIT=${SUPERP_BOOT_LIMIT:-$(scaled 300)}
 
-declare -A group_tests group_nguests group_extras
+declare -A group_tests group_nguests group_topo group_extras
 host_tests=()
 for t in "${tests[@]}"; do
 	t=${t#./}
 	case "$t" in
-	kunit/*) kernels=test topo=single timeout=$(scaled 600) extra= ;;
+	kunit/*) kernels=test topo=single timeout=$(scaled 600) extra= boot= ;;
 	*)
 		[ -f "$SUPERP_TOP/$t" ] || die "no such test: $t"
 		topo=$(prop "$t" topology single)
@@ -84,6 +87,7 @@ for t in "${tests[@]}"; do
 		timeout=$(scaled "$timeout")
 		[ "$kernels" = both ] && kernels="test stock"
 		extra=$(prop "$t" guest-extra "")
+		boot=$(prop "$t" boot "")
 		;;
 	esac
 	[ -n "$force_kernel" ] && kernels=$force_kernel
@@ -94,9 +98,10 @@ for t in "${tests[@]}"; do
 	[ "$only" != host ] || continue
 	case "$topo" in single) n=1 ;; pair) n=2 ;; router) n=3 ;; *) die "$t: bad topology $topo" ;; esac
 	for k in $kernels; do
-		g="$k-$topo"
+		g="$k-$topo${boot:+-$boot}"
 		group_tests[$g]+="${t#kunit/} $timeout $([ "${t%%/*}" = kunit ] && echo kunit || echo selftest)"$'\n'
 		group_nguests[$g]=$n
+		group_topo[$g]=$topo
 		for x in $extra ${SUPERP_GUEST_EXTRAS:-}; do
 			[[ " ${group_extras[$g]:-} " == *" $x "* ]] || group_extras[$g]+=" $x"
 		done
@@ -500,9 +505,22 @@ task_dump() { # console
 		keep { print }'
 }
 
+# guest_extra NAME: build guest extra NAME once in this run (the first
+# boot that needs it builds it; another waits on the build directory's
+# lock, which prepare.sh also takes while it writes).
+guest_extra() {
+	(
+		flock 9
+		[ ! -f "$extras_built/$1" ] || exit 0
+		phase_begin "guest extra $1"
+		"$SUPERP_TOP/selftests/harness/mkinitramfs.sh" extra "$SUPERP_BUILD/extra-$1.cpio" "$1" &&
+			touch "$extras_built/$1" && phase_end
+	) 9> "$SUPERP_BUILD/.lock"
+}
+
 # Boot the guests of one group and wait for them.
 run_group() { # group [attempt]
-	local g=$1 kernel=${1%%-*} topo=${1#*-} n=${group_nguests[$1]}
+	local g=$1 kernel=${1%%-*} topo=${group_topo[$1]} n=${group_nguests[$1]}
 	local attempt=${2:-1}
 	local dir=$SUPERP_RESULTS/$g plan total=0 i t line pids=() smp mem
 	rm -rf "$dir"; mkdir -p "$dir"
@@ -518,6 +536,7 @@ run_group() { # group [attempt]
 	# plan; other boots stay without them.
 	local extras=() x
 	for x in ${group_extras[$g]:-}; do
+		[ -z "$prepare" ] || guest_extra "$x" || return 1
 		[ -f "$SUPERP_BUILD/extra-$x.cpio" ] || { log "no guest extra $x (run without --no-prepare)"; return 1; }
 		extras+=("$SUPERP_BUILD/extra-$x.cpio")
 	done
@@ -664,14 +683,11 @@ if [ -n "$prepare" ]; then
 		"$SUPERP_TOP/selftests/harness/prepare.sh" "$k" || exit 1
 	done
 	[ ${#host_tests[@]} -gt 0 ] && make -s -C "$SUPERP_TOP" userspace
-	# The guest extras the boots of this run need, each built once (under
-	# the build directory's lock, as prepare.sh writes).
-	for x in $(printf '%s\n' "${group_extras[@]}" | tr ' ' '\n' | sort -u); do
-		phase_begin "guest extra $x"
-		flock "$SUPERP_BUILD/.lock" "$SUPERP_TOP/selftests/harness/mkinitramfs.sh" \
-			extra "$SUPERP_BUILD/extra-$x.cpio" "$x" || exit 1
-		phase_end
-	done
+	# The guest extras the boots of this run need are built by the first
+	# boot that needs each (guest_extra), so that the lanes of Debian's
+	# kernel's boots overlap their building with other boots.
+	extras_built=$SUPERP_RESULTS/.extras
+	rm -rf "$extras_built"; mkdir -p "$extras_built"
 fi
 
 echo "TAP version 13"
@@ -699,38 +715,28 @@ run_boot() { # group
 # the heaviest (by its tests' declared timeouts) first. Debian's kernel's
 # boots wait much of their time (timers, barriers, their peers, perftest's
 # pauses) and leave about half the cores idle: after the others they run
-# in SUPERP_LANES lanes side by side (default 2; 1: in turn), the heaviest
-# first, each to the lane with the least declared time so far. Results are
-# printed per boot, in name order, once all are done.
+# SUPERP_LANES at a time (default 2; 1: in turn), the heaviest first, each
+# as soon as a lane is free (a fixed split by declared timeouts would
+# follow the limits, not the times). Results are printed per boot, in
+# name order, once all are done.
 mapfile -t groups < <(for g in "${!group_tests[@]}"; do echo "$g"; done | LC_ALL=C sort)
 lanes=${SUPERP_LANES:-2}
-alone=()
-declare -A lane_groups=() lane_load=()
-while read -r w g; do
-	if [ "${g%%-*}" != stock ] || [ "$lanes" -le 1 ]; then
-		alone+=("$g")
-		continue
-	fi
-	least=0
-	for l in $(seq 0 $((lanes - 1))); do
-		[ "${lane_load[$l]:-0}" -ge "${lane_load[$least]:-0}" ] || least=$l
-	done
-	lane_groups[$least]+=" $g"
-	lane_load[$least]=$((${lane_load[$least]:-0} + w))
+alone=() side=()
+while read -r _ g; do
+	if [ "${g%%-*}" = stock ] && [ "$lanes" -gt 1 ]; then side+=("$g"); else alone+=("$g"); fi
 done < <(for g in "${groups[@]}"; do
 		printf '%s' "${group_tests[$g]}" | awk -v g="$g" '{ w += $2 } END { print w + 0, g }'
 	done | sort -rn)
-(
-	for g in "${alone[@]}"; do run_boot "$g" > "$SUPERP_RESULTS/$g.tap"; done
-)
-lane_pids=()
-for l in "${!lane_groups[@]}"; do
-	(
-		for g in ${lane_groups[$l]}; do run_boot "$g" > "$SUPERP_RESULTS/$g.tap"; done
-	) &
-	lane_pids+=($!)
+for g in "${alone[@]}"; do (run_boot "$g" > "$SUPERP_RESULTS/$g.tap"); done
+side_pids=()
+for g in "${side[@]}"; do
+	# A lane frees when one of this loop's boots ends.
+	[ ${#side_pids[@]} -lt "$lanes" ] || wait -n "${side_pids[@]}"
+	mapfile -t side_pids < <(for p in "${side_pids[@]}"; do kill -0 "$p" 2>/dev/null && echo "$p"; done)
+	(run_boot "$g" > "$SUPERP_RESULTS/$g.tap") &
+	side_pids+=($!)
 done
-[ ${#lane_pids[@]} -eq 0 ] || wait "${lane_pids[@]}"
+[ ${#side_pids[@]} -eq 0 ] || wait "${side_pids[@]}"
 for g in "${groups[@]}"; do
 	read -r p f s < "$SUPERP_RESULTS/$g.counts" || { p=0 f=1 s=0; report fail "$g" "(the boot left no results)"; }
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))

@@ -19,6 +19,7 @@
 # the debug kernel its runs take several times as long, and rc.sh runs
 # the same recovery (netem loss, reordering, duplication) there.
 # superp-kernel: stock
+# superp-boot: 2
 # superp-soak-kernel: both
 # make check runs seven cases over SUNH (not 0.1% loss, where netem drops
 # next to nothing in a short run, nor jitter, which the reordering case

@@ -18,6 +18,7 @@
 # pingpong.sh's and ring_garbage.sh's.
 # superp-topology: pair
 # superp-kernel: stock
+# superp-boot: 2
 # superp-timeout: 900
 # superp-soak-timeout: 1200
 . "$SUPERP_ROOT/selftests/lib.sh"

@@ -23,6 +23,7 @@
 # programs on; make soak on both. The provider's paths run under the
 # debug kernel in provider.sh, user_qp.sh and user_cq.sh.
 # superp-kernel: stock
+# superp-boot: 2
 # superp-soak-kernel: both
 # superp-timeout: 900
 # superp-soak-timeout: 1500
