@@ -37,7 +37,8 @@ modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # The tools and provider, and the test programs the harness puts in guests.
-userspace: tools provider $(BUILD)/superp-barrier $(BUILD)/superp-verbs-probe \
+userspace: tools provider $(BUILD)/superp-barrier $(BUILD)/superp-kasan-trim \
+	$(BUILD)/superp-verbs-probe \
 	$(BUILD)/superp-ring-garbage $(BUILD)/superp-stress $(BUILD)/superp-mw \
 	$(BUILD)/superp-udp-lat
 
@@ -52,6 +53,10 @@ provider:
 $(BUILD)/superp-barrier: $(HARNESS)/superp-barrier.c
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -o $@ $<
+
+$(BUILD)/superp-kasan-trim: $(HARNESS)/superp-kasan-trim.c
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
 
 $(BUILD)/superp-verbs-probe: selftests/verbs/superp-verbs-probe.c include/uapi/rdma/superp-abi.h
 	@mkdir -p $(BUILD)
