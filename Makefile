@@ -40,7 +40,7 @@ modules:
 userspace: tools provider $(BUILD)/superp-barrier $(BUILD)/superp-kasan-trim \
 	$(BUILD)/superp-verbs-probe \
 	$(BUILD)/superp-ring-garbage $(BUILD)/superp-stress $(BUILD)/superp-mw \
-	$(BUILD)/superp-udp-lat
+	$(BUILD)/superp-udp-lat $(BUILD)/superp-udp-flood
 
 tools: $(TOOLS)
 $(TOOLS):
@@ -81,6 +81,10 @@ $(BUILD)/superp-stress: selftests/verbs/superp-stress.c selftests/verbs/verbs-te
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -libverbs
 
 # The link's own round trip, make bench's latency floor (bench/lib.sh).
+$(BUILD)/superp-udp-flood: selftests/topology/superp-udp-flood.c
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
+
 $(BUILD)/superp-udp-lat: selftests/bench/superp-udp-lat.c
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<

@@ -94,7 +94,7 @@ make_base() {
 	install -m 755 "$SUPERP_TOP/selftests/harness/guest-init" "$stage/init"
 	cp -r "$SUPERP_TOP/selftests" "$stage/superp/selftests"
 	for b in superp-barrier superp-kasan-trim superp-verbs-probe superp-ring-garbage superp-stress \
-		 superp-mw superp-udp-lat; do
+		 superp-mw superp-udp-lat superp-udp-flood; do
 		copy_with_libs "$SUPERP_BUILD/$b"
 		mv "$stage$SUPERP_BUILD/$b" "$stage/superp/bin/"
 	done
