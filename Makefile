@@ -54,10 +54,6 @@ $(BUILD)/superp-barrier: $(HARNESS)/superp-barrier.c
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -o $@ $<
 
-$(BUILD)/superp-kasan-trim: $(HARNESS)/superp-kasan-trim.c
-	@mkdir -p $(BUILD)
-	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
-
 $(BUILD)/superp-verbs-probe: selftests/verbs/superp-verbs-probe.c include/uapi/rdma/superp-abi.h
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -Werror -Iinclude/uapi -o $@ $< -libverbs
@@ -80,12 +76,13 @@ $(BUILD)/superp-stress: selftests/verbs/superp-stress.c selftests/verbs/verbs-te
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -libverbs
 
-# The link's own round trip, make bench's latency floor (bench/lib.sh).
-$(BUILD)/superp-udp-flood: selftests/topology/superp-udp-flood.c
-	@mkdir -p $(BUILD)
-	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
-
+# Programs of one file and no library: the link's own round trip (make
+# bench's latency floor, bench/lib.sh), the idle guest's flood
+# (topology/quiet_guest.sh), the KASAN quarantine's trimmer (guest-run.sh).
 $(BUILD)/superp-udp-lat: selftests/bench/superp-udp-lat.c
+$(BUILD)/superp-udp-flood: selftests/topology/superp-udp-flood.c
+$(BUILD)/superp-kasan-trim: $(HARNESS)/superp-kasan-trim.c
+$(BUILD)/superp-udp-lat $(BUILD)/superp-udp-flood $(BUILD)/superp-kasan-trim:
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
 

@@ -133,6 +133,8 @@ now_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
 
 # sunreclaim: the kernel's unreclaimable slab now, kB.
 sunreclaim() { awk '$1 == "SUnreclaim:" { print $2 }' /proc/meminfo; }
+# has_kasan: the running kernel has generic KASAN and its quarantine.
+has_kasan() { grep -q ' kasan_quarantine_reduce$' /proc/kallsyms; }
 
 # jq_true FILTER command...: the command's JSON output satisfies FILTER.
 jq_true() {

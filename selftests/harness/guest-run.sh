@@ -15,7 +15,7 @@ resume=${SUPERP_RESUME%%:*}
 # none and keeps every skb it freed (superp-kasan-trim.c). The trimmer
 # runs for the whole boot; guest_reset spares it.
 trim_pid=
-if grep -q ' kasan_quarantine_reduce$' /proc/kallsyms; then
+if has_kasan; then
 	/superp/bin/superp-kasan-trim </dev/null &
 	trim_pid=$!
 fi
@@ -30,7 +30,8 @@ skb_count() {
 }
 
 # skb_watch TEST: every 5 s during TEST; the first time the guest holds
-# more than 50,000 skbs (about 100 MB: a test holds a few thousand), print
+# more than 50,000 skbs (about 100 MB; a test holds a few thousand, and
+# KASAN's quarantine up to about 40,000 more: superp-kasan-trim.c), print
 # where socket buffers can wait, once (Documentation/testing.rst, "Known
 # problems"). Socket queues show in /proc/net (rx_queue, Rmem: the guest
 # has no ss); leaked skbs in a kmemleak scan, with where they were

@@ -42,7 +42,7 @@ read_held() {
 
 tap_begin
 if is_coordinator; then
-	grep -q ' kasan_quarantine_reduce$' /proc/kallsyms || tap_diag "no KASAN: nothing to trim"
+	has_kasan || tap_diag "no KASAN: nothing to trim"
 	rm -f /tmp/qg.fifo && mkfifo /tmp/qg.fifo
 	read -r rx0 < /sys/class/net/eth0/statistics/rx_packets
 	barrier qg-ready

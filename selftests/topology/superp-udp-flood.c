@@ -67,11 +67,10 @@ int main(int argc, char **argv)
 
 		/* Hold the rate: a burst at a time, then sleep off the lead. */
 		if (ahead > 0.001) {
-			struct timespec ts = { 0, (long)(ahead * 1e9) };
+			struct timespec ts;
 
-			if (ahead >= 1)
-				ts = (struct timespec){ (time_t)ahead,
-					(long)((ahead - (time_t)ahead) * 1e9) };
+			ts.tv_sec = (time_t)ahead;
+			ts.tv_nsec = (long)((ahead - ts.tv_sec) * 1e9);
 			nanosleep(&ts, NULL);
 		}
 		n = sendmmsg(fd, msgs, count - sent < BATCH ? count - sent : BATCH, 0);
